@@ -1,0 +1,23 @@
+import type { ProjectContext } from '../../core/paths/context.js'
+import { loadMemoryPromptDetailed, type MemoryPromptMode } from '../../core/prompt/load.js'
+import { type CliIO, printJson, UsageError } from '../io.js'
+
+const MODES: readonly MemoryPromptMode[] = ['normal', 'team', 'kairos']
+
+export async function promptCommand(
+  ctx: ProjectContext,
+  io: CliIO,
+  json: boolean,
+  mode?: string,
+): Promise<number> {
+  if (mode !== undefined && !MODES.includes(mode as MemoryPromptMode)) {
+    throw new UsageError(`--mode must be one of ${MODES.join(', ')}`)
+  }
+  const r = await loadMemoryPromptDetailed(ctx, {
+    mode: mode as MemoryPromptMode | undefined,
+    ensureDir: false,
+  })
+  if (json) printJson(io, r)
+  else io.stdout(r.enabled ? r.prompt + '\n' : `disabled: ${r.reason}\n`)
+  return 0
+}

@@ -1,0 +1,18 @@
+export interface CliIO {
+  stdout: (text: string) => void
+  stderr: (text: string) => void
+  env: Record<string, string | undefined>
+  cwd: string
+}
+
+/** Bad invocation: exit code 2 with usage help. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'UsageError'
+  }
+}
+
+export function printJson(io: CliIO, value: unknown): void {
+  io.stdout(JSON.stringify(value, null, 2) + '\n')
+}

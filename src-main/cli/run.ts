@@ -1,0 +1,87 @@
+import { parseArgs } from 'node:util'
+import { createProjectContext } from '../host/project.js'
+import { type CliIO, UsageError } from './io.js'
+import { indexCommand } from './commands/index-file.js'
+import { listCommand } from './commands/list.js'
+import { pathCommand } from './commands/path.js'
+import { promptCommand } from './commands/prompt.js'
+
+export const USAGE = `memdir — Claude Code memory, from the command line
+
+Usage: memdir <command> [options]
+
+Commands:
+  path [--json]                 the resolved memory dir, which rule chose it, and whether auto memory is on
+  prompt [--mode M] [--json]    the memory prompt section the agent gets (M: normal | team | kairos)
+  list [--json]                 the memory manifest (newest 200)
+  index [--json]                MEMORY.md as the agent loads it, with the truncation warning
+
+Options for every command:
+  --cwd DIR                     project root (default: the current directory)
+  --settings FILE               a flag-settings file, as Claude Code's --settings
+  -h, --help                    this help
+
+Environment: CLAUDE_CONFIG_DIR, CLAUDE_COWORK_MEMORY_PATH_OVERRIDE, CLAUDE_CODE_REMOTE_MEMORY_DIR,
+CLAUDE_CODE_DISABLE_AUTO_MEMORY, CLAUDE_CODE_SIMPLE, CLAUDE_CODE_REMOTE, MEMDIR_TEAM_MEMORY,
+MEMDIR_KAIROS, MEMDIR_POLICY_SETTINGS (managed settings file).
+Exit codes: 0 ok, 1 error, 2 bad usage.
+`
+
+const OPTIONS = {
+  cwd: { type: 'string' },
+  settings: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  mode: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const
+
+async function dispatch(argv: string[], io: CliIO): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
+  } catch (e) {
+    throw new UsageError((e as Error).message)
+  }
+  const { values, positionals } = parsed
+  const [command, ...rest] = positionals
+  if (values.help || command === 'help') {
+    io.stdout(USAGE)
+    return 0
+  }
+  if (!command) throw new UsageError('no command given')
+  if (rest.length) throw new UsageError(`unexpected argument: ${rest[0]}`)
+  if (values.mode !== undefined && command !== 'prompt')
+    throw new UsageError('--mode applies to `prompt` only')
+
+  const ctx = createProjectContext({
+    cwd: values.cwd ?? io.cwd,
+    env: io.env,
+    flagSettingsPath: values.settings,
+  })
+  switch (command) {
+    case 'path':
+      return pathCommand(ctx, io, values.json)
+    case 'prompt':
+      return promptCommand(ctx, io, values.json, values.mode)
+    case 'list':
+      return listCommand(ctx, io, values.json)
+    case 'index':
+      return indexCommand(ctx, io, values.json)
+    default:
+      throw new UsageError(`unknown command: ${command}`)
+  }
+}
+
+/** Runs one CLI invocation; returns the exit code. Never throws. */
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  try {
+    return await dispatch(argv, io)
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`memdir: ${e.message}\n\n${USAGE}`)
+      return 2
+    }
+    io.stderr(`memdir: ${(e as Error).message.split('\n')[0]}\n`)
+    return 1
+  }
+}

@@ -1,0 +1,37 @@
+import { homedir } from 'node:os'
+
+export type Env = Readonly<Record<string, string | undefined>>
+
+/**
+ * Everything path resolution depends on, passed explicitly so tests and the host
+ * can point it at temp dirs instead of the process globals.
+ */
+export interface ProjectContext {
+  /** The project root (the agent's cwd). */
+  projectRoot: string
+  env: Env
+  /** Defaults to env.HOME, then os.homedir(). */
+  homeDir?: string
+  /** The `--settings <file>` flag source, when given. */
+  flagSettingsPath?: string
+  /** Managed (policy) settings file; defaults to the platform location Claude Code reads. */
+  policySettingsPath?: string
+}
+
+export function resolveHomeDir(ctx: ProjectContext): string {
+  return ctx.homeDir ?? ctx.env.HOME ?? ctx.env.USERPROFILE ?? homedir()
+}
+
+export function isEnvTruthy(value: string | undefined): boolean {
+  if (value === undefined) return false
+  return ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase())
+}
+
+export function isEnvDefinedFalsy(value: string | undefined): boolean {
+  if (value === undefined) return false
+  return ['0', 'false', 'no', 'off'].includes(value.trim().toLowerCase())
+}
+
+export function contextFromProcess(cwd = process.cwd(), env: Env = process.env): ProjectContext {
+  return { projectRoot: cwd, env }
+}

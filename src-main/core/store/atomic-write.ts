@@ -1,0 +1,95 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { link, mkdir, open, readFile, rename, unlink } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+
+export function sha256Hex(content: string | Buffer): string {
+  return createHash('sha256').update(content).digest('hex')
+}
+
+/** Thrown when the file on disk is no longer what the caller loaded. Carries both versions. */
+export class ConflictError extends Error {
+  readonly code = 'CONFLICT'
+  constructor(
+    readonly path: string,
+    /** Content now on disk; null when the file is gone. */
+    readonly current: string | null,
+    readonly attempted: string,
+  ) {
+    super(`${basename(path)} changed on disk since it was loaded`)
+    this.name = 'ConflictError'
+  }
+}
+
+function tempPathFor(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+}
+
+async function writeTemp(path: string, data: string | Buffer): Promise<string> {
+  await mkdir(dirname(path), { recursive: true })
+  const tmp = tempPathFor(path)
+  const fh = await open(tmp, 'wx', 0o644)
+  try {
+    await fh.writeFile(data)
+    await fh.sync()
+  } catch (e) {
+    await fh.close()
+    await unlink(tmp).catch(() => {})
+    throw e
+  }
+  await fh.close()
+  return tmp
+}
+
+/** Temp file in the same dir + fsync + rename: readers see the old or the new file, never half. */
+export async function writeFileAtomic(path: string, data: string | Buffer): Promise<void> {
+  const tmp = await writeTemp(path, data)
+  try {
+    await rename(tmp, path)
+  } catch (e) {
+    await unlink(tmp).catch(() => {})
+    throw e
+  }
+}
+
+/** Creates `path` atomically, failing with EEXIST (never overwriting) when it already exists. */
+export async function createFileAtomic(path: string, data: string | Buffer): Promise<void> {
+  const tmp = await writeTemp(path, data)
+  try {
+    await link(tmp, path)
+  } finally {
+    await unlink(tmp).catch(() => {})
+  }
+}
+
+export async function readIfExists(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8')
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw e
+  }
+}
+
+/**
+ * Writes only when the file's current content hashes to `expectedHash` (null: must not exist).
+ * Otherwise throws ConflictError with what is on disk, so nothing is silently overwritten.
+ */
+export async function writeFileIfUnchanged(
+  path: string,
+  data: string,
+  expectedHash: string | null,
+): Promise<void> {
+  if (expectedHash === null) {
+    try {
+      await createFileAtomic(path, data)
+      return
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST')
+        throw new ConflictError(path, await readIfExists(path), data)
+      throw e
+    }
+  }
+  const current = await readIfExists(path)
+  if (current === null || sha256Hex(current) !== expectedHash) throw new ConflictError(path, current, data)
+  await writeFileAtomic(path, data)
+}

@@ -1,0 +1,81 @@
+import { lstat, realpath } from 'node:fs/promises'
+import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path'
+
+/** A path that tries to leave the directory it must stay in. */
+export class PathTraversalError extends Error {
+  readonly code = 'PATH_TRAVERSAL'
+  constructor(message: string) {
+    super(message)
+    this.name = 'PathTraversalError'
+  }
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = relative(parent, child)
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+}
+
+/** String-level checks on a relative key: no NUL, absolute, backslash, `..`, encoded or NFKC tricks. */
+export function checkRelativeKey(key: string): void {
+  if (key.length === 0) throw new PathTraversalError('empty path')
+  if (key.includes('\0')) throw new PathTraversalError('path contains a NUL byte')
+  if (key.includes('\\')) throw new PathTraversalError(`backslash in path: ${key}`)
+  if (isAbsolute(key) || /^[A-Za-z]:/.test(key)) throw new PathTraversalError(`absolute path: ${key}`)
+  let decoded = key
+  try {
+    decoded = decodeURIComponent(key)
+  } catch {
+    throw new PathTraversalError(`malformed URL encoding in path: ${key}`)
+  }
+  for (const variant of new Set([key, decoded, key.normalize('NFKC'), decoded.normalize('NFKC')])) {
+    if (variant.includes('\0') || variant.includes('\\') || isAbsolute(variant)) {
+      throw new PathTraversalError(`path escapes its directory: ${key}`)
+    }
+    if (variant.split('/').some((seg) => seg === '..'))
+      throw new PathTraversalError(`path escapes its directory: ${key}`)
+  }
+}
+
+/** realpath of the deepest ancestor of `p` that exists (symlinks resolved), plus the unresolved tail. */
+async function realpathDeepestExisting(p: string): Promise<string> {
+  let current = p
+  const tail: string[] = []
+  for (;;) {
+    try {
+      const real = await realpath(current)
+      return tail.length ? join(real, ...tail.reverse()) : real
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      if (code === 'ELOOP') throw new PathTraversalError(`symlink loop at ${current}`)
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e
+      // ENOENT but the entry itself exists: a dangling symlink, whose target we cannot check.
+      const isLink = await lstat(current).then(
+        (st) => st.isSymbolicLink(),
+        () => false,
+      )
+      if (isLink) throw new PathTraversalError(`dangling symlink at ${current}`)
+      const parent = dirname(current)
+      if (parent === current) return p
+      tail.push(current.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)))
+      current = parent
+    }
+  }
+}
+
+/**
+ * Resolves `rel` under `root` and proves it stays there, also through symlinks: the deepest
+ * existing ancestor is realpath'd and must lie inside the real root.
+ */
+export async function resolveContainedPath(root: string, rel: string): Promise<string> {
+  checkRelativeKey(rel)
+  const absRoot = resolve(root)
+  const target = normalize(join(absRoot, rel))
+  if (!isInside(target, absRoot) || target === absRoot)
+    throw new PathTraversalError(`path escapes its directory: ${rel}`)
+  const realRoot = await realpath(absRoot).catch(() => absRoot)
+  const realTarget = await realpathDeepestExisting(target)
+  if (!isInside(realTarget, realRoot)) {
+    throw new PathTraversalError(`path resolves outside ${absRoot} through a symlink: ${rel}`)
+  }
+  return target
+}

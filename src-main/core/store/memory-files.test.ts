@@ -1,0 +1,137 @@
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
+import { ConflictError } from './atomic-write.js'
+import { createMemory, deleteMemory, readMemory, renameMemory, updateMemory } from './memory-files.js'
+
+const fields = {
+  name: 'Testing policy',
+  description: 'Integration tests hit a real DB',
+  type: 'feedback' as const,
+  body: 'Use the real DB.\n\n**Why:** mocks hid a bug.\n',
+}
+const index = (dir: string, rel = 'MEMORY.md') => readFileSync(join(dir, rel), 'utf8')
+
+describe('memory CRUD keeps MEMORY.md in step', () => {
+  it('create writes the topic file and then its pointer line', async () => {
+    const dir = tempDir()
+    const rec = await createMemory(dir, fields)
+    expect(rec.relPath).toBe('testing_policy.md')
+    expect(readFileSync(join(dir, 'testing_policy.md'), 'utf8')).toBe(
+      '---\nname: Testing policy\ndescription: Integration tests hit a real DB\ntype: feedback\n---\n\nUse the real DB.\n\n**Why:** mocks hid a bug.\n',
+    )
+    expect(index(dir)).toBe('- [Testing policy](testing_policy.md) — Integration tests hit a real DB\n')
+    expect(rec).toMatchObject({ name: 'Testing policy', type: 'feedback' })
+  })
+
+  it('refuses to create over an existing file', async () => {
+    const dir = tempDir()
+    writeFile(join(dir, 'testing_policy.md'), 'mine\n')
+    await expect(createMemory(dir, fields)).rejects.toMatchObject({ code: 'EXISTS' })
+    expect(readFileSync(join(dir, 'testing_policy.md'), 'utf8')).toBe('mine\n')
+  })
+
+  it('update saves when the hash matches and refreshes the pointer in place', async () => {
+    const dir = tempDir()
+    writeFile(join(dir, 'MEMORY.md'), '# Index\n- [Other](other.md) — o\n')
+    const rec = await createMemory(dir, fields)
+    writeFile(join(dir, 'MEMORY.md'), index(dir) + '- [Last](last.md) — l\n')
+    const up = await updateMemory(
+      dir,
+      rec.relPath,
+      { ...fields, description: 'Real DB in integration tests' },
+      rec.hash,
+    )
+    expect(up.description).toBe('Real DB in integration tests')
+    expect(index(dir).split('\n')).toEqual([
+      '# Index',
+      '- [Other](other.md) — o',
+      '- [Testing policy](testing_policy.md) — Real DB in integration tests',
+      '- [Last](last.md) — l',
+      '',
+    ])
+  })
+
+  it('update refuses to overwrite a file changed on disk, reporting both versions', async () => {
+    const dir = tempDir()
+    const rec = await createMemory(dir, fields)
+    writeFileSync(rec.path, 'changed by Claude Code\n')
+    const err = await updateMemory(dir, rec.relPath, { ...fields, body: 'mine' }, rec.hash).catch((e) => e)
+    expect(err).toBeInstanceOf(ConflictError)
+    expect(err.current).toBe('changed by Claude Code\n')
+    expect(err.attempted).toContain('mine')
+    expect(readFileSync(rec.path, 'utf8')).toBe('changed by Claude Code\n')
+  })
+
+  it('keeps unknown frontmatter keys on update', async () => {
+    const dir = tempDir()
+    writeFile(
+      join(dir, 'x.md'),
+      '---\nname: X\ndescription: d\ntype: user\noriginSessionId: abc-123\n---\nbody\n',
+    )
+    const rec = await readMemory(dir, 'x.md')
+    await updateMemory(dir, 'x.md', { name: 'X', description: 'd2', type: 'user', body: 'body\n' }, rec.hash)
+    expect(readFileSync(join(dir, 'x.md'), 'utf8')).toContain('originSessionId: abc-123')
+  })
+
+  it('rename moves the file and its pointer, never over an existing file', async () => {
+    const dir = tempDir()
+    const rec = await createMemory(dir, fields)
+    writeFile(join(dir, 'taken.md'), 'keep\n')
+    await expect(renameMemory(dir, rec.relPath, 'taken.md')).rejects.toMatchObject({ code: 'EXISTS' })
+    expect(readFileSync(join(dir, 'taken.md'), 'utf8')).toBe('keep\n')
+    await renameMemory(dir, rec.relPath, 'policies/testing.md')
+    expect(existsSync(rec.path)).toBe(false)
+    expect(index(dir)).toBe('- [Testing policy](policies/testing.md) — Integration tests hit a real DB\n')
+  })
+
+  it('rename into team/ moves the pointer to team/MEMORY.md', async () => {
+    const dir = tempDir()
+    const rec = await createMemory(dir, fields)
+    await renameMemory(dir, rec.relPath, 'team/testing.md')
+    expect(index(dir)).toBe('')
+    expect(index(dir, 'team/MEMORY.md')).toBe(
+      '- [Testing policy](testing.md) — Integration tests hit a real DB\n',
+    )
+  })
+
+  it('delete removes the file and its pointer; a stale hash is a conflict', async () => {
+    const dir = tempDir()
+    const rec = await createMemory(dir, fields)
+    await expect(deleteMemory(dir, rec.relPath, '0'.repeat(64))).rejects.toBeInstanceOf(ConflictError)
+    await deleteMemory(dir, rec.relPath, rec.hash)
+    expect(existsSync(rec.path)).toBe(false)
+    expect(index(dir)).toBe('')
+  })
+
+  it.each(['../outside.md', '/etc/x.md', 'a/../../b.md', 'MEMORY.md', 'notes.txt', 'x\0.md', '%2e%2e/x.md'])(
+    'rejects the path %s',
+    async (rel) => {
+      const dir = tempDir()
+      await expect(createMemory(dir, { ...fields, relPath: rel })).rejects.toMatchObject({
+        code: 'INVALID_PATH',
+      })
+    },
+  )
+
+  it('refuses to write through a symlink that leaves the memory dir', async () => {
+    const root = tempDir()
+    const dir = join(root, 'memory')
+    const outside = join(root, 'outside')
+    writeFile(join(outside, '.keep'), '')
+    writeFile(join(dir, '.keep'), '')
+    symlinkSync(outside, join(dir, 'linked'))
+    await expect(createMemory(dir, { ...fields, relPath: 'linked/evil.md' })).rejects.toMatchObject({
+      code: 'INVALID_PATH',
+    })
+    expect(existsSync(join(outside, 'evil.md'))).toBe(false)
+  })
+
+  it('requires a name and a description', async () => {
+    const dir = tempDir()
+    await expect(createMemory(dir, { ...fields, description: ' ' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    })
+  })
+})

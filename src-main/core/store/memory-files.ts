@@ -1,0 +1,210 @@
+import { mkdir, rename, stat, unlink, link } from 'node:fs/promises'
+import { dirname, join, posix } from 'node:path'
+import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
+import { TEAM_DIRNAME } from '../paths/team-agent-paths.js'
+import { ConflictError, readIfExists, sha256Hex, writeFileIfUnchanged } from './atomic-write.js'
+import { PathTraversalError, resolveContainedPath } from './contained-path.js'
+import { type MemoryFields, parseMemoryFile, serializeMemoryFile } from './frontmatter.js'
+import { findIndexLine, formatIndexLine, removeIndexLine, upsertIndexLine } from './index-lines.js'
+import type { MemoryType } from './memory-types.js'
+
+export interface MemoryRecord {
+  /** Relative to the memory dir, `/`-separated. */
+  relPath: string
+  path: string
+  raw: string
+  /** sha256 of `raw`: pass it back to update/delete to prove you saw the current version. */
+  hash: string
+  mtimeMs: number
+  name?: string
+  description: string | null
+  type?: MemoryType
+  body: string
+  data: Record<string, unknown>
+}
+
+export class MemoryFileError extends Error {
+  constructor(
+    readonly code: 'INVALID_PATH' | 'NOT_FOUND' | 'EXISTS' | 'INVALID_INPUT',
+    message: string,
+  ) {
+    super(message)
+    this.name = 'MemoryFileError'
+  }
+}
+
+/** Which MEMORY.md indexes a file: team files have their own index in team/. */
+export function indexLocationFor(relPath: string): { indexRel: string; pointer: string } {
+  if (relPath.startsWith(`${TEAM_DIRNAME}/`)) {
+    return { indexRel: `${TEAM_DIRNAME}/${ENTRYPOINT_NAME}`, pointer: relPath.slice(TEAM_DIRNAME.length + 1) }
+  }
+  return { indexRel: ENTRYPOINT_NAME, pointer: relPath }
+}
+
+async function resolveMemoryPath(memoryDir: string, relPath: string): Promise<string> {
+  if (!relPath.endsWith('.md'))
+    throw new MemoryFileError('INVALID_PATH', `memory files end in .md: ${relPath}`)
+  if (posix.basename(relPath) === ENTRYPOINT_NAME) {
+    throw new MemoryFileError('INVALID_PATH', 'MEMORY.md is the index, not a memory')
+  }
+  try {
+    return await resolveContainedPath(memoryDir, relPath)
+  } catch (e) {
+    if (e instanceof PathTraversalError) throw new MemoryFileError('INVALID_PATH', e.message)
+    throw e
+  }
+}
+
+function validateFields(fields: MemoryFields): void {
+  if (!fields.name.trim()) throw new MemoryFileError('INVALID_INPUT', 'a memory needs a name')
+  if (!fields.description.trim()) {
+    throw new MemoryFileError(
+      'INVALID_INPUT',
+      'a memory needs a one-line description (it decides future relevance)',
+    )
+  }
+}
+
+export function slugForName(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[^\w\s-]/g, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_')
+    .slice(0, 60)
+  return slug || 'memory'
+}
+
+export async function readMemory(memoryDir: string, relPath: string): Promise<MemoryRecord> {
+  const path = await resolveMemoryPath(memoryDir, relPath)
+  const raw = await readIfExists(path)
+  if (raw === null) throw new MemoryFileError('NOT_FOUND', `no memory at ${relPath}`)
+  const st = await stat(path)
+  const parsed = parseMemoryFile(raw)
+  return { relPath, path, raw, hash: sha256Hex(raw), mtimeMs: st.mtimeMs, ...parsed }
+}
+
+/** Applies `edit` to a MEMORY.md, retrying once if it changed under us between read and write. */
+async function editIndex(
+  memoryDir: string,
+  indexRel: string,
+  edit: (content: string) => string,
+): Promise<void> {
+  const indexPath = join(memoryDir, indexRel)
+  for (let attempt = 0; ; attempt++) {
+    const current = await readIfExists(indexPath)
+    const next = edit(current ?? '')
+    if (next === (current ?? '')) return
+    try {
+      await mkdir(dirname(indexPath), { recursive: true })
+      await writeFileIfUnchanged(indexPath, next, current === null ? null : sha256Hex(current))
+      return
+    } catch (e) {
+      if (e instanceof ConflictError && attempt < 2) continue
+      throw e
+    }
+  }
+}
+
+function indexLineFor(relPath: string, fields: Pick<MemoryFields, 'name' | 'description'>): string {
+  return formatIndexLine(fields.name, indexLocationFor(relPath).pointer, fields.description)
+}
+
+export async function upsertPointer(
+  memoryDir: string,
+  relPath: string,
+  fields: Pick<MemoryFields, 'name' | 'description'>,
+) {
+  const { indexRel, pointer } = indexLocationFor(relPath)
+  await editIndex(memoryDir, indexRel, (c) => upsertIndexLine(c, pointer, indexLineFor(relPath, fields)))
+}
+
+async function removePointer(memoryDir: string, relPath: string): Promise<void> {
+  const { indexRel, pointer } = indexLocationFor(relPath)
+  await editIndex(memoryDir, indexRel, (c) => removeIndexLine(c, pointer))
+}
+
+/** Step 1 writes the topic file (never over an existing one); step 2 adds its MEMORY.md pointer. */
+export async function createMemory(
+  memoryDir: string,
+  fields: MemoryFields & { relPath?: string },
+): Promise<MemoryRecord> {
+  validateFields(fields)
+  const relPath = fields.relPath ?? `${slugForName(fields.name)}.md`
+  const path = await resolveMemoryPath(memoryDir, relPath)
+  const raw = serializeMemoryFile(fields)
+  try {
+    await writeFileIfUnchanged(path, raw, null)
+  } catch (e) {
+    if (e instanceof ConflictError)
+      throw new MemoryFileError('EXISTS', `a memory already exists at ${relPath}`)
+    throw e
+  }
+  await upsertPointer(memoryDir, relPath, fields)
+  return readMemory(memoryDir, relPath)
+}
+
+/** Saves only if the file still hashes to `expectedHash`; otherwise ConflictError with both versions. */
+export async function updateMemory(
+  memoryDir: string,
+  relPath: string,
+  fields: MemoryFields,
+  expectedHash: string,
+): Promise<MemoryRecord> {
+  validateFields(fields)
+  const path = await resolveMemoryPath(memoryDir, relPath)
+  const existing = await readIfExists(path)
+  const extra = existing === null ? {} : parseMemoryFile(existing).data
+  await writeFileIfUnchanged(path, serializeMemoryFile(fields, extra), expectedHash)
+  await upsertPointer(memoryDir, relPath, fields)
+  return readMemory(memoryDir, relPath)
+}
+
+/** Moves a memory without overwriting a file at the target, and moves its pointer with it. */
+export async function renameMemory(memoryDir: string, fromRel: string, toRel: string): Promise<MemoryRecord> {
+  const from = await readMemory(memoryDir, fromRel)
+  const toPath = await resolveMemoryPath(memoryDir, toRel)
+  await mkdir(dirname(toPath), { recursive: true })
+  try {
+    await link(from.path, toPath)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new MemoryFileError('EXISTS', `a memory already exists at ${toRel}`)
+    }
+    // Filesystems without hard links: fall back to a checked rename.
+    if ((await readIfExists(toPath)) !== null)
+      throw new MemoryFileError('EXISTS', `a memory already exists at ${toRel}`)
+    await rename(from.path, toPath)
+  }
+  await unlink(from.path).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'ENOENT') throw e
+  })
+  const fields = { name: from.name ?? toRel, description: from.description ?? '' }
+  const fromIndex = indexLocationFor(fromRel)
+  const toIndex = indexLocationFor(toRel)
+  if (fromIndex.indexRel === toIndex.indexRel) {
+    // Keep the pointer where it was in the index; append only if there was none.
+    await editIndex(memoryDir, toIndex.indexRel, (c) => {
+      const line = indexLineFor(toRel, fields)
+      if (findIndexLine(c.split('\n'), fromIndex.pointer) < 0)
+        return upsertIndexLine(c, toIndex.pointer, line)
+      return upsertIndexLine(removeIndexLine(c, toIndex.pointer), fromIndex.pointer, line)
+    })
+  } else {
+    await removePointer(memoryDir, fromRel)
+    await upsertPointer(memoryDir, toRel, fields)
+  }
+  return readMemory(memoryDir, toRel)
+}
+
+/** Deletes a memory (checked against `expectedHash` when given) and drops its pointer line. */
+export async function deleteMemory(memoryDir: string, relPath: string, expectedHash?: string): Promise<void> {
+  const path = await resolveMemoryPath(memoryDir, relPath)
+  const current = await readIfExists(path)
+  if (current === null) throw new MemoryFileError('NOT_FOUND', `no memory at ${relPath}`)
+  if (expectedHash !== undefined && sha256Hex(current) !== expectedHash)
+    throw new ConflictError(path, current, '')
+  await unlink(path)
+  await removePointer(memoryDir, relPath)
+}

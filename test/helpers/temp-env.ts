@@ -1,0 +1,58 @@
+import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { afterEach } from 'vitest'
+import type { ProjectContext } from '../../src-main/core/paths/context.js'
+
+const created: string[] = []
+
+afterEach(() => {
+  while (created.length) rmSync(created.pop() as string, { recursive: true, force: true })
+})
+
+/** A real temp dir (realpath'd: macOS /var → /private/var), removed after the test. */
+export function tempDir(prefix = 'memdir-test-'): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)))
+  created.push(dir)
+  return dir
+}
+
+export function writeFile(path: string, content: string): string {
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(path, content)
+  return path
+}
+
+export interface Sandbox {
+  root: string
+  home: string
+  configDir: string
+  project: string
+  env: Record<string, string | undefined>
+  ctx: (over?: Partial<ProjectContext>) => ProjectContext
+}
+
+/** HOME, CLAUDE_CONFIG_DIR and a project dir inside one temp root; no process globals touched. */
+export function sandbox(extraEnv: Record<string, string | undefined> = {}): Sandbox {
+  const root = tempDir()
+  const home = join(root, 'home')
+  const configDir = join(home, '.claude')
+  const project = join(root, 'work', 'proj')
+  mkdirSync(configDir, { recursive: true })
+  mkdirSync(project, { recursive: true })
+  const env = { HOME: home, CLAUDE_CONFIG_DIR: configDir, ...extraEnv }
+  return {
+    root,
+    home,
+    configDir,
+    project,
+    env,
+    ctx: (over = {}) => ({
+      projectRoot: project,
+      env,
+      homeDir: home,
+      policySettingsPath: join(root, 'policy', 'managed-settings.json'),
+      ...over,
+    }),
+  }
+}

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: [
+      'src-main/**/*.test.ts',
+      'src-server/**/*.test.ts',
+      'src-shared/**/*.test.ts',
+      'test/**/*.test.ts',
+      'e2e/**/*.test.ts',
+    ],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+  },
+})
