@@ -1,0 +1,210 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { delayed, failWith, reply, text, toolUse } from '../../../test/fake-anthropic/server.js'
+import { fakeModel } from '../../../test/helpers/model.js'
+import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
+import type { TranscriptMessage } from '../sessions/transcript.js'
+import { type ExtractionEvent, initExtractMemories, type ExtractDeps } from './extract-memories.js'
+
+let n = 0
+const user = (t: string): TranscriptMessage => ({
+  uuid: `m${++n}`,
+  role: 'user',
+  content: [{ type: 'text', text: t }],
+})
+const assistant = (t: string, extra: TranscriptMessage['content'] = []): TranscriptMessage => ({
+  uuid: `m${++n}`,
+  role: 'assistant',
+  content: [{ type: 'text', text: t }, ...extra],
+})
+
+function setup(client: ExtractDeps['client'], over: Partial<ExtractDeps> = {}) {
+  const root = tempDir()
+  const memoryDir = join(root, 'memory') + '/'
+  mkdirSync(memoryDir)
+  const events: ExtractionEvent[] = []
+  const extractor = initExtractMemories({
+    memoryDir,
+    client,
+    gates: () => [{ ok: true }],
+    systemPrompt: async () => 'You are the main agent. (memory prompt here)',
+    onEvent: (e) => events.push(e),
+    ...over,
+  })
+  return { root, memoryDir, events, extractor }
+}
+
+const requestText = (body: Record<string, unknown>) => JSON.stringify(body.messages)
+
+describe('extraction permissions, end to end', () => {
+  it('denies every escape attempt, changes nothing outside, and lands the allowed write with its pointer', async () => {
+    const { fake, client } = await fakeModel()
+    const { root, memoryDir, events, extractor } = setup(client)
+    const outside = join(root, 'outside')
+    writeFile(join(outside, 'precious.txt'), 'keep me')
+    symlinkSync(outside, join(memoryDir, 'escape'))
+    const home = join(root, 'home')
+    const snapshot = () => readdirSync(root, { recursive: true }).map(String).sort()
+    const before = snapshot()
+
+    fake.enqueue(
+      reply(
+        text('Saving.'),
+        toolUse('Write', { file_path: `${memoryDir}../../outside.md`, content: 'x' }),
+        toolUse('Write', { file_path: '~/.ssh/x', content: 'x' }),
+        toolUse('Write', { file_path: join(memoryDir, 'escape', 'evil.md'), content: 'x' }),
+        toolUse('Edit', { file_path: join(outside, 'precious.txt'), old_string: 'keep', new_string: 'lost' }),
+        toolUse('Bash', { command: 'echo x > f' }),
+        toolUse('Bash', { command: `rm -rf ${outside}` }),
+        toolUse('Bash', { command: 'cat a | tee b' }),
+        toolUse('Bash', { command: '$(touch z)' }),
+        toolUse('mcp__github__create_issue', { title: 'x' }),
+        toolUse('Agent', { prompt: 'x' }),
+      ),
+      reply(
+        toolUse('Write', {
+          file_path: join(memoryDir, 'testing_policy.md'),
+          content:
+            '---\nname: Testing policy\ndescription: Integration tests hit the real Postgres\ntype: feedback\n---\n\nNever mock the DB.\n',
+        }),
+        toolUse('Write', {
+          file_path: join(memoryDir, 'MEMORY.md'),
+          content: '- [Testing policy](testing_policy.md) — integration tests hit the real Postgres\n',
+        }),
+      ),
+      reply(text('Done.')),
+    )
+    await extractor.executeExtractMemories({
+      messages: [user('never mock the DB in integration tests'), assistant('ok')],
+    })
+
+    const second = fake.requests[1]!.body.messages as { content: unknown }[]
+    const results = JSON.stringify(second[second.length - 1])
+    expect(results.match(/Permission denied/g)).toHaveLength(10)
+    expect(results).toContain('only allowed inside the memory directory')
+    expect(results).toContain('absolute file_path')
+    expect(results).toContain('through a symlink')
+    expect(results).toContain('output redirection')
+    expect(results).toContain('`rm` is not a read-only command')
+    expect(results).toContain('`tee` is not a read-only command')
+    expect(results).toContain('command substitution')
+    expect(results).toContain('MCP tools are not available')
+
+    expect(readFileSync(join(outside, 'precious.txt'), 'utf8')).toBe('keep me')
+    expect(existsSync(join(home, '.ssh'))).toBe(false)
+    for (const f of ['f', 'b', 'z']) expect(existsSync(join(memoryDir, f))).toBe(false)
+    expect(snapshot()).toEqual([...before, 'memory/MEMORY.md', 'memory/testing_policy.md'].sort())
+    expect(readFileSync(join(memoryDir, 'MEMORY.md'), 'utf8')).toContain('](testing_policy.md)')
+    expect(events.at(-1)).toMatchObject({
+      type: 'wrote',
+      paths: ['testing_policy.md', 'MEMORY.md'],
+      memories: 1,
+      summary: 'Saved 1 memory',
+    })
+  })
+})
+
+describe('extraction service', () => {
+  it('skips and advances the cursor when the main agent already wrote memory', async () => {
+    const { fake, client } = await fakeModel()
+    const { memoryDir, events, extractor } = setup(client)
+    const wrote = assistant('saved it', [
+      {
+        type: 'tool_use',
+        id: 't1',
+        name: 'Write',
+        input: { file_path: join(memoryDir, 'x.md'), content: 'x' },
+      },
+    ])
+    const msgs = [user('remember x'), wrote, user('thanks'), assistant('welcome')]
+    await extractor.executeExtractMemories({ messages: msgs })
+    expect(events).toEqual([{ type: 'skipped', reason: 'the main agent already wrote memory this turn' }])
+    expect(fake.requests).toHaveLength(0)
+    expect(extractor.state.cursor).toBe(msgs.at(-1)!.uuid)
+  })
+
+  it('skips subagent turns and closed gates without calling the model', async () => {
+    const { fake, client } = await fakeModel()
+    const { events, extractor } = setup(client, {
+      gates: () => [{ ok: true }, { ok: false, reason: 'auto memory is off' }],
+    })
+    await extractor.executeExtractMemories({ messages: [user('a'), assistant('b')], agentId: 'sub-1' })
+    await extractor.executeExtractMemories({ messages: [user('a'), assistant('b')] })
+    expect(events.map((e) => e.type === 'skipped' && e.reason)).toEqual([
+      'subagent turn',
+      'auto memory is off',
+    ])
+    expect(fake.requests).toHaveLength(0)
+  })
+
+  it('keeps the cursor after a 500 and retries the same messages next time', async () => {
+    const { fake, client } = await fakeModel([failWith(500), reply(text('nothing to save'))])
+    const { events, extractor } = setup(client)
+    const msgs = [user('we deploy with make ship'), assistant('noted')]
+    await extractor.executeExtractMemories({ messages: msgs })
+    expect(events.at(-1)).toMatchObject({ type: 'failed' })
+    expect(extractor.state.cursor).toBeUndefined()
+    await extractor.executeExtractMemories({ messages: msgs })
+    expect(fake.requests).toHaveLength(2)
+    expect(requestText(fake.requests[1]!.body)).toContain('we deploy with make ship')
+    expect(requestText(fake.requests[1]!.body)).toContain('last ~2 messages')
+    expect(extractor.state.cursor).toBe(msgs.at(-1)!.uuid)
+  })
+
+  it('coalesces two calls during a run into exactly one trailing run over only the new messages', async () => {
+    const { fake, client } = await fakeModel([delayed(300, reply(text('nothing'))), reply(text('nothing'))])
+    const { events, extractor } = setup(client)
+    const m = [
+      user('one'),
+      assistant('two'),
+      user('three'),
+      assistant('four'),
+      user('five'),
+      assistant('six'),
+    ]
+    const first = extractor.executeExtractMemories({ messages: m.slice(0, 2) })
+    await extractor.executeExtractMemories({ messages: m.slice(0, 4) })
+    await extractor.executeExtractMemories({ messages: m })
+    expect(extractor.state.hasPending).toBe(true)
+    await first
+    expect(fake.requests).toHaveLength(2)
+    const starts = events.filter((e) => e.type === 'started')
+    expect(starts).toMatchObject([
+      { trailing: false, newMessageCount: 2 },
+      { trailing: true, newMessageCount: 4 },
+    ])
+    expect(requestText(fake.requests[1]!.body)).toContain('last ~4 messages')
+    expect(extractor.state.cursor).toBe(m.at(-1)!.uuid)
+  })
+
+  it('throttles to every N turns; trailing runs bypass the throttle', async () => {
+    const { fake, client } = await fakeModel([reply(text('nothing'))])
+    const { events, extractor } = setup(client, { throttleEvery: 2 })
+    await extractor.executeExtractMemories({ messages: [user('a'), assistant('b')] })
+    expect(events).toEqual([{ type: 'skipped', reason: 'throttled' }])
+    await extractor.executeExtractMemories({
+      messages: [user('a'), assistant('b'), user('c'), assistant('d')],
+    })
+    expect(fake.requests).toHaveLength(1)
+  })
+
+  it('drain waits for the in-flight run and its trailing run; a short timeout reports false', async () => {
+    const { fake, client } = await fakeModel([delayed(250, reply(text('x'))), delayed(250, reply(text('y')))])
+    const { extractor } = setup(client)
+    void extractor.executeExtractMemories({ messages: [user('a'), assistant('b')] })
+    void extractor.executeExtractMemories({
+      messages: [user('a'), assistant('b'), user('c'), assistant('d')],
+    })
+    expect(await extractor.drainPendingExtraction(50)).toBe(false)
+    expect(await extractor.drainPendingExtraction(5000)).toBe(true)
+    expect(extractor.state.inProgress).toBe(false)
+    expect(fake.requests).toHaveLength(2)
+  })
+
+  it('says it needs a model when none is configured', async () => {
+    const { events, extractor } = setup(undefined)
+    await extractor.executeExtractMemories({ messages: [user('a'), assistant('b')] })
+    expect(events[0]).toMatchObject({ type: 'skipped', reason: expect.stringContaining('needs a model') })
+  })
+})

@@ -1,0 +1,187 @@
+import { basename, relative } from 'node:path'
+import type Anthropic from '@anthropic-ai/sdk'
+import { runAgentLoop } from '../model/agent-loop.js'
+import { buildCacheSafeParams, type CacheSafeParams } from '../model/cache-safe.js'
+import type { ModelClient } from '../model/client.js'
+import { createAutoMemCanUseTool } from '../model/permissions.js'
+import { MEMORY_AGENT_TOOLS, toAnthropicTool } from '../model/tools/index.js'
+import { isPathInside, ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
+import { toApiMessages, type TranscriptMessage } from '../sessions/transcript.js'
+import { formatMemoryManifest } from '../store/manifest.js'
+import { scanMemoryFiles } from '../store/scan.js'
+import { buildExtractionPrompt } from './extraction-prompt.js'
+import { hasMemoryWritesSince, messagesSince } from './mutual-exclusion.js'
+
+export type ExtractionEvent =
+  | { type: 'started'; runId: number; newMessageCount: number; trailing: boolean }
+  | { type: 'skipped'; reason: string }
+  | { type: 'wrote'; runId: number; paths: string[]; memories: number; teamMemories: number; summary: string }
+  | { type: 'failed'; runId: number; error: string }
+
+export interface ExtractionContext {
+  messages: TranscriptMessage[]
+  /** Set for subagent turns: those never extract. */
+  agentId?: string
+  /** The parent's request params, when known; otherwise rebuilt from the messages. */
+  cacheSafeParams?: CacheSafeParams
+}
+
+export interface ExtractionGate {
+  ok: boolean
+  reason?: string
+}
+
+export interface ExtractDeps {
+  memoryDir: string
+  /** Team dir when team memory is on (combined prompt and the team count). */
+  teamDir?: string
+  /** Undefined when no model is configured: runs are skipped with "needs a model". */
+  client?: ModelClient
+  /** Feature switch, auto-memory enablement and remote mode, checked in this order each call. */
+  gates: () => ExtractionGate[]
+  /** The parent system prompt used when a context carries no cacheSafeParams. */
+  systemPrompt: () => Promise<string>
+  /** Run every N eligible turns (default 1). */
+  throttleEvery?: number
+  maxTurns?: number
+  cwd?: string
+  onEvent?: (e: ExtractionEvent) => void
+}
+
+export interface Extractor {
+  executeExtractMemories: (ctx: ExtractionContext) => Promise<void>
+  drainPendingExtraction: (timeoutMs?: number) => Promise<boolean>
+  readonly state: {
+    cursor?: string
+    inProgress: boolean
+    turnsSinceLastExtraction: number
+    hasPending: boolean
+  }
+}
+
+/** "Saved 2 memories · 1 team memory" */
+export function summarizeWrites(memories: number, teamMemories: number): string {
+  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? 'y' : 'ies'}`
+  const parts = [`Saved ${plural(memories, 'memor')}`]
+  if (teamMemories) parts.push(plural(teamMemories, 'team memor'))
+  return parts.join(' · ')
+}
+
+/**
+ * initExtractMemories: all state lives in this closure (cursor, inProgress, throttle counter,
+ * pending context), so every instance — and every test — starts clean.
+ */
+export function initExtractMemories(deps: ExtractDeps): Extractor {
+  let cursor: string | undefined
+  let inProgress = false
+  let turnsSinceLastExtraction = 0
+  let pending: ExtractionContext | undefined
+  let inFlight: Promise<void> | undefined
+  let runIds = 0
+  const emit = (e: ExtractionEvent) => deps.onEvent?.(e)
+  const skip = (reason: string) => emit({ type: 'skipped', reason })
+
+  async function parentParams(ctx: ExtractionContext): Promise<CacheSafeParams> {
+    if (ctx.cacheSafeParams) return ctx.cacheSafeParams
+    return buildCacheSafeParams({
+      model: deps.client!.config.agentModel,
+      system: await deps.systemPrompt(),
+      tools: MEMORY_AGENT_TOOLS.map(toAnthropicTool),
+      messages: toApiMessages(ctx.messages),
+    })
+  }
+
+  async function runOnce(ctx: ExtractionContext, trailing: boolean): Promise<void> {
+    if (!trailing) {
+      turnsSinceLastExtraction++
+      if (turnsSinceLastExtraction < (deps.throttleEvery ?? 1)) return skip('throttled')
+    }
+    turnsSinceLastExtraction = 0
+    const fresh = messagesSince(ctx.messages, cursor)
+    const last = ctx.messages[ctx.messages.length - 1]
+    if (!fresh.length || !last) return skip('no new messages')
+    if (hasMemoryWritesSince(ctx.messages, cursor, deps.memoryDir)) {
+      cursor = last.uuid
+      return skip('the main agent already wrote memory this turn')
+    }
+    if (!deps.client) return skip('needs a model: set ANTHROPIC_API_KEY or configure one in settings')
+
+    const runId = ++runIds
+    emit({ type: 'started', runId, newMessageCount: fresh.length, trailing })
+    try {
+      const manifest = formatMemoryManifest(await scanMemoryFiles(deps.memoryDir))
+      const prompt = buildExtractionPrompt({
+        newMessageCount: fresh.length,
+        memoryDir: deps.memoryDir,
+        teamDir: deps.teamDir,
+        manifest,
+      })
+      const base = await parentParams(ctx)
+      const forkPrompt: Anthropic.MessageParam = { role: 'user', content: [{ type: 'text', text: prompt }] }
+      const result = await runAgentLoop({
+        client: deps.client,
+        base,
+        messages: [forkPrompt],
+        tools: MEMORY_AGENT_TOOLS,
+        canUseTool: createAutoMemCanUseTool(deps.memoryDir),
+        maxTurns: deps.maxTurns ?? 5,
+        cwd: deps.cwd ?? deps.memoryDir,
+      })
+      cursor = last.uuid
+      const paths = result.writtenPaths.filter((p) => isPathInside(p, deps.memoryDir))
+      const topics = paths.filter((p) => basename(p) !== ENTRYPOINT_NAME)
+      const team = deps.teamDir ? topics.filter((p) => isPathInside(p, deps.teamDir!)).length : 0
+      if (!paths.length) return skip('nothing new worth saving')
+      emit({
+        type: 'wrote',
+        runId,
+        paths: paths.map((p) => relative(deps.memoryDir, p).split('\\').join('/')),
+        memories: topics.length - team,
+        teamMemories: team,
+        summary: summarizeWrites(topics.length - team, team),
+      })
+    } catch (e) {
+      emit({ type: 'failed', runId, error: (e as Error).message }) // cursor stays: retried next time
+    }
+  }
+
+  async function runWithTrailing(ctx: ExtractionContext): Promise<void> {
+    inProgress = true
+    try {
+      await runOnce(ctx, false)
+      // Coalescing: calls during the run left their (latest) context; one trailing run covers them.
+      while (pending) {
+        const next = pending
+        pending = undefined
+        await runOnce(next, true)
+      }
+    } finally {
+      inProgress = false
+    }
+  }
+
+  return {
+    async executeExtractMemories(ctx) {
+      if (ctx.agentId) return skip('subagent turn')
+      for (const gate of deps.gates()) if (!gate.ok) return skip(gate.reason ?? 'disabled')
+      if (inProgress) {
+        pending = ctx
+        return
+      }
+      inFlight = runWithTrailing(ctx)
+      await inFlight
+    },
+    async drainPendingExtraction(timeoutMs = 60_000) {
+      if (!inFlight || !inProgress) return true
+      let timer: NodeJS.Timeout | undefined
+      const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))
+      const done = inFlight.then(() => true)
+      const r = await Promise.race([done, timeout])
+      clearTimeout(timer)
+      return r
+    },
+    get state() {
+      return { cursor, inProgress, turnsSinceLastExtraction, hasPending: pending !== undefined }
+    },
+  }
+}

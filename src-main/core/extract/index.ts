@@ -1,0 +1,3 @@
+export * from './extraction-prompt.js'
+export * from './mutual-exclusion.js'
+export * from './extract-memories.js'

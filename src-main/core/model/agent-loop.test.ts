@@ -1,0 +1,190 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { failWith, reply, text, toolUse } from '../../../test/fake-anthropic/server.js'
+import { fakeModel } from '../../../test/helpers/model.js'
+import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
+import { initExtractMemories } from '../extract/extract-memories.js'
+import { runAgentLoop } from './agent-loop.js'
+import { buildCacheSafeParams, createCacheSafeParams } from './cache-safe.js'
+import { createAutoMemCanUseTool } from './permissions.js'
+import { MEMORY_AGENT_TOOLS, toAnthropicTool } from './tools/index.js'
+
+const allow = async () => ({ behavior: 'allow' as const })
+
+describe('agent tool loop', () => {
+  it('runs real tools and feeds results back until the model stops', async () => {
+    const dir = tempDir()
+    writeFile(join(dir, 'notes.md'), 'alpha\nbeta\n')
+    const { fake, client } = await fakeModel([
+      reply(
+        toolUse('Read', { file_path: join(dir, 'notes.md') }),
+        toolUse('Grep', { pattern: 'bet', path: dir, output_mode: 'content' }),
+      ),
+      reply(toolUse('Glob', { pattern: '*.md', path: dir }), toolUse('Bash', { command: 'wc -l notes.md' })),
+      reply(text('done')),
+    ])
+    const base = buildCacheSafeParams({
+      model: 'm',
+      system: 'sys',
+      tools: MEMORY_AGENT_TOOLS.map(toAnthropicTool),
+    })
+    const r = await runAgentLoop({
+      client,
+      base,
+      messages: [{ role: 'user', content: 'go' }],
+      tools: MEMORY_AGENT_TOOLS,
+      canUseTool: allow,
+      maxTurns: 5,
+      cwd: dir,
+    })
+    expect(r).toMatchObject({ turns: 3, stopReason: 'end_turn', finalText: 'done' })
+    const turn2 = JSON.stringify(fake.requests[1]!.body.messages)
+    expect(turn2).toContain('1\\talpha')
+    expect(turn2).toContain('notes.md:2:beta')
+    const turn3 = JSON.stringify(fake.requests[2]!.body.messages)
+    expect(turn3).toContain(join(dir, 'notes.md'))
+    expect(turn3).toContain('2 notes.md')
+  })
+
+  it('stops at the turn limit', async () => {
+    const dir = tempDir()
+    const loop = Array.from({ length: 3 }, () => reply(toolUse('Glob', { pattern: '*' })))
+    const { fake, client } = await fakeModel(loop)
+    const base = buildCacheSafeParams({
+      model: 'm',
+      system: 's',
+      tools: MEMORY_AGENT_TOOLS.map(toAnthropicTool),
+    })
+    const r = await runAgentLoop({
+      client,
+      base,
+      messages: [{ role: 'user', content: 'x' }],
+      tools: MEMORY_AGENT_TOOLS,
+      canUseTool: allow,
+      maxTurns: 2,
+      cwd: dir,
+    })
+    expect(r).toMatchObject({ turns: 2, stopReason: 'max_turns' })
+    expect(fake.requests).toHaveLength(2)
+  })
+
+  it('retries 429 and 529 honouring retry-after (real SDK retry policy)', async () => {
+    const { fake, client } = await fakeModel(
+      [
+        failWith(429, { 'retry-after-ms': '20' }),
+        failWith(529, { 'retry-after-ms': '20' }),
+        reply(text('ok')),
+      ],
+      2,
+    )
+    const base = buildCacheSafeParams({ model: 'm', system: 's', tools: [] })
+    const r = await runAgentLoop({
+      client,
+      base,
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [],
+      canUseTool: allow,
+      maxTurns: 1,
+      cwd: '/',
+    })
+    expect(r.finalText).toBe('ok')
+    expect(fake.requests).toHaveLength(3)
+  })
+
+  it('puts cache breakpoints on system, tools and the latest message', async () => {
+    const { fake, client } = await fakeModel([reply(text('ok'))])
+    const base = buildCacheSafeParams({
+      model: 'm',
+      system: 's',
+      tools: MEMORY_AGENT_TOOLS.map(toAnthropicTool),
+    })
+    await runAgentLoop({
+      client,
+      base,
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [],
+      canUseTool: allow,
+      maxTurns: 1,
+      cwd: '/',
+    })
+    const body = fake.requests[0]!.body as {
+      system: { cache_control?: unknown }[]
+      tools: { cache_control?: unknown }[]
+      messages: { content: { cache_control?: unknown }[] }[]
+    }
+    expect(body.system.at(-1)!.cache_control).toEqual({ type: 'ephemeral' })
+    expect(body.tools.at(-1)!.cache_control).toEqual({ type: 'ephemeral' })
+    expect(body.tools.slice(0, -1).every((t) => t.cache_control === undefined)).toBe(true)
+    expect(body.messages.at(-1)!.content.at(-1)!.cache_control).toEqual({ type: 'ephemeral' })
+  })
+})
+
+describe('cache-safe forking', () => {
+  it("the extraction fork's request prefix equals the parent's byte for byte", async () => {
+    const root = tempDir()
+    const memoryDir = join(root, 'memory') + '/'
+    mkdirSync(memoryDir)
+    writeFile(join(root, 'app.ts'), 'export const x = 1\n')
+    const { fake, client } = await fakeModel([
+      reply(toolUse('Read', { file_path: join(root, 'app.ts') })),
+      reply(text('x is 1.')),
+      reply(text('Nothing worth saving.')),
+    ])
+    const parentBase = buildCacheSafeParams({
+      model: 'fake-agent',
+      system: 'You are the main agent.\n\n# auto memory\n…',
+      tools: MEMORY_AGENT_TOOLS.map(toAnthropicTool),
+    })
+    const parent = await runAgentLoop({
+      client,
+      base: parentBase,
+      messages: [{ role: 'user', content: 'What is x?' }],
+      tools: MEMORY_AGENT_TOOLS,
+      canUseTool: allow,
+      maxTurns: 5,
+      cwd: root,
+    })
+    const extractor = initExtractMemories({
+      memoryDir,
+      client,
+      gates: () => [],
+      systemPrompt: async () => 'unused: the fork reuses the parent params',
+    })
+    await extractor.executeExtractMemories({
+      messages: [
+        { uuid: 'u1', role: 'user', content: [{ type: 'text', text: 'What is x?' }] },
+        { uuid: 'a1', role: 'assistant', content: [{ type: 'text', text: 'x is 1.' }] },
+      ],
+      cacheSafeParams: createCacheSafeParams(parent.lastRequest, parent.lastReply),
+    })
+    expect(fake.requests).toHaveLength(3)
+    const parentRaw = fake.requests[1]!.rawBody
+    const forkRaw = fake.requests[2]!.rawBody
+    const between = (raw: string, from: string, to: string) => raw.slice(raw.indexOf(from), raw.indexOf(to))
+    // system and tools: the same bytes
+    expect(between(forkRaw, '"system":', '"messages":')).toBe(between(parentRaw, '"system":', '"messages":'))
+    // messages: the parent's whole array is a literal prefix of the fork's
+    const parentMessages = parentRaw.slice(parentRaw.indexOf('"messages":'), -2) // drop "]}"
+    expect(forkRaw.slice(forkRaw.indexOf('"messages":')).startsWith(parentMessages + ',')).toBe(true)
+    const forkBody = fake.requests[2]!.body as { messages: unknown[] }
+    expect(JSON.stringify(forkBody.messages.at(-1))).toContain('memory extraction agent')
+    expect(fake.requests[2]!.body.model).toBe(fake.requests[1]!.body.model)
+  })
+})
+
+describe('createAutoMemCanUseTool', () => {
+  it('allows reads anywhere and writes only inside the memory dir', async () => {
+    const dir = tempDir()
+    const can = createAutoMemCanUseTool(dir + '/')
+    expect(await can('Read', { file_path: '/etc/hosts' })).toEqual({ behavior: 'allow' })
+    expect(await can('Glob', { pattern: '**' })).toEqual({ behavior: 'allow' })
+    expect(await can('Write', { file_path: join(dir, 'sub', 'new.md') })).toEqual({ behavior: 'allow' })
+    expect((await can('Write', { file_path: dir })).behavior).toBe('deny')
+    expect((await can('Write', { file_path: join(dir, '..', 'x.md') })).behavior).toBe('deny')
+    expect((await can('Write', { file_path: dir + '-sibling/x.md' })).behavior).toBe('deny')
+    expect((await can('Write', {})).behavior).toBe('deny')
+    expect((await can('NotebookEdit', { file_path: join(dir, 'x') })).behavior).toBe('deny')
+    expect(await can('Bash', { command: 'ls -la' })).toEqual({ behavior: 'allow' })
+  })
+})

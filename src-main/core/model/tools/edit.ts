@@ -1,0 +1,39 @@
+import { readFile } from 'node:fs/promises'
+import { isAbsolute } from 'node:path'
+import { writeFileAtomic } from '../../store/atomic-write.js'
+import { type AgentTool, stringArg, ToolInputError } from './types.js'
+
+export const editTool: AgentTool = {
+  name: 'Edit',
+  description:
+    'Replaces old_string with new_string in a file. old_string must occur exactly once unless replace_all is true. file_path must be absolute.',
+  input_schema: {
+    type: 'object',
+    properties: {
+      file_path: { type: 'string' },
+      old_string: { type: 'string' },
+      new_string: { type: 'string' },
+      replace_all: { type: 'boolean' },
+    },
+    required: ['file_path', 'old_string', 'new_string'],
+  },
+  async run(input) {
+    const filePath = stringArg(input, 'file_path', true)
+    const oldString = stringArg(input, 'old_string', true)
+    const newString = stringArg(input, 'new_string', true)
+    if (!isAbsolute(filePath)) throw new ToolInputError('file_path must be absolute')
+    if (oldString === newString) throw new ToolInputError('old_string and new_string are identical')
+    const text = await readFile(filePath, 'utf8')
+    const count = oldString === '' ? 0 : text.split(oldString).length - 1
+    if (count === 0) throw new ToolInputError('old_string was not found in the file')
+    if (count > 1 && input.replace_all !== true) {
+      throw new ToolInputError(`old_string occurs ${count} times; give more context or set replace_all`)
+    }
+    const next =
+      input.replace_all === true
+        ? text.split(oldString).join(newString)
+        : text.replace(oldString, () => newString)
+    await writeFileAtomic(filePath, next)
+    return { content: `Edited ${filePath}`, writtenPath: filePath }
+  },
+}

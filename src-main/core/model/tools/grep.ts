@@ -1,0 +1,63 @@
+import { readFile, stat } from 'node:fs/promises'
+import { isAbsolute, resolve } from 'node:path'
+import { globFiles } from './glob.js'
+import { type AgentTool, stringArg, ToolInputError } from './types.js'
+
+const MAX_FILE_BYTES = 2 * 1024 * 1024
+const MAX_OUTPUT_LINES = 250
+
+export const grepTool: AgentTool = {
+  name: 'Grep',
+  description:
+    'Searches file contents with a JavaScript regular expression. output_mode: "files_with_matches" (default), "content" (matching lines with numbers) or "count". Optional glob filter and "-i" for case-insensitive.',
+  input_schema: {
+    type: 'object',
+    properties: {
+      pattern: { type: 'string' },
+      path: { type: 'string', description: 'File or directory to search (default: working directory)' },
+      glob: { type: 'string', description: 'Only files matching this glob, e.g. "*.md"' },
+      output_mode: { type: 'string', enum: ['files_with_matches', 'content', 'count'] },
+      '-i': { type: 'boolean' },
+    },
+    required: ['pattern'],
+  },
+  async run(input, ctx) {
+    const pattern = stringArg(input, 'pattern', true)
+    const mode = stringArg(input, 'output_mode') ?? 'files_with_matches'
+    let re: RegExp
+    try {
+      re = new RegExp(pattern, input['-i'] === true ? 'i' : '')
+    } catch (e) {
+      throw new ToolInputError(`invalid regular expression: ${(e as Error).message}`)
+    }
+    const where = stringArg(input, 'path')
+    const root = where ? (isAbsolute(where) ? where : resolve(ctx.cwd, where)) : ctx.cwd
+    const st = await stat(root)
+    const globPattern = stringArg(input, 'glob')
+    const files = st.isFile() ? [root] : await globFiles(globPattern ? `**/${globPattern}` : '**/*', root)
+    const out: string[] = []
+    let matchedFiles = 0
+    for (const file of files.sort()) {
+      if (ctx.signal?.aborted) break
+      const fst = await stat(file).catch(() => null)
+      if (!fst || fst.size > MAX_FILE_BYTES) continue
+      const text = await readFile(file, 'utf8').catch(() => '')
+      if (text.includes('\0')) continue
+      const lines = text.split('\n')
+      const hits = lines.flatMap((l, i) => (re.test(l) ? [i] : []))
+      if (!hits.length) continue
+      matchedFiles++
+      if (mode === 'files_with_matches') out.push(file)
+      else if (mode === 'count') out.push(`${file}:${hits.length}`)
+      else for (const i of hits) out.push(`${file}:${i + 1}:${lines[i]}`)
+      if (out.length >= MAX_OUTPUT_LINES) break
+    }
+    if (!out.length) return { content: 'No matches found' }
+    const shown = out.slice(0, MAX_OUTPUT_LINES)
+    return {
+      content:
+        shown.join('\n') +
+        (out.length > MAX_OUTPUT_LINES || matchedFiles > shown.length ? '\n(results truncated)' : ''),
+    }
+  },
+}

@@ -1,0 +1,37 @@
+import { readFile } from 'node:fs/promises'
+import { isAbsolute, resolve } from 'node:path'
+import { type AgentTool, numberArg, stringArg } from './types.js'
+
+const DEFAULT_LIMIT = 2000
+const MAX_LINE = 2000
+
+export const readTool: AgentTool = {
+  name: 'Read',
+  description:
+    'Reads a text file. file_path must be absolute. Returns lines numbered from 1 (cat -n style); use offset and limit for long files.',
+  input_schema: {
+    type: 'object',
+    properties: {
+      file_path: { type: 'string', description: 'Absolute path of the file' },
+      offset: { type: 'number', description: 'First line to read (1-based)' },
+      limit: { type: 'number', description: 'How many lines to read' },
+    },
+    required: ['file_path'],
+  },
+  async run(input, ctx) {
+    const filePath = stringArg(input, 'file_path', true)
+    const path = isAbsolute(filePath) ? filePath : resolve(ctx.cwd, filePath)
+    const offset = Math.max(1, Math.floor(numberArg(input, 'offset') ?? 1))
+    const limit = Math.max(1, Math.floor(numberArg(input, 'limit') ?? DEFAULT_LIMIT))
+    const text = await readFile(path, 'utf8')
+    if (text.length === 0) return { content: '(the file is empty)' }
+    const lines = text.split('\n')
+    const slice = lines.slice(offset - 1, offset - 1 + limit)
+    const numbered = slice.map(
+      (l, i) => `${String(offset + i).padStart(6)}\t${l.length > MAX_LINE ? l.slice(0, MAX_LINE) + '…' : l}`,
+    )
+    const more =
+      offset - 1 + limit < lines.length ? `\n… ${lines.length - (offset - 1 + limit)} more lines` : ''
+    return { content: numbered.join('\n') + more }
+  },
+}

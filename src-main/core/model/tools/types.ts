@@ -1,0 +1,47 @@
+import type Anthropic from '@anthropic-ai/sdk'
+
+export interface ToolContext {
+  /** Relative paths in tool input resolve against this. */
+  cwd: string
+  signal?: AbortSignal
+}
+
+export interface ToolResult {
+  content: string
+  isError?: boolean
+  /** Absolute path a successful Write/Edit changed. */
+  writtenPath?: string
+}
+
+export interface AgentTool {
+  name: string
+  description: string
+  input_schema: Anthropic.Tool.InputSchema
+  run: (input: Record<string, unknown>, ctx: ToolContext) => Promise<ToolResult>
+}
+
+export class ToolInputError extends Error {}
+
+export function stringArg(input: Record<string, unknown>, key: string, required: true): string
+export function stringArg(input: Record<string, unknown>, key: string, required?: false): string | undefined
+export function stringArg(input: Record<string, unknown>, key: string, required = false): string | undefined {
+  const v = input[key]
+  if (v === undefined || v === null) {
+    if (required) throw new ToolInputError(`missing required string parameter "${key}"`)
+    return undefined
+  }
+  if (typeof v !== 'string') throw new ToolInputError(`parameter "${key}" must be a string`)
+  return v
+}
+
+export function numberArg(input: Record<string, unknown>, key: string): number | undefined {
+  const v = input[key]
+  if (v === undefined || v === null) return undefined
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw new ToolInputError(`parameter "${key}" must be a number`)
+  return v
+}
+
+export function toAnthropicTool(t: AgentTool): Anthropic.Tool {
+  return { name: t.name, description: t.description, input_schema: t.input_schema }
+}

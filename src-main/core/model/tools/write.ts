@@ -1,0 +1,21 @@
+import { isAbsolute } from 'node:path'
+import { writeFileAtomic } from '../../store/atomic-write.js'
+import { type AgentTool, stringArg, ToolInputError } from './types.js'
+
+export const writeTool: AgentTool = {
+  name: 'Write',
+  description:
+    'Writes a file (creating parent directories), replacing it if it exists. file_path must be absolute.',
+  input_schema: {
+    type: 'object',
+    properties: { file_path: { type: 'string' }, content: { type: 'string' } },
+    required: ['file_path', 'content'],
+  },
+  async run(input) {
+    const filePath = stringArg(input, 'file_path', true)
+    const content = stringArg(input, 'content', true)
+    if (!isAbsolute(filePath)) throw new ToolInputError('file_path must be absolute')
+    await writeFileAtomic(filePath, content)
+    return { content: `Wrote ${filePath}`, writtenPath: filePath }
+  },
+}

@@ -1,0 +1,161 @@
+import { utimesSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { reply, text } from '../../../test/fake-anthropic/server.js'
+import { fakeModel } from '../../../test/helpers/model.js'
+import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
+import { findRelevantMemories } from './find-relevant.js'
+import { formatRecalledMemory, readForInjection } from './inject.js'
+import { RecallSession } from './recall-session.js'
+
+const DAY = 86_400_000
+const mem = (name: string, description: string, body = 'details') =>
+  `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n\n${body}\n`
+
+function memoryDir(count = 8) {
+  const dir = tempDir()
+  for (let i = 0; i < count; i++) writeFile(join(dir, `m${i}.md`), mem(`Memory ${i}`, `topic number ${i}`))
+  writeFile(
+    join(dir, 'postgres.md'),
+    mem('Integration DB', 'Integration tests must use the real Postgres', 'docker compose up db'),
+  )
+  writeFile(join(dir, 'deploy.md'), mem('Deploying', 'How staging deploys run', 'make ship STAGE=staging'))
+  return dir
+}
+
+const selection = (names: string[]) => reply(text(JSON.stringify({ selected_memories: names })))
+
+describe('findRelevantMemories with a model', () => {
+  it('returns at most 5, only names from the manifest, and sends the right request', async () => {
+    const dir = memoryDir()
+    const { fake, client } = await fakeModel([
+      selection([
+        'postgres.md',
+        'ghost.md',
+        'm1.md',
+        'm1.md',
+        'm2.md',
+        'm3.md',
+        'm4.md',
+        'm5.md',
+        '../etc/passwd',
+      ]),
+    ])
+    const r = await findRelevantMemories('why do integration tests fail', dir, {
+      client,
+      recentTools: ['mcp__db__query', 'Bash'],
+    })
+    expect(r.mode).toBe('model')
+    expect(r.memories.length).toBeLessThanOrEqual(5)
+    expect(r.memories.map((m) => m.path)).toEqual(
+      ['postgres.md', 'm1.md', 'm2.md', 'm3.md', 'm4.md'].map((f) => join(dir, f)),
+    )
+    const body = fake.requests[0]!.body as Record<string, unknown>
+    expect(body.max_tokens).toBe(256)
+    expect(body.model).toBe('fake-selector')
+    expect(body.output_config).toMatchObject({ format: { type: 'json_schema' } })
+    const userMsg = JSON.stringify(body.messages)
+    expect(userMsg).toContain('Query: why do integration tests fail')
+    expect(userMsg).toContain('Available memories:')
+    expect(userMsg).toContain('[project] postgres.md')
+    expect(userMsg).toContain('Recently used tools: mcp__db__query, Bash')
+    expect(JSON.stringify(body.system)).toContain('warnings')
+  })
+
+  it('never sends already-surfaced memories to the model', async () => {
+    const dir = memoryDir(2)
+    const { fake, client } = await fakeModel([selection(['postgres.md', 'deploy.md'])])
+    const r = await findRelevantMemories('integration tests and deploys', dir, {
+      client,
+      alreadySurfaced: [join(dir, 'postgres.md')],
+    })
+    expect(JSON.stringify(fake.requests[0]!.body.messages)).not.toContain('postgres.md')
+    expect(r.memories.map((m) => m.path)).toEqual([join(dir, 'deploy.md')])
+    expect(r.candidates).toBe(3)
+  })
+
+  it('makes no model call when nothing is left to choose from', async () => {
+    const dir = tempDir()
+    const { fake, client } = await fakeModel()
+    expect((await findRelevantMemories('anything at all', dir, { client })).memories).toEqual([])
+    expect(fake.requests).toHaveLength(0)
+  })
+
+  it('reports a failed side query as an error with no selection', async () => {
+    const dir = memoryDir(1)
+    const { client } = await fakeModel([reply(text('I think postgres.md'))])
+    const r = await findRelevantMemories('integration database', dir, { client })
+    expect(r.memories).toEqual([])
+    expect(r.error).toContain('JSON')
+  })
+})
+
+describe('offline recall', () => {
+  it('ranks lexically and labels the result as offline when no model is configured', async () => {
+    const dir = memoryDir()
+    const r = await findRelevantMemories('Postgres integration tests', dir)
+    expect(r.mode).toBe('offline')
+    expect(r.note).toContain('offline')
+    expect(r.memories[0]!.path).toBe(join(dir, 'postgres.md'))
+    expect(r.memories.length).toBeLessThanOrEqual(5)
+    expect((await findRelevantMemories('staging ship', dir)).memories[0]!.path).toBe(join(dir, 'deploy.md'))
+    expect((await findRelevantMemories('zzz qqq', dir)).memories).toEqual([])
+  })
+})
+
+describe('injection', () => {
+  const now = Date.UTC(2026, 11, 2)
+
+  it('labels fresh memories as saved today/yesterday and old ones with the freshness warning', () => {
+    expect(formatRecalledMemory('/m/a.md', now - 1000, 'body', now)).toBe(
+      '<system-reminder>\nMemory (saved today): /m/a.md:\n\nbody\n</system-reminder>',
+    )
+    expect(formatRecalledMemory('/m/a.md', now - DAY, 'body', now)).toContain(
+      'Memory (saved yesterday): /m/a.md:',
+    )
+    const old = formatRecalledMemory('/m/a.md', now - 10 * DAY, 'body', now)
+    expect(old).toMatch(/^<system-reminder>\nThis memory is 10 days old\./)
+    expect(old).toContain('\n\nMemory: /m/a.md:\n\nbody\n</system-reminder>')
+  })
+
+  it('reads at most 4,096 bytes and says where the rest is', async () => {
+    const p = writeFile(
+      join(tempDir(), 'big.md'),
+      Array.from({ length: 100 }, (_, i) => `line ${i} ${'x'.repeat(60)}`).join('\n'),
+    )
+    const r = await readForInjection(p)
+    expect(r.truncated).toBe(true)
+    expect(Buffer.byteLength(r.content.split('\n\n(truncated')[0]!)).toBeLessThanOrEqual(4096)
+    expect(r.content).toContain(`(truncated — Read ${p} for the rest)`)
+  })
+})
+
+describe('RecallSession', () => {
+  it('skips single-word prompts, never resurfaces a memory, and stops at the byte budget', async () => {
+    const dir = memoryDir(0)
+    utimesSync(join(dir, 'postgres.md'), (Date.now() - 3 * DAY) / 1000, (Date.now() - 3 * DAY) / 1000)
+    const s = new RecallSession(dir)
+    expect(await s.surface('postgres')).toEqual({ skipped: true, reason: 'single-word prompt' })
+    const first = await s.surface('postgres integration tests')
+    expect(first.skipped).toBe(false)
+    if (!first.skipped) {
+      expect(first.injections[0]).toContain('3 days old')
+      expect(first.result.memories.map((m) => m.path)).toEqual([join(dir, 'postgres.md')])
+    }
+    const again = await s.surface('postgres integration database')
+    if (!again.skipped)
+      expect(again.result.memories.map((m) => m.path)).not.toContain(join(dir, 'postgres.md'))
+    expect(s.shapes.map((x) => [x.mode, x.selected])).toEqual([
+      ['offline', 1],
+      ['offline', 0],
+    ])
+
+    const tight = new RecallSession(dir, { budgetBytes: 1 })
+    expect((await tight.surface('postgres integration tests')).skipped).toBe(false)
+    expect(tight.injectedBytes).toBeGreaterThan(1)
+    expect(await tight.surface('staging deploys please')).toMatchObject({
+      skipped: true,
+      reason: expect.stringContaining('budget'),
+    })
+  })
+})

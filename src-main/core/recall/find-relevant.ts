@@ -1,0 +1,92 @@
+import type { ModelClient } from '../model/client.js'
+import { sideQuery } from '../model/side-query.js'
+import { formatMemoryManifest } from '../store/manifest.js'
+import { type MemoryHeader, scanMemoryFiles } from '../store/scan.js'
+import { rankMemoriesOffline } from './offline-ranker.js'
+import {
+  buildSelectorUserMessage,
+  MAX_RECALLED,
+  SELECTOR_SCHEMA,
+  SELECTOR_SYSTEM_PROMPT,
+} from './selector-prompt.js'
+
+export interface RelevantMemory {
+  path: string
+  mtimeMs: number
+}
+
+export interface RecallOptions {
+  /** Absolute paths already shown this session: filtered out before the model call. */
+  alreadySurfaced?: Iterable<string>
+  /** Tools that succeeded since the last human turn. */
+  recentTools?: readonly string[]
+  /** Without a client the offline ranker answers, labelled as such. */
+  client?: ModelClient
+  signal?: AbortSignal
+  /** Supplies the candidate headers (an incremental index); defaults to a fresh scan. */
+  scan?: (memoryDir: string) => Promise<MemoryHeader[]>
+}
+
+export interface RecallResult {
+  memories: RelevantMemory[]
+  mode: 'model' | 'offline'
+  /** Human-readable note for the UI, e.g. why the offline ranker was used. */
+  note?: string
+  candidates: number
+  /** What the selector answered, before filtering (model mode). */
+  rawSelection: string[]
+  error?: string
+}
+
+function selectionFrom(reply: unknown): string[] {
+  const list = (reply as { selected_memories?: unknown })?.selected_memories
+  return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : []
+}
+
+/** SPEC §6: scan → drop already surfaced → manifest → selector → keep only listed names (≤ 5). */
+export async function findRelevantMemories(
+  query: string,
+  memoryDir: string,
+  opts: RecallOptions = {},
+): Promise<RecallResult> {
+  const surfaced = new Set(opts.alreadySurfaced ?? [])
+  const all = await (opts.scan ?? scanMemoryFiles)(memoryDir)
+  const candidates = all.filter((m) => !surfaced.has(m.filePath))
+  const base = { candidates: candidates.length, rawSelection: [] as string[] }
+  if (!candidates.length) return { ...base, memories: [], mode: opts.client ? 'model' : 'offline' }
+
+  if (!opts.client) {
+    const ranked = await rankMemoriesOffline(query, candidates)
+    return {
+      ...base,
+      mode: 'offline',
+      note: 'offline ranking (no model configured): lexical match on name, description and body',
+      memories: ranked.map((r) => ({ path: r.header.filePath, mtimeMs: r.header.mtimeMs })),
+    }
+  }
+
+  const byName = new Map(candidates.map((m) => [m.filename, m]))
+  try {
+    const reply = await sideQuery(opts.client, {
+      model: opts.client.config.selectorModel,
+      system: SELECTOR_SYSTEM_PROMPT,
+      user: buildSelectorUserMessage(query, formatMemoryManifest(candidates), opts.recentTools ?? []),
+      maxTokens: 256,
+      schema: SELECTOR_SCHEMA as unknown as Record<string, unknown>,
+      signal: opts.signal,
+    })
+    const rawSelection = selectionFrom(reply)
+    const picked = [...new Set(rawSelection)]
+      .map((name) => byName.get(name))
+      .filter((m): m is MemoryHeader => m !== undefined)
+      .slice(0, MAX_RECALLED)
+    return {
+      ...base,
+      rawSelection,
+      mode: 'model',
+      memories: picked.map((m) => ({ path: m.filePath, mtimeMs: m.mtimeMs })),
+    }
+  } catch (e) {
+    return { ...base, mode: 'model', memories: [], error: (e as Error).message }
+  }
+}

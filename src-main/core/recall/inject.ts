@@ -1,0 +1,59 @@
+import { readHead } from '../store/read-head.js'
+import { memoryAge, memoryAgeDays, memoryFreshnessText } from './freshness.js'
+import type { RelevantMemory } from './find-relevant.js'
+
+export const MAX_INJECTED_LINES = 200
+export const MAX_INJECTED_BYTES = 4096
+
+/** A memory's content for injection: at most 200 lines / 4,096 bytes, with a note when cut. */
+export async function readForInjection(
+  path: string,
+): Promise<{ content: string; mtimeMs: number; truncated: boolean }> {
+  const { content, mtimeMs } = await readHead(path, MAX_INJECTED_LINES + 1)
+  let text = content
+  let truncated = text.split('\n').length > MAX_INJECTED_LINES
+  if (truncated) text = text.split('\n').slice(0, MAX_INJECTED_LINES).join('\n')
+  const buf = Buffer.from(text, 'utf8')
+  if (buf.length > MAX_INJECTED_BYTES) {
+    const nl = buf.lastIndexOf(10, MAX_INJECTED_BYTES - 1)
+    text = buf
+      .subarray(0, nl > 0 ? nl : MAX_INJECTED_BYTES)
+      .toString('utf8')
+      .replace(/\uFFFD+$/, '')
+    truncated = true
+  }
+  if (truncated) text += `\n\n(truncated — Read ${path} for the rest)`
+  return { content: text, mtimeMs, truncated }
+}
+
+/** The header line: the freshness warning for memories older than a day, else "saved today/yesterday". */
+export function recallHeader(path: string, mtimeMs: number, now: number = Date.now()): string {
+  if (memoryAgeDays(mtimeMs, now) > 1) return `${memoryFreshnessText(mtimeMs, now)}\n\nMemory: ${path}:`
+  return `Memory (saved ${memoryAge(mtimeMs, now)}): ${path}:`
+}
+
+/** The exact text injected for one recalled memory, wrapped in <system-reminder>. */
+export function formatRecalledMemory(
+  path: string,
+  mtimeMs: number,
+  content: string,
+  now: number = Date.now(),
+): string {
+  return `<system-reminder>\n${recallHeader(path, mtimeMs, now)}\n\n${content}\n</system-reminder>`
+}
+
+export async function buildRecallInjection(
+  memories: readonly RelevantMemory[],
+  now: number = Date.now(),
+): Promise<string[]> {
+  const out: string[] = []
+  for (const m of memories) {
+    try {
+      const r = await readForInjection(m.path)
+      out.push(formatRecalledMemory(m.path, r.mtimeMs, r.content, now))
+    } catch {
+      // deleted between selection and injection: nothing to show
+    }
+  }
+  return out
+}
