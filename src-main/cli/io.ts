@@ -3,6 +3,8 @@ export interface CliIO {
   stderr: (text: string) => void
   env: Record<string, string | undefined>
   cwd: string
+  /** Aborts long-running commands (watch); main.ts wires it to SIGINT/SIGTERM. */
+  signal?: AbortSignal
 }
 
 /** Bad invocation: exit code 2 with usage help. */

@@ -5,6 +5,9 @@ import { indexCommand } from './commands/index-file.js'
 import { listCommand } from './commands/list.js'
 import { pathCommand } from './commands/path.js'
 import { promptCommand } from './commands/prompt.js'
+import { recallCommand } from './commands/recall.js'
+import { extractCommand } from './commands/extract.js'
+import { watchCommand } from './commands/watch.js'
 
 export const USAGE = `memdir — Claude Code memory, from the command line
 
@@ -15,6 +18,12 @@ Commands:
   prompt [--mode M] [--json]    the memory prompt section the agent gets (M: normal | team | kairos)
   list [--json]                 the memory manifest (newest 200)
   index [--json]                MEMORY.md as the agent loads it, with the truncation warning
+  recall "<query>" [--recent-tools a,b] [--json]
+                                the memories recall selects for a query and the exact injected text
+                                (offline lexical ranking, labelled, when no model is configured)
+  extract --transcript FILE [--json]
+                                run one extraction over a Claude Code transcript; prints what it wrote
+  watch                         follow this project's Claude Code sessions, extract at each turn end
 
 Options for every command:
   --cwd DIR                     project root (default: the current directory)
@@ -23,7 +32,8 @@ Options for every command:
 
 Environment: CLAUDE_CONFIG_DIR, CLAUDE_COWORK_MEMORY_PATH_OVERRIDE, CLAUDE_CODE_REMOTE_MEMORY_DIR,
 CLAUDE_CODE_DISABLE_AUTO_MEMORY, CLAUDE_CODE_SIMPLE, CLAUDE_CODE_REMOTE, MEMDIR_TEAM_MEMORY,
-MEMDIR_KAIROS, MEMDIR_POLICY_SETTINGS (managed settings file).
+MEMDIR_KAIROS, MEMDIR_POLICY_SETTINGS (managed settings file), MEMDIR_EXTRACTION=0 (extraction off).
+Model: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, MEMDIR_SELECTOR_MODEL, MEMDIR_AGENT_MODEL.
 Exit codes: 0 ok, 1 error, 2 bad usage.
 `
 
@@ -32,6 +42,8 @@ const OPTIONS = {
   settings: { type: 'string' },
   json: { type: 'boolean', default: false },
   mode: { type: 'string' },
+  'recent-tools': { type: 'string' },
+  transcript: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const
 
@@ -44,6 +56,7 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
   }
   const { values, positionals } = parsed
   const [command, ...rest] = positionals
+  const query = command === 'recall' ? rest.shift() : undefined
   if (values.help || command === 'help') {
     io.stdout(USAGE)
     return 0
@@ -67,6 +80,12 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
       return listCommand(ctx, io, values.json)
     case 'index':
       return indexCommand(ctx, io, values.json)
+    case 'recall':
+      return recallCommand(ctx, io, query, values['recent-tools'], values.json)
+    case 'extract':
+      return extractCommand(ctx, io, values.transcript, values.json)
+    case 'watch':
+      return watchCommand(ctx, io, io.signal ?? new AbortController().signal)
     default:
       throw new UsageError(`unknown command: ${command}`)
   }

@@ -1,0 +1,50 @@
+import { readFile } from 'node:fs/promises'
+import type { ExtractionEvent } from '../../core/extract/extract-memories.js'
+import type { ProjectContext } from '../../core/paths/context.js'
+import { readTranscriptMessages } from '../../core/sessions/transcript.js'
+import { createExtractionService } from '../../host/extraction.js'
+import { createModelRuntime } from '../../host/model.js'
+import { type CliIO, printJson, UsageError } from '../io.js'
+
+export function describeExtractionEvent(e: ExtractionEvent): string {
+  switch (e.type) {
+    case 'started':
+      return `extracting from the last ${e.newMessageCount} messages${e.trailing ? ' (trailing run)' : ''}…`
+    case 'skipped':
+      return `skipped: ${e.reason}`
+    case 'wrote':
+      return `${e.summary}: ${e.paths.join(', ')}`
+    case 'failed':
+      return `failed: ${e.error}`
+  }
+}
+
+export async function extractCommand(
+  ctx: ProjectContext,
+  io: CliIO,
+  transcript: string | undefined,
+  json: boolean,
+) {
+  if (!transcript) throw new UsageError('extract needs --transcript FILE')
+  const { messages, parsed } = readTranscriptMessages(await readFile(transcript, 'utf8'))
+  const events: ExtractionEvent[] = []
+  const { client } = createModelRuntime(ctx.env)
+  const extractor = createExtractionService(ctx, {
+    client,
+    onEvent: (e) => {
+      events.push(e)
+      if (!json) io.stdout(describeExtractionEvent(e) + '\n')
+    },
+  })
+  await extractor.executeExtractMemories({ messages })
+  await extractor.drainPendingExtraction()
+  if (json) printJson(io, { messages: messages.length, malformedLines: parsed.malformedLines, events })
+  else if (parsed.malformedLines.length)
+    io.stderr(`note: skipped malformed transcript lines ${parsed.malformedLines.join(', ')}\n`)
+  const failed = events.find((e) => e.type === 'failed')
+  if (failed && failed.type === 'failed') {
+    if (json) io.stderr(`memdir: extraction failed: ${failed.error}\n`)
+    return 1
+  }
+  return 0
+}

@@ -1,0 +1,35 @@
+import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
+import type { ProjectContext } from '../../core/paths/context.js'
+import { findRelevantMemories } from '../../core/recall/find-relevant.js'
+import { buildRecallInjection } from '../../core/recall/inject.js'
+import { createModelRuntime } from '../../host/model.js'
+import { type CliIO, printJson, UsageError } from '../io.js'
+
+export async function recallCommand(
+  ctx: ProjectContext,
+  io: CliIO,
+  query: string | undefined,
+  recentTools: string | undefined,
+  json: boolean,
+): Promise<number> {
+  if (!query?.trim()) throw new UsageError('recall needs a query: memdir recall "<query>"')
+  const { client } = createModelRuntime(ctx.env)
+  const tools = recentTools
+    ? recentTools
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean)
+    : []
+  const result = await findRelevantMemories(query, getAutoMemPath(ctx), { client, recentTools: tools })
+  const injections = await buildRecallInjection(result.memories)
+  if (json) {
+    printJson(io, { ...result, injections })
+    return result.error ? 1 : 0
+  }
+  const out = [result.mode === 'offline' ? `[${result.note}]` : `[model: ${client?.config.selectorModel}]`]
+  if (result.error) out.push(`recall failed: ${result.error}`)
+  out.push(`${result.memories.length} of ${result.candidates} memories selected`)
+  if (injections.length) out.push('', ...injections)
+  io.stdout(out.join('\n') + '\n')
+  return result.error ? 1 : 0
+}

@@ -1,0 +1,37 @@
+import type { ProjectContext } from '../../core/paths/context.js'
+import { getProjectTranscriptDir } from '../../core/paths/team-agent-paths.js'
+import { SessionWatcher } from '../../core/sessions/session-watcher.js'
+import { createExtractionService } from '../../host/extraction.js'
+import { createModelRuntime } from '../../host/model.js'
+import type { CliIO } from '../io.js'
+import { describeExtractionEvent } from './extract.js'
+
+/** Follows the project's Claude Code sessions and extracts at each turn end until the signal aborts. */
+export async function watchCommand(ctx: ProjectContext, io: CliIO, signal: AbortSignal): Promise<number> {
+  const dir = getProjectTranscriptDir(ctx)
+  const { client } = createModelRuntime(ctx.env)
+  const extractor = createExtractionService(ctx, {
+    client,
+    onEvent: (e) => io.stdout(describeExtractionEvent(e) + '\n'),
+  })
+  const watcher = new SessionWatcher(dir, {
+    debounceMs: Number(ctx.env.MEMDIR_WATCH_DEBOUNCE_MS) || 500,
+    onTurnEnded: (e) => {
+      io.stdout(`turn ended in session ${e.sessionId}\n`)
+      void extractor.executeExtractMemories({ messages: e.messages })
+    },
+    onError: (e) => io.stderr(`watch: ${e.message}\n`),
+  })
+  await watcher.start()
+  io.stdout(
+    `watching ${dir} (Ctrl-C to stop)${client ? '' : ' — no model configured: extraction will be skipped'}\n`,
+  )
+  await new Promise<void>((resolve) => {
+    if (signal.aborted) resolve()
+    signal.addEventListener('abort', () => resolve(), { once: true })
+  })
+  await watcher.close()
+  const drained = await extractor.drainPendingExtraction()
+  if (!drained) io.stderr('watch: an extraction was still running at exit\n')
+  return 0
+}

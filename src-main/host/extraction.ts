@@ -1,0 +1,51 @@
+import {
+  initExtractMemories,
+  type ExtractionEvent,
+  type Extractor,
+} from '../core/extract/extract-memories.js'
+import type { ModelClient } from '../core/model/client.js'
+import { getAutoMemPath } from '../core/paths/auto-mem-path.js'
+import { isRemoteMode } from '../core/paths/base-dir.js'
+import { isEnvDefinedFalsy, type ProjectContext } from '../core/paths/context.js'
+import { getAutoMemoryEnablement, isTeamMemoryEnabled } from '../core/paths/enablement.js'
+import { getTeamMemPath } from '../core/paths/team-agent-paths.js'
+import { loadMemoryPrompt } from '../core/prompt/load.js'
+
+export interface ExtractionServiceOptions {
+  client?: ModelClient
+  onEvent?: (e: ExtractionEvent) => void
+  /** The app's on/off switch (settings); env MEMDIR_EXTRACTION=0 also turns it off. */
+  enabled?: () => boolean
+  throttleEvery?: number
+}
+
+const MAIN_AGENT_INTRO =
+  'You are Claude Code, working in the user’s repository. The conversation below is the session so far.'
+
+/** The extraction service of one workspace, with its gates read live from the context. */
+export function createExtractionService(ctx: ProjectContext, opts: ExtractionServiceOptions = {}): Extractor {
+  const memoryDir = getAutoMemPath(ctx)
+  return initExtractMemories({
+    memoryDir,
+    teamDir: isTeamMemoryEnabled(ctx) ? getTeamMemPath(ctx) : undefined,
+    client: opts.client,
+    throttleEvery: opts.throttleEvery,
+    cwd: ctx.projectRoot,
+    onEvent: opts.onEvent,
+    gates: () => {
+      const auto = getAutoMemoryEnablement(ctx)
+      return [
+        {
+          ok: (opts.enabled?.() ?? true) && !isEnvDefinedFalsy(ctx.env.MEMDIR_EXTRACTION),
+          reason: 'extraction is switched off',
+        },
+        { ok: auto.enabled, reason: `auto memory is off: ${auto.reason}` },
+        { ok: !isRemoteMode(ctx), reason: 'remote mode' },
+      ]
+    },
+    systemPrompt: async () => {
+      const memory = await loadMemoryPrompt(ctx)
+      return memory ? `${MAIN_AGENT_INTRO}\n\n${memory}` : MAIN_AGENT_INTRO
+    },
+  })
+}
