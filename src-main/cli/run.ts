@@ -8,6 +8,9 @@ import { promptCommand } from './commands/prompt.js'
 import { recallCommand } from './commands/recall.js'
 import { extractCommand } from './commands/extract.js'
 import { watchCommand } from './commands/watch.js'
+import { dreamCommand } from './commands/dream.js'
+import { syncCommand } from './commands/sync.js'
+import { teamServerCommand } from './commands/team-server.js'
 
 export const USAGE = `memdir — Claude Code memory, from the command line
 
@@ -24,6 +27,12 @@ Commands:
   extract --transcript FILE [--json]
                                 run one extraction over a Claude Code transcript; prints what it wrote
   watch                         follow this project's Claude Code sessions, extract at each turn end
+  dream [--force] [--json]      consolidate memories now if the gates pass (--force skips time/session gates)
+  sync [--pull|--push] [--json] sync team/ with the team server (MEMDIR_TEAM_URL, MEMDIR_TEAM_TOKEN)
+  team-server [--port P] [--host H] [--data FILE]
+                                run the team memory server (SQLite FILE, or PostgreSQL when DATABASE_URL is set)
+  team-server token add --repo owner/repo [--data FILE]
+                                create a bearer token scoped to one repo
 
 Options for every command:
   --cwd DIR                     project root (default: the current directory)
@@ -33,6 +42,7 @@ Options for every command:
 Environment: CLAUDE_CONFIG_DIR, CLAUDE_COWORK_MEMORY_PATH_OVERRIDE, CLAUDE_CODE_REMOTE_MEMORY_DIR,
 CLAUDE_CODE_DISABLE_AUTO_MEMORY, CLAUDE_CODE_SIMPLE, CLAUDE_CODE_REMOTE, MEMDIR_TEAM_MEMORY,
 MEMDIR_KAIROS, MEMDIR_POLICY_SETTINGS (managed settings file), MEMDIR_EXTRACTION=0 (extraction off).
+Team: MEMDIR_TEAM_URL, MEMDIR_TEAM_TOKEN, MEMDIR_TEAM_REPO (default: the git origin), DATABASE_URL (server).
 Model: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, MEMDIR_SELECTOR_MODEL, MEMDIR_AGENT_MODEL.
 Exit codes: 0 ok, 1 error, 2 bad usage.
 `
@@ -44,6 +54,13 @@ const OPTIONS = {
   mode: { type: 'string' },
   'recent-tools': { type: 'string' },
   transcript: { type: 'string' },
+  force: { type: 'boolean', default: false },
+  pull: { type: 'boolean', default: false },
+  push: { type: 'boolean', default: false },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  data: { type: 'string' },
+  repo: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const
 
@@ -62,6 +79,14 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
     return 0
   }
   if (!command) throw new UsageError('no command given')
+  const signal = io.signal ?? new AbortController().signal
+  if (command === 'team-server') {
+    return teamServerCommand(
+      io,
+      { sub: rest, port: values.port, host: values.host, data: values.data, repo: values.repo },
+      signal,
+    )
+  }
   if (rest.length) throw new UsageError(`unexpected argument: ${rest[0]}`)
   if (values.mode !== undefined && command !== 'prompt')
     throw new UsageError('--mode applies to `prompt` only')
@@ -85,7 +110,11 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
     case 'extract':
       return extractCommand(ctx, io, values.transcript, values.json)
     case 'watch':
-      return watchCommand(ctx, io, io.signal ?? new AbortController().signal)
+      return watchCommand(ctx, io, signal)
+    case 'dream':
+      return dreamCommand(ctx, io, values.force, values.json)
+    case 'sync':
+      return syncCommand(ctx, io, values.pull, values.push, values.json)
     default:
       throw new UsageError(`unknown command: ${command}`)
   }

@@ -1,0 +1,174 @@
+import { stat, unlink } from 'node:fs/promises'
+import { basename } from 'node:path'
+import type Anthropic from '@anthropic-ai/sdk'
+import { runAgentLoop } from '../model/agent-loop.js'
+import { buildCacheSafeParams } from '../model/cache-safe.js'
+import type { ModelClient } from '../model/client.js'
+import { createAutoMemCanUseTool } from '../model/permissions.js'
+import { MEMORY_AGENT_TOOLS, toAnthropicTool } from '../model/tools/index.js'
+import { ENTRYPOINT_NAME, isPathInside } from '../paths/auto-mem-path.js'
+import { buildConsolidationPrompt } from './consolidation-prompt.js'
+import {
+  readLastConsolidatedAt,
+  rollbackConsolidationLock,
+  tryAcquireConsolidationLock,
+  type LockOptions,
+} from './lock.js'
+import { sessionsTouchedSince } from './session-count.js'
+import { createSnapshot, diffSnapshot, type FileChange } from './snapshot.js'
+
+export const DREAM_DEFAULTS = { minHours: 24, minSessions: 5, scanIntervalMs: 10 * 60 * 1000, maxTurns: 30 }
+
+export type DreamGate =
+  'disabled' | 'too_soon' | 'scan_throttled' | 'not_enough_sessions' | 'locked' | 'needs_model'
+
+export type DreamEvent =
+  | { type: 'started'; sessions: number; snapshotId: string }
+  | { type: 'blocked'; gate: DreamGate; reason: string }
+  | {
+      type: 'improved'
+      count: number
+      files: FileChange[]
+      summary: string
+      snapshotId: string
+      text: string
+    }
+  | { type: 'failed'; error: string; snapshotId?: string }
+
+export interface DreamDeps {
+  memoryDir: string
+  transcriptDir: string
+  /** Where snapshots go: outside the memory dir (app data). */
+  snapshotDir: string
+  client?: ModelClient
+  /** The feature switch and auto-memory enablement. */
+  enabled: () => { ok: boolean; reason?: string }
+  systemPrompt: () => Promise<string>
+  minHours?: number
+  minSessions?: number
+  scanIntervalMs?: number
+  maxTurns?: number
+  now?: () => number
+  lock?: Omit<LockOptions, 'now'>
+  cwd?: string
+  onEvent?: (e: DreamEvent) => void
+}
+
+export interface DreamRunOptions {
+  /** Skip the time, throttle and session gates (never the lock). */
+  force?: boolean
+  currentSessionId?: string
+}
+
+export type DreamOutcome = Extract<DreamEvent, { type: 'blocked' | 'improved' | 'failed' }>
+
+/** "Improved 3 memories" */
+export function dreamSummary(count: number): string {
+  return count === 0
+    ? 'Memories already consolidated — nothing changed'
+    : `Improved ${count} ${count === 1 ? 'memory' : 'memories'}`
+}
+
+/** Memory files the run emptied on purpose are deleted (the agent has no rm). */
+async function removeEmptiedFiles(memoryDir: string, written: readonly string[]): Promise<void> {
+  for (const p of written) {
+    if (!p.endsWith('.md') || !isPathInside(p, memoryDir)) continue
+    const st = await stat(p).catch(() => null)
+    if (st && st.size === 0) await unlink(p).catch(() => {})
+  }
+}
+
+/** createAutoDream: the five gates, the lock, a snapshot, then the consolidation agent. */
+export function createAutoDream(deps: DreamDeps) {
+  let lastSessionScanAt = -Infinity
+  let running = false
+  const now = () => deps.now?.() ?? Date.now()
+  const emit = <E extends DreamEvent>(e: E): E => {
+    deps.onEvent?.(e)
+    return e
+  }
+  const block = (gate: DreamGate, reason: string) => emit({ type: 'blocked', gate, reason } as const)
+
+  async function executeAutoDream(opts: DreamRunOptions = {}): Promise<DreamOutcome> {
+    const gate = deps.enabled()
+    if (!gate.ok) return block('disabled', gate.reason ?? 'consolidation is switched off')
+    if (running) return block('locked', 'a consolidation is already running in this app')
+    const t = now()
+    const last = await readLastConsolidatedAt(deps.memoryDir)
+    const minHours = deps.minHours ?? DREAM_DEFAULTS.minHours
+    let sessions: string[] = []
+    if (!opts.force) {
+      const hours = (t - last) / 3_600_000
+      if (hours < minHours)
+        return block('too_soon', `last consolidation ${hours.toFixed(1)} h ago (needs ${minHours} h)`)
+      const interval = deps.scanIntervalMs ?? DREAM_DEFAULTS.scanIntervalMs
+      if (t - lastSessionScanAt < interval)
+        return block('scan_throttled', 'sessions were checked less than 10 minutes ago')
+      lastSessionScanAt = t
+      sessions = await sessionsTouchedSince(deps.transcriptDir, last, opts.currentSessionId)
+      const minSessions = deps.minSessions ?? DREAM_DEFAULTS.minSessions
+      if (sessions.length < minSessions) {
+        return block(
+          'not_enough_sessions',
+          `${sessions.length} sessions since the last consolidation (needs ${minSessions})`,
+        )
+      }
+    } else {
+      sessions = await sessionsTouchedSince(deps.transcriptDir, last, opts.currentSessionId)
+    }
+    if (!deps.client)
+      return block('needs_model', 'needs a model: set ANTHROPIC_API_KEY or configure one in settings')
+    const lock = await tryAcquireConsolidationLock(deps.memoryDir, { ...deps.lock, now: t })
+    if (!lock.acquired) return block('locked', lock.reason)
+
+    running = true
+    let snapshotId: string | undefined
+    try {
+      const snap = await createSnapshot(deps.memoryDir, deps.snapshotDir, 'dream', t)
+      snapshotId = snap.id
+      emit({ type: 'started', sessions: sessions.length, snapshotId })
+      const base = buildCacheSafeParams({
+        model: deps.client.config.agentModel,
+        system: await deps.systemPrompt(),
+        tools: MEMORY_AGENT_TOOLS.map(toAnthropicTool),
+      })
+      const prompt: Anthropic.MessageParam = {
+        role: 'user',
+        content: buildConsolidationPrompt({
+          memoryDir: deps.memoryDir,
+          transcriptDir: deps.transcriptDir,
+          sessionCount: sessions.length,
+          today: new Date(t).toISOString().slice(0, 10),
+        }),
+      }
+      const result = await runAgentLoop({
+        client: deps.client,
+        base,
+        messages: [prompt],
+        tools: MEMORY_AGENT_TOOLS,
+        canUseTool: createAutoMemCanUseTool(deps.memoryDir),
+        maxTurns: deps.maxTurns ?? DREAM_DEFAULTS.maxTurns,
+        cwd: deps.cwd ?? deps.memoryDir,
+      })
+      await removeEmptiedFiles(deps.memoryDir, result.writtenPaths)
+      const files = await diffSnapshot(snap)
+      const count = files.filter((f) => basename(f.path) !== ENTRYPOINT_NAME).length
+      // Success: the lock's mtime (set at acquire) stands as the last-consolidated time.
+      return emit({
+        type: 'improved',
+        count,
+        files,
+        summary: dreamSummary(count),
+        snapshotId,
+        text: result.finalText,
+      })
+    } catch (e) {
+      await rollbackConsolidationLock(deps.memoryDir, lock.priorMtimeMs)
+      return emit({ type: 'failed', error: (e as Error).message, snapshotId })
+    } finally {
+      running = false
+    }
+  }
+
+  return { executeAutoDream }
+}

@@ -1,0 +1,5 @@
+export * from './lock.js'
+export * from './session-count.js'
+export * from './snapshot.js'
+export * from './consolidation-prompt.js'
+export * from './auto-dream.js'

@@ -1,0 +1,130 @@
+import { TEAM_MEMORY_PATH, type TeamMemoryDocument, type TeamMemoryPutResult } from './api-types.js'
+
+export type FetchLike = typeof fetch
+
+/** An HTTP failure, classified for the retry policy. */
+export class TeamApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    /** Auth, missing repo, bad request: retrying will not help. */
+    readonly permanent: boolean,
+    readonly body?: unknown,
+  ) {
+    super(message)
+    this.name = 'TeamApiError'
+  }
+}
+
+export interface TeamApiOptions {
+  baseUrl: string
+  token: string
+  fetch?: FetchLike
+  /** Counts requests and bytes sent (benchmarks, the UI). */
+  onRequest?: (info: { method: string; bytes: number }) => void
+}
+
+export type GetResult =
+  { status: 200; doc: TeamMemoryDocument; etag: string } | { status: 304 } | { status: 404 }
+
+export type PutResult =
+  | { status: 200; result: TeamMemoryPutResult }
+  | { status: 412 }
+  | { status: 413; maxEntries?: number; body: unknown }
+
+function classify(status: number): boolean {
+  // 409 and 429 are worth retrying; other 4xx are permanent; 5xx are transient.
+  return status >= 400 && status < 500 && status !== 409 && status !== 429
+}
+
+export class TeamApiClient {
+  private readonly fetch: FetchLike
+  constructor(private readonly opts: TeamApiOptions) {
+    this.fetch = opts.fetch ?? globalThis.fetch
+  }
+
+  private url(repo: string, view?: string): string {
+    const u = new URL(TEAM_MEMORY_PATH, this.opts.baseUrl)
+    u.searchParams.set('repo', repo)
+    if (view) u.searchParams.set('view', view)
+    return u.toString()
+  }
+
+  private async send(method: string, url: string, headers: Record<string, string>, body?: string) {
+    this.opts.onRequest?.({ method, bytes: body ? Buffer.byteLength(body) : 0 })
+    let res: Response
+    try {
+      res = await this.fetch(url, {
+        method,
+        headers: { authorization: `Bearer ${this.opts.token}`, accept: 'application/json', ...headers },
+        body,
+      })
+    } catch (e) {
+      throw new TeamApiError(`team server unreachable: ${(e as Error).message}`, undefined, false)
+    }
+    return res
+  }
+
+  private async fail(res: Response): Promise<never> {
+    const text = await res.text().catch(() => '')
+    let body: unknown = text
+    try {
+      body = JSON.parse(text)
+    } catch {
+      /* not JSON */
+    }
+    const what =
+      res.status === 401
+        ? 'not authorized (check the team token)'
+        : res.status === 403
+          ? 'token not allowed for this repo'
+          : text.slice(0, 200)
+    throw new TeamApiError(
+      `team server answered ${res.status}: ${what}`,
+      res.status,
+      classify(res.status),
+      body,
+    )
+  }
+
+  async get(repo: string, opts: { view?: 'hashes'; ifNoneMatch?: string } = {}): Promise<GetResult> {
+    const res = await this.send(
+      'GET',
+      this.url(repo, opts.view),
+      opts.ifNoneMatch ? { 'if-none-match': opts.ifNoneMatch } : {},
+    )
+    if (res.status === 304) return { status: 304 }
+    if (res.status === 404) {
+      await res.body?.cancel()
+      return { status: 404 }
+    }
+    if (res.status !== 200) return this.fail(res)
+    let doc: TeamMemoryDocument
+    try {
+      doc = (await res.json()) as TeamMemoryDocument
+    } catch {
+      throw new TeamApiError('team server sent invalid JSON', 200, true)
+    }
+    return { status: 200, doc, etag: res.headers.get('etag') ?? `"${doc.checksum}"` }
+  }
+
+  async put(repo: string, entries: Record<string, string>, ifMatch?: string): Promise<PutResult> {
+    const body = JSON.stringify({ entries })
+    const res = await this.send(
+      'PUT',
+      this.url(repo),
+      { 'content-type': 'application/json', ...(ifMatch ? { 'if-match': ifMatch } : {}) },
+      body,
+    )
+    if (res.status === 412) {
+      await res.body?.cancel()
+      return { status: 412 }
+    }
+    if (res.status === 413) {
+      const b = (await res.json().catch(() => ({}))) as { error?: { details?: { max_entries?: number } } }
+      return { status: 413, maxEntries: b.error?.details?.max_entries, body: b }
+    }
+    if (res.status !== 200) return this.fail(res)
+    return { status: 200, result: (await res.json()) as TeamMemoryPutResult }
+  }
+}

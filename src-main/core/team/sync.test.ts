@@ -1,0 +1,240 @@
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { startTeamServer } from '../../../test/helpers/team-server.js'
+import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
+import { TeamApiClient, TeamApiError } from './api-client.js'
+import { PathTraversalError, validateTeamMemWritePath } from './keys.js'
+import { retryDelayMs, withRetries } from './retry.js'
+import {
+  createSyncState,
+  planBatches,
+  pullTeamMemory,
+  pushTeamMemory,
+  syncTeamMemory,
+  type SyncDeps,
+} from './sync.js'
+
+const REPO = 'acme/shop'
+const ANTHROPIC_KEY = 'sk-ant-api03-' + 'Zx9'.repeat(30)
+
+/** A client whose PUT bodies are recorded, to assert exactly what was sent. */
+function client(url: string, token: string, teamDir: string) {
+  const puts: Record<string, string>[] = []
+  const requests: string[] = []
+  const api = new TeamApiClient({
+    baseUrl: url,
+    token,
+    fetch: async (input, init) => {
+      requests.push(init?.method ?? 'GET')
+      if (init?.method === 'PUT') puts.push(JSON.parse(String(init.body)).entries)
+      return fetch(input, init)
+    },
+  })
+  const deps: SyncDeps = { api, repo: REPO, teamDir, state: createSyncState(), sleep: async () => {} }
+  return { deps, puts, requests }
+}
+
+async function twoClients() {
+  const server = await startTeamServer()
+  const token = await server.token(REPO)
+  const a = client(server.url, token, join(tempDir(), 'team'))
+  const b = client(server.url, token, join(tempDir(), 'team'))
+  mkdirSync(a.deps.teamDir, { recursive: true })
+  mkdirSync(b.deps.teamDir, { recursive: true })
+  return { server, a, b }
+}
+
+describe('team memory sync, two clients and the real server', () => {
+  it('A pushes 300 files, B pulls them all; an edit pushes exactly one key', async () => {
+    const { a, b } = await twoClients()
+    for (let i = 0; i < 300; i++) {
+      writeFile(
+        join(a.deps.teamDir, `topic-${String(i).padStart(3, '0')}.md`),
+        `---\nname: t${i}\ndescription: d${i}\ntype: project\n---\n${'fact '.repeat(200)}${i}\n`,
+      )
+    }
+    const first = await pushTeamMemory(a.deps)
+    expect(first.pushed).toHaveLength(300)
+    expect(first.batches).toBeGreaterThan(1) // ~300 KB split at 200,000 bytes
+    for (const body of a.puts)
+      expect(Buffer.byteLength(JSON.stringify({ entries: body }))).toBeLessThan(200_000)
+
+    const pulled = await pullTeamMemory(b.deps)
+    expect(pulled.pulled).toHaveLength(300)
+    for (const f of readdirSync(a.deps.teamDir)) {
+      expect(readFileSync(join(b.deps.teamDir, f), 'utf8')).toBe(
+        readFileSync(join(a.deps.teamDir, f), 'utf8'),
+      )
+    }
+
+    writeFile(join(a.deps.teamDir, 'topic-042.md'), 'edited\n')
+    a.puts.length = 0
+    const second = await pushTeamMemory(a.deps)
+    expect(second.pushed).toEqual(['topic-042.md'])
+    expect(a.puts).toEqual([{ 'topic-042.md': 'edited\n' }])
+    expect((await pushTeamMemory(a.deps)).pushed).toEqual([]) // no-op push sends nothing
+  })
+
+  it('concurrent pushes to different keys both survive through the 412 path', async () => {
+    const { server, a, b } = await twoClients()
+    writeFile(join(a.deps.teamDir, 'base.md'), 'base\n')
+    await syncTeamMemory(a.deps)
+    await syncTeamMemory(b.deps) // both now hold the same ETag
+    writeFile(join(a.deps.teamDir, 'from-a.md'), 'A\n')
+    writeFile(join(b.deps.teamDir, 'from-b.md'), 'B\n')
+    await pushTeamMemory(a.deps)
+    const rb = await pushTeamMemory(b.deps)
+    expect(rb.conflicts).toBe(1)
+    expect(rb.pushed).toEqual(['from-b.md'])
+    const doc = await server.store.getRepo(REPO)
+    expect([...doc!.entries.keys()].sort()).toEqual(['base.md', 'from-a.md', 'from-b.md'])
+    await pullTeamMemory(a.deps)
+    expect(readFileSync(join(a.deps.teamDir, 'from-b.md'), 'utf8')).toBe('B\n')
+  })
+
+  it('skips and reports a 260 KB file and a file holding an sk-ant key, which is never sent', async () => {
+    const { server, a } = await twoClients()
+    writeFile(join(a.deps.teamDir, 'huge.md'), 'x'.repeat(260_000))
+    writeFile(join(a.deps.teamDir, 'creds.md'), `deploy with ANTHROPIC_API_KEY=${ANTHROPIC_KEY}\n`)
+    writeFile(join(a.deps.teamDir, 'ok.md'), 'fine\n')
+    const r = await pushTeamMemory(a.deps)
+    expect(r.pushed).toEqual(['ok.md'])
+    expect(r.skipped).toEqual([
+      {
+        key: 'creds.md',
+        kind: 'secret',
+        reason: expect.stringContaining('Anthropic API key (anthropic-api-key) on line 1'),
+      },
+      { key: 'huge.md', kind: 'too_large', reason: '260000 bytes is over the 250000-byte limit' },
+    ])
+    expect(JSON.stringify(r.skipped)).not.toContain('sk-ant')
+    expect(JSON.stringify(a.puts)).not.toContain('sk-ant')
+    expect([...(await server.store.getRepo(REPO))!.entries.keys()]).toEqual(['ok.md'])
+  })
+
+  it('pull: server wins per key, matching files keep their mtime, local deletes come back', async () => {
+    const { a, b } = await twoClients()
+    writeFile(join(a.deps.teamDir, 'x.md'), 'server\n')
+    writeFile(join(a.deps.teamDir, 'y.md'), 'same\n')
+    await pushTeamMemory(a.deps)
+    writeFile(join(b.deps.teamDir, 'x.md'), 'local edit\n')
+    writeFile(join(b.deps.teamDir, 'y.md'), 'same\n')
+    const overwritten: string[] = []
+    b.deps.beforeOverwrite = (key, _p, prev) => void overwritten.push(`${key}:${prev}`)
+    const r = await pullTeamMemory(b.deps)
+    expect(r).toMatchObject({ pulled: ['x.md'], unchanged: 1 })
+    expect(readFileSync(join(b.deps.teamDir, 'x.md'), 'utf8')).toBe('server\n')
+    expect(overwritten).toEqual(['x.md:local edit\n'])
+    rmSync(join(b.deps.teamDir, 'y.md'))
+    expect((await pullTeamMemory(b.deps)).pulled).toEqual(['y.md'])
+    expect((await pullTeamMemory(b.deps)).pulled).toEqual([]) // now a 304
+  })
+
+  it('a symlink in team/ pointing outside makes pull refuse that key and write nothing there', async () => {
+    const { a, b } = await twoClients()
+    const outside = writeFile(join(tempDir(), 'authorized_keys'), 'ssh-ed25519 AAAA original\n')
+    writeFile(join(a.deps.teamDir, 'evil.md'), 'ssh-ed25519 AAAA attacker\n')
+    writeFile(join(a.deps.teamDir, 'fine.md'), 'ok\n')
+    await pushTeamMemory(a.deps)
+    symlinkSync(outside, join(b.deps.teamDir, 'evil.md'))
+    const r = await pullTeamMemory(b.deps)
+    expect(r.pulled).toEqual(['fine.md'])
+    expect(r.skipped[0]).toMatchObject({
+      key: 'evil.md',
+      kind: 'invalid_key',
+      reason: expect.stringContaining('symlink'),
+    })
+    expect(readFileSync(outside, 'utf8')).toBe('ssh-ed25519 AAAA original\n')
+  })
+})
+
+describe('validateTeamMemWritePath', () => {
+  it('raises PathTraversalError for escapes, symlinked dirs, dangling links and loops', async () => {
+    const root = tempDir()
+    const team = join(root, 'team')
+    mkdirSync(team)
+    mkdirSync(join(root, 'outside'))
+    symlinkSync(join(root, 'outside'), join(team, 'linkdir'))
+    symlinkSync(join(root, 'nowhere'), join(team, 'dangling.md'))
+    symlinkSync(join(team, 'loop-b'), join(team, 'loop-a'))
+    symlinkSync(join(team, 'loop-a'), join(team, 'loop-b'))
+    for (const key of [
+      '../x.md',
+      '/etc/x.md',
+      'a\\b.md',
+      'a\0.md',
+      '%2e%2e/x.md',
+      '\uff0e\uff0e/x.md',
+      'linkdir/x.md',
+      'dangling.md',
+      'loop-a/x.md',
+    ]) {
+      await expect(validateTeamMemWritePath(team, key), key).rejects.toBeInstanceOf(PathTraversalError)
+    }
+    expect(await validateTeamMemWritePath(team, 'sub/new.md')).toBe(join(team, 'sub', 'new.md'))
+    expect(existsSync(join(root, 'outside', 'x.md'))).toBe(false)
+  })
+})
+
+describe('batching and retries', () => {
+  it('plans greedy batches under 200,000 bytes, an oversized entry alone', () => {
+    const entries = new Map([
+      ['a.md', 'x'.repeat(120_000)],
+      ['b.md', 'x'.repeat(120_000)],
+      ['c.md', 'x'.repeat(10)],
+      ['d.md', 'x'.repeat(240_000)],
+    ])
+    expect(planBatches([...entries.keys()], entries)).toEqual([['a.md'], ['b.md', 'c.md'], ['d.md']])
+  })
+
+  it('backs off 500 ms × 2^(n−1) with ≤ 25% jitter, capped at 32 s', () => {
+    expect(retryDelayMs(1, () => 0)).toBe(500)
+    expect(retryDelayMs(3, () => 0)).toBe(2000)
+    expect(retryDelayMs(3, () => 1)).toBe(2500)
+    expect(retryDelayMs(20, () => 0)).toBe(32_000)
+  })
+
+  it('retries transient errors 3 times and never retries permanent ones', async () => {
+    const delays: number[] = []
+    let calls = 0
+    await expect(
+      withRetries(
+        async () => {
+          calls++
+          throw new TeamApiError('503', 503, false)
+        },
+        { sleep: async (ms) => void delays.push(ms), random: () => 0 },
+      ),
+    ).rejects.toThrow('503')
+    expect(calls).toBe(4)
+    expect(delays).toEqual([500, 1000, 2000])
+    calls = 0
+    await expect(
+      withRetries(async () => (calls++, Promise.reject(new TeamApiError('401', 401, true)))),
+    ).rejects.toThrow()
+    expect(calls).toBe(1)
+  })
+
+  it('honours the server entry limit: first N keys alphabetically, the rest reported', async () => {
+    const server = await startTeamServer({ maxEntries: 2 })
+    const token = await server.token(REPO)
+    const c = client(server.url, token, join(tempDir(), 'team'))
+    for (const k of ['c', 'a', 'b']) writeFile(join(c.deps.teamDir, `${k}.md`), k)
+    const r = await pushTeamMemory(c.deps)
+    expect(r.pushed.sort()).toEqual(['a.md', 'b.md'])
+    expect(r.skipped).toEqual([
+      { key: 'c.md', kind: 'over_entry_limit', reason: expect.stringContaining('at most 2') },
+    ])
+    expect(c.deps.state.serverMaxEntries).toBe(2)
+  })
+
+  it('a wrong token is a permanent error', async () => {
+    const server = await startTeamServer()
+    const c = client(server.url, 'tmt_wrong', join(tempDir(), 'team'))
+    const err = await pullTeamMemory(c.deps).catch((e) => e)
+    expect(err).toBeInstanceOf(TeamApiError)
+    expect(err.permanent).toBe(true)
+    expect(err.message).toContain('not authorized')
+  })
+})

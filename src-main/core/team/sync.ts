@@ -1,0 +1,207 @@
+import { mkdir } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { readIfExists, writeFileAtomic } from '../store/atomic-write.js'
+import { TeamApiError, type TeamApiClient } from './api-client.js'
+import { entryChecksum } from './checksum.js'
+import { validateTeamMemWritePath } from './keys.js'
+import { readLocalTeamEntries, type SkippedEntry } from './local-entries.js'
+import { type RetryOptions, withRetries } from './retry.js'
+
+export const MAX_PUT_BODY_BYTES = 200_000
+const MAX_CONFLICT_RETRIES = 2
+
+/** Created by the caller and passed through every call: no module-level state. */
+export interface SyncState {
+  etag?: string
+  serverChecksums?: Map<string, string>
+  serverMaxEntries?: number
+}
+
+export function createSyncState(): SyncState {
+  return {}
+}
+
+export interface SyncDeps extends RetryOptions {
+  api: TeamApiClient
+  repo: string
+  teamDir: string
+  state: SyncState
+  /** Called with the previous content before a pull overwrites a local file (history). */
+  beforeOverwrite?: (key: string, path: string, previous: string) => Promise<void> | void
+}
+
+export interface PullResult {
+  pulled: string[]
+  unchanged: number
+  skipped: SkippedEntry[]
+  notFound: boolean
+}
+
+export interface PushResult {
+  pushed: string[]
+  skipped: SkippedEntry[]
+  conflicts: number
+  batches: number
+}
+
+export interface SyncResult {
+  pull: PullResult
+  push: PushResult
+}
+
+async function localMatchesServer(deps: SyncDeps): Promise<boolean> {
+  const known = deps.state.serverChecksums
+  if (!known || !deps.state.etag) return false
+  for (const [key, sum] of known) {
+    const path = await validateTeamMemWritePath(deps.teamDir, key).catch(() => undefined)
+    const local = path ? await readIfExists(path) : null
+    if (local === null || entryChecksum(local) !== sum) return false
+  }
+  return true
+}
+
+/** Pull: server wins per key. Files already matching are left alone (mtime kept). */
+export async function pullTeamMemory(deps: SyncDeps): Promise<PullResult> {
+  const out: PullResult = { pulled: [], unchanged: 0, skipped: [], notFound: false }
+  // A conditional GET only when nothing local is missing: a local delete is restored by the next pull.
+  const ifNoneMatch = (await localMatchesServer(deps)) ? deps.state.etag : undefined
+  const r = await withRetries(() => deps.api.get(deps.repo, { ifNoneMatch }), deps)
+  if (r.status === 304) {
+    out.unchanged = deps.state.serverChecksums?.size ?? 0
+    return out
+  }
+  if (r.status === 404) {
+    deps.state.etag = undefined
+    deps.state.serverChecksums = new Map()
+    out.notFound = true
+    return out
+  }
+  const entries = r.doc.content.entries ?? {}
+  for (const key of Object.keys(entries).sort()) {
+    const content = entries[key] as string
+    let path: string
+    try {
+      path = await validateTeamMemWritePath(deps.teamDir, key)
+    } catch (e) {
+      out.skipped.push({ key, kind: 'invalid_key', reason: (e as Error).message })
+      continue
+    }
+    const current = await readIfExists(path)
+    if (current === content) {
+      out.unchanged++
+      continue
+    }
+    if (current !== null) await deps.beforeOverwrite?.(key, path, current)
+    await mkdir(dirname(path), { recursive: true })
+    await writeFileAtomic(path, content)
+    out.pulled.push(key)
+  }
+  deps.state.etag = r.etag
+  deps.state.serverChecksums = new Map(
+    Object.keys(entries).map((k) => [
+      k,
+      r.doc.content.entryChecksums?.[k] ?? entryChecksum(entries[k] as string),
+    ]),
+  )
+  return out
+}
+
+async function refreshHashes(deps: SyncDeps): Promise<void> {
+  const r = await withRetries(() => deps.api.get(deps.repo, { view: 'hashes' }), deps)
+  if (r.status === 200) {
+    deps.state.etag = r.etag
+    deps.state.serverChecksums = new Map(Object.entries(r.doc.content.entryChecksums ?? {}))
+  } else if (r.status === 404) {
+    deps.state.etag = undefined
+    deps.state.serverChecksums = new Map()
+  }
+}
+
+/** Greedy batches over sorted keys, each body under 200,000 bytes; an oversized entry goes alone. */
+export function planBatches(keys: readonly string[], entries: ReadonlyMap<string, string>): string[][] {
+  const batches: string[][] = []
+  let current: string[] = []
+  let size = 2 + '{"entries":{}}'.length
+  for (const key of [...keys].sort()) {
+    const cost = Buffer.byteLength(JSON.stringify(key) + ':' + JSON.stringify(entries.get(key) ?? '') + ',')
+    if (current.length && size + cost > MAX_PUT_BODY_BYTES) {
+      batches.push(current)
+      current = []
+      size = 2 + '{"entries":{}}'.length
+    }
+    current.push(key)
+    size += cost
+  }
+  if (current.length) batches.push(current)
+  return batches
+}
+
+/** Push: only keys whose content hash differs from the server's, in batches, resolving 412 conflicts. */
+export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
+  const { entries, skipped } = await readLocalTeamEntries(deps.teamDir)
+  const out: PushResult = { pushed: [], skipped, conflicts: 0, batches: 0 }
+  if (!deps.state.serverChecksums) await refreshHashes(deps)
+  const done = new Set<string>()
+  for (;;) {
+    let allowed = [...entries.keys()].sort()
+    const max = deps.state.serverMaxEntries
+    if (max !== undefined && allowed.length > max) {
+      for (const key of allowed.slice(max)) {
+        if (!out.skipped.some((s) => s.key === key)) {
+          out.skipped.push({
+            key,
+            kind: 'over_entry_limit',
+            reason: `the server keeps at most ${max} entries for this repo`,
+          })
+        }
+      }
+      allowed = allowed.slice(0, max)
+    }
+    const server = deps.state.serverChecksums ?? new Map<string, string>()
+    const delta = allowed.filter(
+      (k) => !done.has(k) && server.get(k) !== entryChecksum(entries.get(k) as string),
+    )
+    if (!delta.length) return out
+    let restart = false
+    for (const batch of planBatches(delta, entries)) {
+      const body = Object.fromEntries(batch.map((k) => [k, entries.get(k) as string]))
+      const r = await withRetries(() => deps.api.put(deps.repo, body, deps.state.etag), deps)
+      out.batches++
+      if (r.status === 200) {
+        deps.state.etag = `"${r.result.checksum}"`
+        for (const k of batch) {
+          server.set(k, entryChecksum(entries.get(k) as string))
+          done.add(k)
+          out.pushed.push(k)
+        }
+        deps.state.serverChecksums = server
+        continue
+      }
+      if (r.status === 412) {
+        out.conflicts++
+        if (out.conflicts > MAX_CONFLICT_RETRIES) {
+          throw new TeamApiError(
+            'team memory changed on the server during push; will retry later',
+            412,
+            false,
+          )
+        }
+        await refreshHashes(deps)
+      } else {
+        if (r.maxEntries === undefined)
+          throw new TeamApiError('team server rejected the push as too large', 413, true, r.body)
+        deps.state.serverMaxEntries = r.maxEntries
+      }
+      restart = true
+      break
+    }
+    if (!restart) return out
+  }
+}
+
+/** sync = pull then push. */
+export async function syncTeamMemory(deps: SyncDeps): Promise<SyncResult> {
+  const pull = await pullTeamMemory(deps)
+  const push = await pushTeamMemory(deps)
+  return { pull, push }
+}

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest'
+import { startTeamServer } from '../test/helpers/team-server.js'
+
+const PATH = '/api/claude_code/team_memory'
+
+async function call(
+  url: string,
+  token: string | undefined,
+  method: string,
+  repo: string,
+  opts: { body?: unknown; headers?: Record<string, string>; view?: string } = {},
+) {
+  const u = `${url}${PATH}?repo=${encodeURIComponent(repo)}${opts.view ? `&view=${opts.view}` : ''}`
+  const res = await fetch(u, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      'content-type': 'application/json',
+      ...opts.headers,
+    },
+    body:
+      opts.body === undefined
+        ? undefined
+        : typeof opts.body === 'string'
+          ? opts.body
+          : JSON.stringify(opts.body),
+  })
+  const text = await res.text()
+  return { status: res.status, etag: res.headers.get('etag'), body: text ? JSON.parse(text) : undefined }
+}
+
+// PostgreSQL runs when a database is available (CI starts one: see .ci/run).
+const backends = [{ name: 'sqlite', databaseUrl: undefined as string | undefined }]
+if (process.env.TEST_DATABASE_URL)
+  backends.push({ name: 'postgres', databaseUrl: process.env.TEST_DATABASE_URL })
+
+describe.each(backends)('team server ($name)', ({ databaseUrl }) => {
+  const repo = () => `acme/app-${Math.random().toString(36).slice(2, 8)}`
+
+  it('404 before any data, then upsert keeps absent keys and the ETag changes on every write', async () => {
+    const s = await startTeamServer({ databaseUrl })
+    const r = repo()
+    const t = await s.token(r)
+    expect((await call(s.url, t, 'GET', r)).status).toBe(404)
+    const p1 = await call(s.url, t, 'PUT', r, { body: { entries: { 'a.md': 'A', 'b.md': 'B' } } })
+    expect(p1.status).toBe(200)
+    expect(p1.body.checksum).toMatch(/^sha256:[0-9a-f]{64}$/)
+    const p2 = await call(s.url, t, 'PUT', r, { body: { entries: { 'b.md': 'B2' } } })
+    const p3 = await call(s.url, t, 'PUT', r, { body: { entries: { 'b.md': 'B2' } } })
+    expect(new Set([p1.body.checksum, p2.body.checksum, p3.body.checksum]).size).toBe(3)
+    const got = await call(s.url, t, 'GET', r)
+    expect(got.body.content.entries).toEqual({ 'a.md': 'A', 'b.md': 'B2' })
+    expect(got.body).toMatchObject({ repo: r, version: 3, checksum: p3.body.checksum })
+    expect(got.etag).toBe(`"${p3.body.checksum}"`)
+    expect(got.body.content.entryChecksums['a.md']).toBe(
+      'sha256:559aead08264d5795d3909718cdd05abd49572e84fe55590eef31a88a08fdffd',
+    )
+  })
+
+  it('view=hashes has checksums and no bodies; If-None-Match gives 304; If-Match mismatch gives 412', async () => {
+    const s = await startTeamServer({ databaseUrl })
+    const r = repo()
+    const t = await s.token(r)
+    const first = await call(s.url, t, 'PUT', r, { body: { entries: { 'a.md': 'A' } } })
+    const hashes = await call(s.url, t, 'GET', r, { view: 'hashes' })
+    expect(hashes.body.content.entries).toBeUndefined()
+    expect(Object.keys(hashes.body.content.entryChecksums)).toEqual(['a.md'])
+    expect((await call(s.url, t, 'GET', r, { headers: { 'if-none-match': hashes.etag! } })).status).toBe(304)
+    const ok = await call(s.url, t, 'PUT', r, {
+      body: { entries: { 'b.md': 'B' } },
+      headers: { 'if-match': `"${first.body.checksum}"` },
+    })
+    expect(ok.status).toBe(200)
+    const stale = await call(s.url, t, 'PUT', r, {
+      body: { entries: { 'c.md': 'C' } },
+      headers: { 'if-match': `"${first.body.checksum}"` },
+    })
+    expect(stale.status).toBe(412)
+    expect(Object.keys((await call(s.url, t, 'GET', r)).body.content.entries)).toEqual(['a.md', 'b.md'])
+  })
+
+  it('scopes tokens to repos: 401 without or with an unknown token, 403 on another repo', async () => {
+    const s = await startTeamServer({ databaseUrl })
+    const x = repo()
+    const y = repo()
+    const tx = await s.token(x)
+    await call(s.url, tx, 'PUT', x, { body: { entries: { 'a.md': 'A' } } })
+    expect((await call(s.url, undefined, 'GET', x)).status).toBe(401)
+    expect((await call(s.url, 'tmt_nope', 'GET', x)).status).toBe(401)
+    expect((await call(s.url, tx, 'GET', y)).status).toBe(403)
+    expect((await call(s.url, tx, 'PUT', y, { body: { entries: { 'a.md': 'A' } } })).status).toBe(403)
+  })
+
+  it('413 over the body limit and over the entry limit', async () => {
+    const s = await startTeamServer({ databaseUrl, maxBodyBytes: 1000, maxEntries: 2 })
+    const r = repo()
+    const t = await s.token(r)
+    expect((await call(s.url, t, 'PUT', r, { body: { entries: { 'a.md': 'x'.repeat(2000) } } })).status).toBe(
+      413,
+    )
+    const many = await call(s.url, t, 'PUT', r, {
+      body: { entries: { 'a.md': '1', 'b.md': '2', 'c.md': '3' } },
+    })
+    expect(many.status).toBe(413)
+    expect(many.body.error.details).toEqual({
+      error_code: 'team_memory_too_many_entries',
+      max_entries: 2,
+      received_entries: 3,
+    })
+  })
+
+  it('rejects bad requests clearly', async () => {
+    const s = await startTeamServer({ databaseUrl })
+    const r = repo()
+    const t = await s.token(r)
+    expect((await call(s.url, t, 'PUT', r, { body: 'nope' })).status).toBe(400)
+    expect((await call(s.url, t, 'PUT', r, { body: { entries: { '../x.md': 'A' } } })).status).toBe(400)
+    expect((await call(s.url, t, 'GET', 'not-a-repo')).status).toBe(400)
+  })
+})

@@ -1,0 +1,107 @@
+import Database from 'better-sqlite3'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import {
+  entryChecksumOf,
+  newToken,
+  quoteEtag,
+  repoChecksum,
+  sha256,
+  type RepoSnapshot,
+  type TeamStore,
+  type UpsertResult,
+} from './store.js'
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS repos (repo TEXT PRIMARY KEY, version INTEGER NOT NULL, last_modified TEXT NOT NULL, checksum TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS entries (repo TEXT NOT NULL, key TEXT NOT NULL, content TEXT NOT NULL, checksum TEXT NOT NULL, PRIMARY KEY (repo, key));
+CREATE TABLE IF NOT EXISTS tokens (hash TEXT PRIMARY KEY, repos TEXT NOT NULL, created_at TEXT NOT NULL);
+`
+
+export function openSqliteStore(file: string): TeamStore {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+  const db = new Database(file)
+  db.pragma('journal_mode = WAL')
+  db.exec(SCHEMA)
+  const getRepoRow = db.prepare<[string], { version: number; last_modified: string; checksum: string }>(
+    'SELECT version, last_modified, checksum FROM repos WHERE repo = ?',
+  )
+  const getEntries = db.prepare<[string], { key: string; content: string; checksum: string }>(
+    'SELECT key, content, checksum FROM entries WHERE repo = ?',
+  )
+  const countNew = (repo: string, keys: string[]) => {
+    const existing = new Set(getEntries.all(repo).map((r) => r.key))
+    return existing.size + keys.filter((k) => !existing.has(k)).length
+  }
+  const putEntry = db.prepare(
+    'INSERT INTO entries (repo, key, content, checksum) VALUES (?, ?, ?, ?) ON CONFLICT (repo, key) DO UPDATE SET content = excluded.content, checksum = excluded.checksum',
+  )
+  const putRepo = db.prepare(
+    'INSERT INTO repos (repo, version, last_modified, checksum) VALUES (?, ?, ?, ?) ON CONFLICT (repo) DO UPDATE SET version = excluded.version, last_modified = excluded.last_modified, checksum = excluded.checksum',
+  )
+  const checksumsOf = db.prepare<[string], { key: string; checksum: string }>(
+    'SELECT key, checksum FROM entries WHERE repo = ?',
+  )
+
+  const upsertTx = db.transaction(
+    (
+      repo: string,
+      entries: Record<string, string>,
+      ifMatch: string | undefined,
+      maxEntries: number,
+    ): UpsertResult => {
+      const row = getRepoRow.get(repo)
+      if (ifMatch !== undefined && ifMatch !== '*' && (!row || quoteEtag(row.checksum) !== ifMatch))
+        return { status: 'conflict' }
+      const keys = Object.keys(entries)
+      const total = countNew(repo, keys)
+      if (total > maxEntries) return { status: 'too_many', maxEntries, receivedEntries: total }
+      for (const k of keys) putEntry.run(repo, k, entries[k], entryChecksumOf(entries[k] as string))
+      const version = (row?.version ?? 0) + 1
+      const lastModified = new Date().toISOString()
+      const checksum = repoChecksum(
+        version,
+        checksumsOf.all(repo).map((r) => [r.key, r.checksum] as [string, string]),
+      )
+      putRepo.run(repo, version, lastModified, checksum)
+      return { status: 'ok', checksum, lastModified }
+    },
+  )
+
+  return {
+    async getRepo(repo) {
+      const row = getRepoRow.get(repo)
+      if (!row) return undefined
+      const snap: RepoSnapshot = {
+        version: row.version,
+        lastModified: row.last_modified,
+        checksum: row.checksum,
+        entries: new Map(),
+      }
+      for (const e of getEntries.all(repo))
+        snap.entries.set(e.key, { content: e.content, checksum: e.checksum })
+      return snap
+    },
+    async upsert(repo, entries, ifMatch, maxEntries) {
+      return upsertTx.immediate(repo, entries, ifMatch, maxEntries)
+    },
+    async addToken(repos) {
+      const { token, hash } = newToken()
+      db.prepare('INSERT INTO tokens (hash, repos, created_at) VALUES (?, ?, ?)').run(
+        hash,
+        JSON.stringify(repos),
+        new Date().toISOString(),
+      )
+      return token
+    },
+    async tokenRepos(token) {
+      const row = db
+        .prepare<[string], { repos: string }>('SELECT repos FROM tokens WHERE hash = ?')
+        .get(sha256(token))
+      return row ? (JSON.parse(row.repos) as string[]) : undefined
+    },
+    async close() {
+      db.close()
+    },
+  }
+}
