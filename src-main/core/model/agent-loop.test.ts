@@ -187,4 +187,15 @@ describe('createAutoMemCanUseTool', () => {
     expect((await can('NotebookEdit', { file_path: join(dir, 'x') })).behavior).toBe('deny')
     expect(await can('Bash', { command: 'ls -la' })).toEqual({ behavior: 'allow' })
   })
+
+  it('refuses to write a detected secret into team memory, naming the rule only', async () => {
+    const dir = tempDir()
+    const can = createAutoMemCanUseTool(dir + '/')
+    const key = 'sk-ant-api03-' + 'k9Q'.repeat(25)
+    const d = await can('Write', { file_path: join(dir, 'team', 'deploy.md'), content: `use ${key}` })
+    expect(d).toMatchObject({ behavior: 'deny', message: expect.stringContaining('Anthropic API key') })
+    expect(JSON.stringify(d)).not.toContain(key)
+    expect((await can('Edit', { file_path: join(dir, 'team', 'x.md'), old_string: 'a', new_string: key })).behavior).toBe('deny')
+    expect(await can('Write', { file_path: join(dir, 'private.md'), content: 'no secrets here' })).toEqual({ behavior: 'allow' })
+  })
 })

@@ -1,6 +1,8 @@
-import { isAbsolute, normalize, relative } from 'node:path'
+import { isAbsolute, join, normalize, relative } from 'node:path'
 import { isPathInside } from '../paths/auto-mem-path.js'
 import { PathTraversalError, resolveContainedPath } from '../store/contained-path.js'
+import { TEAM_DIRNAME } from '../paths/team-agent-paths.js'
+import { describeFindings, scanForSecrets } from '../team/secret-scan.js'
 import { checkReadOnlyCommand } from './bash-readonly.js'
 
 export type PermissionDecision = { behavior: 'allow' } | { behavior: 'deny'; message: string }
@@ -44,6 +46,13 @@ export function createAutoMemCanUseTool(memoryDir: string): CanUseTool {
       } catch (e) {
         if (e instanceof PathTraversalError) return deny(`${toolName} refused: ${e.message}`)
         throw e
+      }
+      if (isPathInside(target, join(root, TEAM_DIRNAME))) {
+        const incoming = toolName === 'Write' ? input.content : input.new_string
+        const secrets = typeof incoming === 'string' ? scanForSecrets(incoming) : []
+        if (secrets.length) {
+          return deny(`Team memory is shared with every contributor; this ${toolName} would put a ${describeFindings(secrets)} into it.`)
+        }
       }
       return { behavior: 'allow' }
     }
