@@ -11,6 +11,7 @@ import { watchCommand } from './commands/watch.js'
 import { dreamCommand } from './commands/dream.js'
 import { syncCommand } from './commands/sync.js'
 import { teamServerCommand } from './commands/team-server.js'
+import { webCommand } from './commands/web.js'
 
 export const USAGE = `memdir — Claude Code memory, from the command line
 
@@ -31,6 +32,7 @@ Commands:
   sync [--pull|--push] [--json] sync team/ with the team server (MEMDIR_TEAM_URL, MEMDIR_TEAM_TOKEN)
   team-server [--port P] [--host H] [--data FILE]
                                 run the team memory server (SQLite FILE, or PostgreSQL when DATABASE_URL is set)
+  web [--port P]                the desktop UI in a browser on 127.0.0.1 (prints a URL with an access token)
   team-server token add --repo owner/repo [--data FILE]
                                 create a bearer token scoped to one repo
 
@@ -88,6 +90,7 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
     )
   }
   if (rest.length) throw new UsageError(`unexpected argument: ${rest[0]}`)
+  if (command === 'web') return webCommand(io, { port: values.port, cwd: values.cwd }, signal)
   if (values.mode !== undefined && command !== 'prompt')
     throw new UsageError('--mode applies to `prompt` only')
 

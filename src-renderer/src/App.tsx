@@ -1,16 +1,69 @@
+import { useEffect, useState } from 'react'
+import { Sidebar } from './components/Sidebar'
+import { Toasts } from './components/Toasts'
+import { getClient, errorMessage } from './transport/client'
+import { useStore } from './store'
+import { MemoriesView } from './views/MemoriesView'
+import { IndexView } from './views/IndexView'
+import { PromptView } from './views/PromptView'
+import { RecallView } from './views/RecallView'
+import { ActivityView } from './views/ActivityView'
+import { TeamView } from './views/TeamView'
+import { SettingsView } from './views/SettingsView'
+
 export function App() {
-  return (
-    <main className="shell">
-      <header className="topbar">
-        <span className="brand">Memdir</span>
-      </header>
-      <section className="empty">
-        <h1>Your agent&rsquo;s memory, in one place</h1>
-        <p>
-          Memdir reads the same memory directory Claude Code writes (<code>~/.claude/projects/…/memory/</code>
-          ). Use the <code>memdir</code> CLI to inspect it while the workspace view is being built.
+  const view = useStore((s) => s.view)
+  const workspace = useStore((s) => s.workspace)
+  const [fatal, setFatal] = useState<string>()
+
+  useEffect(() => {
+    const off = getClient().onEvent((e) => useStore.getState().handleEvent(e))
+    useStore
+      .getState()
+      .loadWorkspaces()
+      .catch((e) => setFatal(errorMessage(e)))
+    return off
+  }, [])
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const mod = e.ctrlKey || e.metaKey
+      if (mod && e.key.toLowerCase() === 'n') {
+        e.preventDefault()
+        useStore.getState().newMemory()
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
+
+  if (fatal) {
+    return (
+      <div className="fatal" role="alert">
+        <h1>Memdir could not connect to its workspace</h1>
+        <p>{fatal}</p>
+        <p className="muted">
+          In a browser, open the exact URL that <code>npm run web</code> printed (it carries the access
+          token).
         </p>
-      </section>
-    </main>
+      </div>
+    )
+  }
+  if (!workspace) return <div className="loading">Loading workspace…</div>
+
+  return (
+    <div className="shell">
+      <Sidebar />
+      <main className="main" aria-live="polite">
+        {view === 'memories' && <MemoriesView />}
+        {view === 'index' && <IndexView />}
+        {view === 'prompt' && <PromptView />}
+        {view === 'recall' && <RecallView />}
+        {view === 'activity' && <ActivityView />}
+        {view === 'team' && <TeamView />}
+        {view === 'settings' && <SettingsView />}
+      </main>
+      <Toasts />
+    </div>
   )
 }

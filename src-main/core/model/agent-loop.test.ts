@@ -195,7 +195,12 @@ describe('createAutoMemCanUseTool', () => {
     const d = await can('Write', { file_path: join(dir, 'team', 'deploy.md'), content: `use ${key}` })
     expect(d).toMatchObject({ behavior: 'deny', message: expect.stringContaining('Anthropic API key') })
     expect(JSON.stringify(d)).not.toContain(key)
-    expect((await can('Edit', { file_path: join(dir, 'team', 'x.md'), old_string: 'a', new_string: key })).behavior).toBe('deny')
-    expect(await can('Write', { file_path: join(dir, 'private.md'), content: 'no secrets here' })).toEqual({ behavior: 'allow' })
+    expect(
+      (await can('Edit', { file_path: join(dir, 'team', 'x.md'), old_string: 'a', new_string: key }))
+        .behavior,
+    ).toBe('deny')
+    expect(await can('Write', { file_path: join(dir, 'private.md'), content: 'no secrets here' })).toEqual({
+      behavior: 'allow',
+    })
   })
 })

@@ -51,7 +51,9 @@ export function createAutoMemCanUseTool(memoryDir: string): CanUseTool {
         const incoming = toolName === 'Write' ? input.content : input.new_string
         const secrets = typeof incoming === 'string' ? scanForSecrets(incoming) : []
         if (secrets.length) {
-          return deny(`Team memory is shared with every contributor; this ${toolName} would put a ${describeFindings(secrets)} into it.`)
+          return deny(
+            `Team memory is shared with every contributor; this ${toolName} would put a ${describeFindings(secrets)} into it.`,
+          )
         }
       }
       return { behavior: 'allow' }

@@ -40,7 +40,8 @@ export function parseMemoryFile(text: string): ParsedMemory {
   }
 }
 
-const PLAIN_SCALAR = /^[A-Za-z0-9_][A-Za-z0-9_ .,()/+'-]*$/
+// Safe unquoted YAML: no `: `, ` #`, leading indicators or trailing space.
+const PLAIN_SCALAR = /^[A-Za-z0-9_][A-Za-z0-9_ .,()/+'=@-]*$/
 
 function yamlScalar(v: unknown): string {
   if (typeof v === 'string') return PLAIN_SCALAR.test(v) && !/\s$/.test(v) ? v : JSON.stringify(v)

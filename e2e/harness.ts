@@ -1,0 +1,93 @@
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { clearAutoMemPathCache } from '../src-main/core/paths/auto-mem-path.js'
+import { createHost, type Host } from '../src-main/host/host.js'
+import { startWebServer, type RunningWebServer } from '../src-main/web/web-server.js'
+import { sandbox, type Sandbox } from '../test/helpers/temp-env.js'
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url))
+export const RENDERER = join(ROOT, 'out', 'renderer')
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const SCREENSHOTS = join(ROOT, 'e2e', 'screenshots')
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+]
+
+export function assertPrerequisites(): void {
+  if (!existsSync(join(RENDERER, 'index.html')))
+    throw new Error('out/renderer is missing: run `npm run build` before the e2e tests')
+  if (!existsSync(CHROMIUM))
+    throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`)
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })
+}
+
+export interface App {
+  sb: Sandbox
+  host: Host
+  web: RunningWebServer
+  page: Page
+  close: () => Promise<void>
+}
+
+/** A real host over the browser transport on a sandboxed HOME, with the built renderer in Chromium. */
+export async function openApp(
+  browser: Browser,
+  env: Record<string, string> = {},
+  prepare?: (sb: Sandbox) => void,
+): Promise<App> {
+  const sb = sandbox({ MEMDIR_DATA_DIR: '', ...env })
+  sb.env.MEMDIR_DATA_DIR = join(sb.root, 'app-data')
+  mkdirSync(sb.env.MEMDIR_DATA_DIR, { recursive: true })
+  prepare?.(sb)
+  clearAutoMemPathCache()
+  const host = await createHost({
+    env: sb.env,
+    projectRoot: sb.project,
+    resourcesDir: join(ROOT, 'resources'),
+    teamPullIntervalMs: 60_000,
+  })
+  const web = await startWebServer({ host, rendererDir: RENDERER })
+  const page = await browser.newPage({ viewport: { width: 1360, height: 860 } })
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(e.message))
+  await page.goto(web.url)
+  await page.getByRole('heading', { name: 'Memories', exact: true }).waitFor()
+  return {
+    sb,
+    host,
+    web,
+    page,
+    close: async () => {
+      await page.close()
+      await web.close()
+      await host.close()
+      if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`)
+    },
+  }
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  await page.waitForTimeout(150)
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
+}
+
+export async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting')
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}

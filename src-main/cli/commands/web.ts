@@ -1,0 +1,30 @@
+import { existsSync } from 'node:fs'
+import { createHost } from '../../host/host.js'
+import { packageRoot, rendererDir, resourcesDir } from '../../host/package-paths.js'
+import { startWebServer } from '../../web/web-server.js'
+import { type CliIO, UsageError } from '../io.js'
+
+/** `memdir web`: the desktop UI in a browser, served on 127.0.0.1 with a per-launch token. */
+export async function webCommand(
+  io: CliIO,
+  opts: { port?: string; cwd?: string },
+  signal: AbortSignal,
+): Promise<number> {
+  const port = opts.port === undefined ? 0 : Number(opts.port)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError('--port must be a port number')
+  const root = packageRoot(import.meta.url)
+  if (!existsSync(rendererDir(root))) throw new Error('the UI is not built yet — run `npm run build` first')
+  const host = await createHost({ env: io.env, projectRoot: opts.cwd, resourcesDir: resourcesDir(root) })
+  const web = await startWebServer({ host, rendererDir: rendererDir(root), port })
+  io.stdout(
+    `Memdir is running at ${web.url}\n(open this exact URL: it carries the access token; Ctrl-C to stop)\n`,
+  )
+  await new Promise<void>((resolve) => {
+    if (signal.aborted) resolve()
+    signal.addEventListener('abort', () => resolve(), { once: true })
+  })
+  await web.close()
+  await host.close()
+  return 0
+}

@@ -1,0 +1,51 @@
+import {
+  listMemoryFiles,
+  mapSettledBounded,
+  newestFirst,
+  readMemoryHeader,
+  type MemoryHeader,
+} from './scan.js'
+import { isMemoryFileName } from './scan.js'
+
+/**
+ * An in-memory index of a memory dir's headers. Built by one full scan, then kept current by
+ * `update(changedPaths)` from the watcher, so a repeated recall preparation costs O(changed files).
+ */
+export class MemoryIndex {
+  private readonly headers = new Map<string, MemoryHeader>()
+  private ready?: Promise<void>
+
+  constructor(readonly memoryDir: string) {}
+
+  /** Full scan once; later calls return the same promise. */
+  load(): Promise<void> {
+    this.ready ??= (async () => {
+      const files = await listMemoryFiles(this.memoryDir)
+      const got = await mapSettledBounded(files, 64, (f) => readMemoryHeader(this.memoryDir, f))
+      for (const h of got) if (h) this.headers.set(h.filename, h)
+    })()
+    return this.ready
+  }
+
+  /** Re-reads just these files (relative paths); a file that is gone is dropped. */
+  async update(relPaths: Iterable<string>): Promise<void> {
+    await this.load()
+    const todo = [...new Set(relPaths)].filter(isMemoryFileName)
+    const got = await mapSettledBounded(todo, 64, (f) => readMemoryHeader(this.memoryDir, f))
+    todo.forEach((f, i) => {
+      const h = got[i]
+      if (h) this.headers.set(f, h)
+      else this.headers.delete(f)
+    })
+  }
+
+  get size(): number {
+    return this.headers.size
+  }
+
+  /** Newest first; `limit` like scanMemoryFiles (default all). */
+  async list(limit = Infinity): Promise<MemoryHeader[]> {
+    await this.load()
+    return [...this.headers.values()].sort(newestFirst).slice(0, limit)
+  }
+}

@@ -1,0 +1,269 @@
+import { create, type StateCreator } from 'zustand'
+import type { MemdirEvent } from '../../src-shared/api'
+import { RpcFailure } from '../../src-shared/errors'
+import type {
+  ActivityItem,
+  ConflictDetails,
+  MemoryDoc,
+  MemoryInput,
+  MemoryListItem,
+  MemoryScope,
+  MemoryType,
+  SettingsView,
+  TeamStatus,
+  WorkspaceInfo,
+  WorkspaceSummary,
+} from '../../src-shared/types'
+import { errorMessage, getClient } from './transport/client'
+
+export type View = 'memories' | 'index' | 'prompt' | 'recall' | 'activity' | 'team' | 'settings'
+
+export interface Draft extends MemoryInput {
+  fileName: string
+  scope: Exclude<MemoryScope, 'agent'>
+}
+
+interface WorkspaceSlice {
+  workspace?: WorkspaceInfo
+  workspaces: WorkspaceSummary[]
+  view: View
+  setView: (v: View) => void
+  loadWorkspaces: () => Promise<void>
+  openWorkspace: (projectRoot: string) => Promise<void>
+}
+
+interface MemorySlice {
+  memories: MemoryListItem[]
+  loaded: boolean
+  query: string
+  typeFilter: MemoryType | 'all'
+  scopeFilter: MemoryScope | 'all'
+  setQuery: (q: string) => void
+  setTypeFilter: (t: MemoryType | 'all') => void
+  setScopeFilter: (s: MemoryScope | 'all') => void
+  refreshMemories: () => Promise<void>
+}
+
+interface EditorSlice {
+  selected?: string
+  doc?: MemoryDoc
+  draft?: Draft
+  isNew: boolean
+  dirty: boolean
+  conflict?: ConflictDetails
+  editorError?: string
+  select: (relPath: string) => Promise<void>
+  newMemory: () => void
+  editDraft: (patch: Partial<Draft>) => void
+  save: (opts?: { overwrite?: boolean }) => Promise<void>
+  takeTheirs: () => Promise<void>
+  remove: () => Promise<void>
+  closeEditor: () => void
+}
+
+interface FeedSlice {
+  activity: ActivityItem[]
+  toasts: ActivityItem[]
+  team?: TeamStatus
+  settings?: SettingsView
+  dismissToast: (id: number) => void
+  handleEvent: (e: MemdirEvent) => void
+}
+
+export type Store = WorkspaceSlice & MemorySlice & EditorSlice & FeedSlice
+
+const api = () => getClient()
+
+const createWorkspaceSlice: StateCreator<Store, [], [], WorkspaceSlice> = (set, get) => ({
+  workspaces: [],
+  view: 'memories',
+  setView: (view) => set({ view }),
+  loadWorkspaces: async () => {
+    const [workspace, workspaces, activity, team, settings] = await Promise.all([
+      api()['workspace/current'](),
+      api()['workspace/list'](),
+      api()['activity/list'](),
+      api()['team/status'](),
+      api()['settings/get'](),
+    ])
+    set({ workspace, workspaces, activity, team, settings })
+    await get().refreshMemories()
+  },
+  openWorkspace: async (projectRoot) => {
+    const workspace = await api()['workspace/open']({ projectRoot })
+    set({
+      workspace,
+      selected: undefined,
+      doc: undefined,
+      draft: undefined,
+      conflict: undefined,
+      dirty: false,
+    })
+    const [workspaces, team] = await Promise.all([api()['workspace/list'](), api()['team/status']()])
+    set({ workspaces, team })
+    await get().refreshMemories()
+  },
+})
+
+const createMemorySlice: StateCreator<Store, [], [], MemorySlice> = (set) => ({
+  memories: [],
+  loaded: false,
+  query: '',
+  typeFilter: 'all',
+  scopeFilter: 'all',
+  setQuery: (query) => set({ query }),
+  setTypeFilter: (typeFilter) => set({ typeFilter }),
+  setScopeFilter: (scopeFilter) => set({ scopeFilter }),
+  refreshMemories: async () => set({ memories: await api()['memory/list'](), loaded: true }),
+})
+
+function draftOf(doc: MemoryDoc): Draft {
+  return {
+    name: doc.name,
+    description: doc.description ?? '',
+    type: doc.type,
+    body: doc.body,
+    fileName: doc.relPath,
+    scope: doc.scope === 'team' ? 'team' : 'private',
+  }
+}
+
+const createEditorSlice: StateCreator<Store, [], [], EditorSlice> = (set, get) => ({
+  isNew: false,
+  dirty: false,
+  select: async (relPath) => {
+    try {
+      const doc = await api()['memory/read']({ relPath })
+      set({
+        selected: relPath,
+        doc,
+        draft: draftOf(doc),
+        isNew: false,
+        dirty: false,
+        conflict: undefined,
+        editorError: undefined,
+      })
+    } catch (e) {
+      set({ editorError: errorMessage(e) })
+    }
+  },
+  newMemory: () =>
+    set({
+      selected: undefined,
+      doc: undefined,
+      isNew: true,
+      dirty: false,
+      conflict: undefined,
+      editorError: undefined,
+      view: 'memories',
+      draft: { name: '', description: '', type: 'project', body: '', fileName: '', scope: 'private' },
+    }),
+  editDraft: (patch) => set((s) => ({ draft: s.draft ? { ...s.draft, ...patch } : s.draft, dirty: true })),
+  save: async (opts = {}) => {
+    const { draft, doc, isNew, conflict } = get()
+    if (!draft) return
+    const input: MemoryInput = {
+      name: draft.name,
+      description: draft.description,
+      type: draft.type,
+      body: draft.body,
+    }
+    try {
+      let saved: MemoryDoc
+      if (isNew) {
+        saved = await api()['memory/create']({
+          input,
+          scope: draft.scope,
+          fileName: draft.fileName || undefined,
+        })
+      } else {
+        const expectedHash = opts.overwrite && conflict?.currentHash ? conflict.currentHash : doc!.hash
+        saved = await api()['memory/update']({ relPath: doc!.relPath, input, expectedHash })
+        if (draft.fileName && draft.fileName !== doc!.relPath) {
+          saved = await api()['memory/rename']({ from: doc!.relPath, to: draft.fileName })
+        }
+      }
+      set({
+        doc: saved,
+        selected: saved.relPath,
+        draft: draftOf(saved),
+        isNew: false,
+        dirty: false,
+        conflict: undefined,
+        editorError: undefined,
+      })
+      await get().refreshMemories()
+    } catch (e) {
+      if (e instanceof RpcFailure && e.error.code === 'CONFLICT') {
+        const d = e.error.details as Omit<ConflictDetails, 'relPath'>
+        set({ conflict: { relPath: doc?.relPath ?? draft.fileName, ...d }, editorError: e.message })
+      } else set({ editorError: errorMessage(e) })
+    }
+  },
+  takeTheirs: async () => {
+    const rel = get().doc?.relPath
+    set({ conflict: undefined, dirty: false })
+    if (rel) await get().select(rel)
+  },
+  remove: async () => {
+    const { doc } = get()
+    if (!doc) return
+    try {
+      await api()['memory/delete']({ relPath: doc.relPath, expectedHash: doc.hash })
+      set({ selected: undefined, doc: undefined, draft: undefined, dirty: false, isNew: false })
+      await get().refreshMemories()
+    } catch (e) {
+      set({ editorError: errorMessage(e) })
+    }
+  },
+  closeEditor: () =>
+    set({
+      selected: undefined,
+      doc: undefined,
+      draft: undefined,
+      isNew: false,
+      dirty: false,
+      conflict: undefined,
+    }),
+})
+
+const createFeedSlice: StateCreator<Store, [], [], FeedSlice> = (set, get) => ({
+  activity: [],
+  toasts: [],
+  dismissToast: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
+  handleEvent: (e) => {
+    if (e.type === 'memories/changed') {
+      void get().refreshMemories()
+      const { doc, dirty } = get()
+      // An external change to the open file: reload it unless the user has unsaved edits.
+      if (doc && !dirty && e.paths.includes(doc.relPath)) void get().select(doc.relPath)
+    } else if (e.type === 'activity') {
+      set((s) => ({ activity: [...s.activity, e.item], toasts: [...s.toasts, e.item].slice(-4) }))
+      setTimeout(() => get().dismissToast(e.item.id), 6000)
+    } else if (e.type === 'team/status') set({ team: e.status })
+    else if (e.type === 'workspace/changed') set({ workspace: e.info })
+  },
+})
+
+export const useStore = create<Store>()((...a) => ({
+  ...createWorkspaceSlice(...a),
+  ...createMemorySlice(...a),
+  ...createEditorSlice(...a),
+  ...createFeedSlice(...a),
+}))
+
+/** The list as filtered and searched (name, description, path), newest first. */
+export function visibleMemories(
+  s: Pick<Store, 'memories' | 'query' | 'typeFilter' | 'scopeFilter'>,
+): MemoryListItem[] {
+  const q = s.query.trim().toLowerCase()
+  return s.memories.filter(
+    (m) =>
+      (s.typeFilter === 'all' || m.type === s.typeFilter) &&
+      (s.scopeFilter === 'all' || m.scope === s.scopeFilter) &&
+      (!q ||
+        m.name.toLowerCase().includes(q) ||
+        (m.description ?? '').toLowerCase().includes(q) ||
+        m.relPath.toLowerCase().includes(q)),
+  )
+}

@@ -1,0 +1,57 @@
+import { useStore } from '../store'
+
+const KIND_LABEL = { extraction: 'Extraction', dream: 'Dream', sync: 'Team sync' } as const
+
+export function ActivityView() {
+  const { activity, select, setView } = useStore()
+  const items = [...activity].reverse()
+  return (
+    <div className="page">
+      <header className="pane-head">
+        <h1>Activity</h1>
+      </header>
+      <p className="muted">
+        Background work on this workspace: memories saved from finished turns, consolidations, and team sync.
+      </p>
+      {items.length === 0 ? (
+        <div className="empty-state">
+          <h2>Nothing has happened yet</h2>
+          <p className="muted">
+            When a Claude Code session in this project finishes a turn, the memories it produced appear here.
+          </p>
+        </div>
+      ) : (
+        <ol className="feed" aria-label="Activity feed">
+          {items.map((a) => (
+            <li key={a.id} className={`feed-item ${a.level}`}>
+              <div className="feed-head">
+                <span className={`kind ${a.kind}`}>{KIND_LABEL[a.kind]}</span>
+                <strong>{a.title}</strong>
+                <time className="muted">{new Date(a.at).toLocaleTimeString()}</time>
+              </div>
+              {a.detail && <p className="feed-detail">{a.detail}</p>}
+              {a.files.length > 0 && (
+                <ul className="feed-files">
+                  {a.files.map((f) => (
+                    <li key={f}>
+                      <button
+                        className="link-button mono"
+                        onClick={() => {
+                          if (f.endsWith('MEMORY.md')) return setView('index')
+                          void select(f)
+                          setView('memories')
+                        }}
+                      >
+                        {f}
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  )
+}

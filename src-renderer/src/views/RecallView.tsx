@@ -1,0 +1,102 @@
+import { useState } from 'react'
+import type { RecallPreview } from '../../../src-shared/types'
+import { errorMessage, getClient } from '../transport/client'
+import { useStore } from '../store'
+
+export function RecallView() {
+  const { select, setView } = useStore()
+  const [query, setQuery] = useState('')
+  const [tools, setTools] = useState('')
+  const [data, setData] = useState<RecallPreview>()
+  const [error, setError] = useState<string>()
+  const [busy, setBusy] = useState(false)
+
+  const run = async () => {
+    setBusy(true)
+    setError(undefined)
+    try {
+      const recentTools = tools
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean)
+      setData(await getClient()['recall/preview']({ query, recentTools }))
+    } catch (e) {
+      setError(errorMessage(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <div className="page">
+      <header className="pane-head">
+        <h1>Recall preview</h1>
+      </header>
+      <p className="muted">
+        What the agent would be shown for a prompt: up to five memories, with freshness notes, exactly as
+        injected.
+      </p>
+      <form
+        className="recall-form"
+        onSubmit={(e) => {
+          e.preventDefault()
+          void run()
+        }}
+      >
+        <input
+          aria-label="Query"
+          placeholder="e.g. why are the integration tests failing?"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+        <input
+          aria-label="Recently used tools"
+          placeholder="recent tools (optional): Bash, mcp__db__query"
+          value={tools}
+          onChange={(e) => setTools(e.target.value)}
+        />
+        <button className="primary" disabled={busy || !query.trim()}>
+          {busy ? 'Recalling…' : 'Preview recall'}
+        </button>
+      </form>
+      {error && <p className="error-text">{error}</p>}
+      {data && (
+        <section aria-label="Recall result" className="recall-result">
+          <p className={`badge ${data.mode}`} data-testid="recall-mode">
+            {data.mode === 'offline'
+              ? `Offline ranking — ${data.note?.replace(/^offline ranking \(no model configured\): /, '')}`
+              : 'Selected by the model'}
+          </p>
+          {data.error && <p className="error-text">Recall failed: {data.error}</p>}
+          <p className="muted">
+            {data.selected.length} of {data.candidates} memories selected
+          </p>
+          {data.selected.length === 0 ? (
+            <div className="empty-state small">
+              <p>Nothing would be recalled for this query.</p>
+            </div>
+          ) : (
+            <ol className="recall-list">
+              {data.selected.map((s, i) => (
+                <li key={s.path}>
+                  <button
+                    className="link-button"
+                    onClick={() => {
+                      void select(s.relPath)
+                      setView('memories')
+                    }}
+                  >
+                    {s.relPath}
+                  </button>
+                  <span className="muted"> · saved {s.age}</span>
+                  {s.freshness && <p className="warn-text small">{s.freshness}</p>}
+                  <pre className="injection">{data.injections[i]}</pre>
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,132 @@
+import { useState } from 'react'
+import type { SettingsInput } from '../../../src-shared/types'
+import { errorMessage, getClient } from '../transport/client'
+import { useStore } from '../store'
+
+export function SettingsView() {
+  const settings = useStore((s) => s.settings)
+  const [form, setForm] = useState<SettingsInput>({})
+  const [saved, setSaved] = useState(false)
+  const [error, setError] = useState<string>()
+  if (!settings) return <div className="loading">Loading settings…</div>
+  const v = <K extends keyof SettingsInput>(k: K, fallback: SettingsInput[K]) =>
+    (form[k] ?? fallback) as NonNullable<SettingsInput[K]>
+  const edit = (patch: SettingsInput) => {
+    setSaved(false)
+    setForm((f) => ({ ...f, ...patch }))
+  }
+  const save = async () => {
+    setError(undefined)
+    try {
+      const s = await getClient()['settings/set'](form)
+      useStore.setState({ settings: s, workspace: await getClient()['workspace/current']() })
+      setForm({})
+      setSaved(true)
+    } catch (e) {
+      setError(errorMessage(e))
+    }
+  }
+  return (
+    <div className="page">
+      <header className="pane-head">
+        <h1>Settings</h1>
+      </header>
+      <form
+        className="settings"
+        onSubmit={(e) => {
+          e.preventDefault()
+          void save()
+        }}
+      >
+        <fieldset>
+          <legend>Model</legend>
+          <p className="muted">
+            Any Messages-API-compatible endpoint. Without a key, recall uses the offline ranker and extraction
+            waits.
+          </p>
+          <div className="form-grid">
+            <label className="wide">
+              Base URL
+              <input
+                placeholder="https://api.anthropic.com"
+                value={v('modelBaseURL', settings.modelBaseURL)}
+                onChange={(e) => edit({ modelBaseURL: e.target.value })}
+              />
+            </label>
+            <label className="wide">
+              API key {settings.modelApiKeySet && <span className="muted">(set)</span>}
+              <input
+                type="password"
+                placeholder="sk-ant-…"
+                value={form.modelApiKey ?? ''}
+                onChange={(e) => edit({ modelApiKey: e.target.value })}
+              />
+            </label>
+            <label>
+              Recall selector model
+              <input
+                value={v('selectorModel', settings.selectorModel)}
+                onChange={(e) => edit({ selectorModel: e.target.value })}
+              />
+            </label>
+            <label>
+              Extraction / dream model
+              <input
+                value={v('agentModel', settings.agentModel)}
+                onChange={(e) => edit({ agentModel: e.target.value })}
+              />
+            </label>
+          </div>
+        </fieldset>
+        <fieldset>
+          <legend>Background work</legend>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={v('extractionEnabled', settings.extractionEnabled)}
+              onChange={(e) => edit({ extractionEnabled: e.target.checked })}
+            />
+            Extract memories when a Claude Code turn ends
+          </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={v('dreamEnabled', settings.dreamEnabled)}
+              onChange={(e) => edit({ dreamEnabled: e.target.checked })}
+            />
+            Consolidate memories in the background (dream)
+          </label>
+          <div className="form-grid">
+            <label>
+              Dream after at least (hours)
+              <input
+                type="number"
+                min={0}
+                value={v('dreamMinHours', settings.dreamMinHours)}
+                onChange={(e) => edit({ dreamMinHours: Number(e.target.value) })}
+              />
+            </label>
+            <label>
+              …and at least (sessions)
+              <input
+                type="number"
+                min={0}
+                step={1}
+                value={v('dreamMinSessions', settings.dreamMinSessions)}
+                onChange={(e) => edit({ dreamMinSessions: Number(e.target.value) })}
+              />
+            </label>
+          </div>
+        </fieldset>
+        <div className="actions">
+          {error && <span className="error-text">{error}</span>}
+          {saved && <span className="ok-text">Saved</span>}
+          <span className="spacer" />
+          <button className="primary" disabled={!Object.keys(form).length}>
+            Save settings
+          </button>
+        </div>
+      </form>
+    </div>
+  )
+}

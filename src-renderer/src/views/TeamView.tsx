@@ -1,0 +1,129 @@
+import { useState } from 'react'
+import { errorMessage, getClient } from '../transport/client'
+import { useStore } from '../store'
+
+export function TeamView() {
+  const { team, settings } = useStore()
+  const [url, setUrl] = useState(settings?.teamUrl ?? '')
+  const [token, setToken] = useState('')
+  const [repo, setRepo] = useState(settings?.teamRepo ?? '')
+  const [error, setError] = useState<string>()
+  const [busy, setBusy] = useState(false)
+
+  const act = async (fn: () => Promise<void>) => {
+    setBusy(true)
+    setError(undefined)
+    try {
+      await fn()
+    } catch (e) {
+      setError(errorMessage(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+  const saveSettings = () =>
+    act(async () => {
+      const s = await getClient()['settings/set']({
+        teamUrl: url,
+        teamRepo: repo,
+        ...(token ? { teamToken: token } : {}),
+      })
+      useStore.setState({ settings: s, team: await getClient()['team/status']() })
+      setToken('')
+    })
+  const syncNow = () => act(async () => void useStore.setState({ team: await getClient()['team/syncNow']() }))
+
+  const last = team?.lastSync
+  return (
+    <div className="page">
+      <header className="pane-head">
+        <h1>Team sync</h1>
+        <span className={`badge ${team?.enabled ? 'ok' : ''}`}>
+          {team?.enabled ? `Syncing ${team.repo}` : 'Not syncing'}
+        </span>
+      </header>
+      <p className="muted">
+        Files in <code>team/</code> are shared through the team server: pulls let the server win; pushes send
+        only changed files. Files over 250 KB and files containing secrets are never uploaded.
+      </p>
+      {!team?.enabled && team?.reason && <p className="warning-box">{team.reason}</p>}
+      <form
+        className="form-grid"
+        onSubmit={(e) => {
+          e.preventDefault()
+          void saveSettings()
+        }}
+      >
+        <label className="wide">
+          Server URL
+          <input
+            name="teamUrl"
+            placeholder="https://team-memory.example.com"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+          />
+        </label>
+        <label>
+          Token {team?.tokenSet || settings?.teamTokenSet ? <span className="muted">(set)</span> : null}
+          <input
+            name="teamToken"
+            type="password"
+            placeholder="tmt_…"
+            value={token}
+            onChange={(e) => setToken(e.target.value)}
+          />
+        </label>
+        <label>
+          Repo <span className="muted">(default: git origin)</span>
+          <input
+            name="teamRepo"
+            placeholder="owner/name"
+            value={repo}
+            onChange={(e) => setRepo(e.target.value)}
+          />
+        </label>
+        <div className="actions wide">
+          <button type="submit" disabled={busy}>
+            Save
+          </button>
+          <span className="spacer" />
+          <button
+            type="button"
+            className="primary"
+            disabled={busy || !team?.enabled}
+            onClick={() => void syncNow()}
+          >
+            {busy || team?.syncing ? 'Syncing…' : 'Sync now'}
+          </button>
+        </div>
+      </form>
+      {error && <p className="error-text">{error}</p>}
+      {team?.lastError && <p className="error-text">Last sync failed: {team.lastError}</p>}
+      {last && (
+        <section className="sync-result" aria-label="Last sync" data-testid="last-sync">
+          <h2>Last sync · {new Date(last.at).toLocaleTimeString()}</h2>
+          <div className="stats">
+            <div>
+              <strong>{last.pulled.length}</strong> pulled
+            </div>
+            <div>
+              <strong>{last.pushed.length}</strong> pushed
+            </div>
+            <div>
+              <strong>{last.skipped.length}</strong> skipped
+            </div>
+          </div>
+          {last.skipped.length > 0 && (
+            <ul className="skipped">
+              {last.skipped.map((s) => (
+                <li key={s.key}>
+                  <span className="mono">{s.key}</span> — {s.reason}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+    </div>
+  )
+}

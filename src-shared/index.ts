@@ -1,0 +1,3 @@
+export * from './errors.js'
+export * from './types.js'
+export * from './api.js'

@@ -1,0 +1,144 @@
+/** Shapes the UI sees. No runtime code: the contract between host and renderer. */
+export type MemoryType = 'user' | 'feedback' | 'project' | 'reference'
+export type MemoryScope = 'private' | 'team' | 'agent'
+
+export interface WorkspaceSummary {
+  projectRoot: string
+  label: string
+  memoryDir: string
+  memoryCount: number
+}
+
+export interface WorkspaceInfo {
+  projectRoot: string
+  memoryDir: string
+  teamDir: string
+  /** env | settings:<source> | default */
+  source: string
+  enabled: boolean
+  enabledReason: string
+  rejected: { source: string; value: string; reason: string }[]
+  teamEnabled: boolean
+  teamReason: string
+  isDemo: boolean
+  modelConfigured: boolean
+}
+
+export interface MemoryListItem {
+  relPath: string
+  name: string
+  description: string | null
+  type: MemoryType | null
+  scope: MemoryScope
+  mtimeMs: number
+  /** "today", "yesterday", "47 days ago" */
+  age: string
+  ageDays: number
+}
+
+export interface MemoryDoc extends MemoryListItem {
+  body: string
+  raw: string
+  hash: string
+}
+
+export interface MemoryInput {
+  name: string
+  description: string
+  type: MemoryType | null
+  body: string
+}
+
+export interface ConflictDetails {
+  relPath: string
+  /** What is on disk now (null: deleted). */
+  current: string | null
+  currentHash: string | null
+  attempted: string
+}
+
+export interface IndexView {
+  path: string
+  exists: boolean
+  raw: string
+  /** What the agent loads (cut, with the warning). */
+  loaded: string
+  lineCount: number
+  byteCount: number
+  maxLines: number
+  maxBytes: number
+  keptLines: number
+  warning: string | null
+}
+
+export interface PromptPreview {
+  mode: 'normal' | 'team' | 'kairos'
+  enabled: boolean
+  prompt: string | null
+  reason?: string
+}
+
+export interface RecallPreview {
+  mode: 'model' | 'offline'
+  note?: string
+  error?: string
+  candidates: number
+  selected: { relPath: string; path: string; age: string; freshness: string }[]
+  injections: string[]
+}
+
+export type ActivityKind = 'extraction' | 'dream' | 'sync'
+
+export interface ActivityItem {
+  id: number
+  at: number
+  kind: ActivityKind
+  level: 'info' | 'success' | 'warning' | 'error'
+  title: string
+  detail?: string
+  files: string[]
+}
+
+export interface TeamStatus {
+  enabled: boolean
+  reason?: string
+  url?: string
+  repo?: string
+  tokenSet: boolean
+  lastSync?: {
+    at: number
+    pulled: string[]
+    pushed: string[]
+    skipped: { key: string; kind: string; reason: string }[]
+  }
+  lastError?: string
+  syncing: boolean
+}
+
+export interface SettingsView {
+  modelBaseURL: string
+  modelApiKeySet: boolean
+  selectorModel: string
+  agentModel: string
+  extractionEnabled: boolean
+  dreamEnabled: boolean
+  dreamMinHours: number
+  dreamMinSessions: number
+  teamUrl: string
+  teamTokenSet: boolean
+  teamRepo: string
+}
+
+export interface SettingsInput {
+  modelBaseURL?: string
+  modelApiKey?: string
+  selectorModel?: string
+  agentModel?: string
+  extractionEnabled?: boolean
+  dreamEnabled?: boolean
+  dreamMinHours?: number
+  dreamMinSessions?: number
+  teamUrl?: string
+  teamToken?: string
+  teamRepo?: string
+}
