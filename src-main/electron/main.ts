@@ -7,7 +7,6 @@ import { bindHost } from './ipc.js'
 import { buildMenu } from './menu.js'
 import { notifyFor } from './notifications.js'
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './protocol.js'
-import { mainWindowOptions } from './window-options.js'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const root = packageRoot(import.meta.url)
@@ -17,13 +16,39 @@ registerAppScheme()
 let host: Host | undefined
 
 async function createWindow(): Promise<void> {
-  const win = new BrowserWindow(mainWindowOptions(join(here, '../preload')))
+  // Options stay literal here so static checks (electronegativity) can verify them.
+  const win = new BrowserWindow({
+    width: 1280,
+    height: 820,
+    minWidth: 900,
+    minHeight: 600,
+    title: 'Memdir',
+    show: false,
+    backgroundColor: '#f6f6f3',
+    webPreferences: {
+      preload: join(here, '../preload/index.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  })
   win.once('ready-to-show', () => win.show())
   win.webContents.setWindowOpenHandler(({ url }) => {
     if (ALLOWED_EXTERNAL.some((re) => re.test(url))) void shell.openExternal(url)
     return { action: 'deny' }
   })
   win.webContents.on('will-navigate', (event) => event.preventDefault())
+  // Middle-click opens go through the window-open handler above, which denies them.
+  win.webContents.on('will-frame-navigate', (event) => {
+    if (!event.url.startsWith(`${APP_ORIGIN}/`)) event.preventDefault()
+  })
   host ??= await createHost({ env: process.env, resourcesDir: resourcesDir(root) })
   const unbind = bindHost(host, win)
   const offNotify = host.onEvent(notifyFor)

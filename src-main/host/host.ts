@@ -188,7 +188,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     set('teamToken', input.teamToken)
     set('teamRepo', input.teamRepo)
     await mkdir(getAppDataDir(baseCtx), { recursive: true })
-    await writeFileAtomic(settingsPath, JSON.stringify(s, null, 2) + '\n')
+    // Holds tokens and keys: readable by the user only.
+    await writeFileAtomic(settingsPath, JSON.stringify(s, null, 2) + '\n', { mode: 0o600 })
     if (workspace) await open(workspace.ctx, workspace.info().isDemo)
     return settingsView()
   }

@@ -24,10 +24,10 @@ function tempPathFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
 }
 
-async function writeTemp(path: string, data: string | Buffer): Promise<string> {
+async function writeTemp(path: string, data: string | Buffer, mode = 0o644): Promise<string> {
   await mkdir(dirname(path), { recursive: true })
   const tmp = tempPathFor(path)
-  const fh = await open(tmp, 'wx', 0o644)
+  const fh = await open(tmp, 'wx', mode)
   try {
     await fh.writeFile(data)
     await fh.sync()
@@ -41,8 +41,12 @@ async function writeTemp(path: string, data: string | Buffer): Promise<string> {
 }
 
 /** Temp file in the same dir + fsync + rename: readers see the old or the new file, never half. */
-export async function writeFileAtomic(path: string, data: string | Buffer): Promise<void> {
-  const tmp = await writeTemp(path, data)
+export async function writeFileAtomic(
+  path: string,
+  data: string | Buffer,
+  opts: { mode?: number } = {},
+): Promise<void> {
+  const tmp = await writeTemp(path, data, opts.mode)
   try {
     await rename(tmp, path)
   } catch (e) {
