@@ -1,0 +1,50 @@
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+/** Median wall time of `runs` runs of fn, in ms (after one warm-up). */
+export async function timeIt(fn: () => Promise<unknown>, runs = 5): Promise<number> {
+  await fn()
+  const times: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now()
+    await fn()
+    times.push(performance.now() - t)
+  }
+  times.sort((a, b) => a - b)
+  return times[Math.floor(times.length / 2)] as number
+}
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number
+}
+
+export function benchDir(prefix: string): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), `memdir-bench-${prefix}-`))
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+const TYPES = ['user', 'feedback', 'project', 'reference']
+
+/** `n` realistic memory files (frontmatter + a few paragraphs), distinct mtimes. */
+export function generateMemories(dir: string, n: number, sub = ''): void {
+  const base = Date.UTC(2026, 0, 1) / 1000
+  mkdirSync(join(dir, sub), { recursive: true })
+  for (let i = 0; i < n; i++) {
+    const p = join(dir, sub, `memory_${String(i).padStart(5, '0')}.md`)
+    writeFileSync(
+      p,
+      `---\nname: Memory ${i}\ndescription: Fact number ${i} about subsystem ${i % 37} and its deploy pipeline\ntype: ${TYPES[i % 4]}\n---\n\n` +
+        `Rule ${i}: keep the ${i % 37} service behind the feature flag.\n\n**Why:** incident ${i}.\n\n**How to apply:** check the flag first.\n` +
+        'Background detail. '.repeat(20) +
+        '\n',
+    )
+    utimesSync(p, base + i * 60, base + i * 60)
+  }
+}
+
+export function table(rows: Record<string, string | number>[]): void {
+  console.table(rows)
+}
+
+export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`

@@ -1,0 +1,13 @@
+import { benchRecallPrep } from './recall-prep.js'
+import { benchScan } from './scan.js'
+import { benchSync } from './sync.js'
+import { benchUi } from './ui.js'
+
+const only = process.argv.slice(2)
+const all: Record<string, () => Promise<void>> = {
+  scan: () => benchScan(),
+  'recall-prep': () => benchRecallPrep(),
+  sync: () => benchSync(),
+  ui: () => benchUi(),
+}
+for (const [name, run] of Object.entries(all)) if (!only.length || only.includes(name)) await run()
