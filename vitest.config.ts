@@ -9,7 +9,8 @@ export default defineConfig({
       'test/**/*.test.ts',
       'e2e/**/*.test.ts',
     ],
-    testTimeout: 20_000,
+    // e2e tests drive Chromium and several servers on 2 shared cores
+    testTimeout: 60_000,
     hookTimeout: 30_000,
     pool: 'forks',
   },

@@ -1,5 +1,8 @@
 import type {
   ActivityItem,
+  HistoryDiff,
+  HistoryItem,
+  ProposalView,
   IndexView,
   MemoryDoc,
   MemoryInput,
@@ -37,6 +40,13 @@ export interface MemdirApi {
   'team/syncNow': () => TeamStatus
   'settings/get': () => SettingsView
   'settings/set': (a: SettingsInput) => SettingsView
+  'history/list': (a: { path?: string }) => HistoryItem[]
+  'history/diff': (a: { id: number }) => HistoryDiff
+  'history/restore': (a: { path: string; id: number }) => void
+  'history/undoRun': (a: { runId: string }) => string[]
+  'review/list': () => ProposalView[]
+  'review/approve': (a: { id: string; edits?: Record<string, string | null> }) => void
+  'review/reject': (a: { id: string }) => void
 }
 
 export type MethodName = keyof MemdirApi
@@ -62,6 +72,13 @@ export const METHODS: readonly MethodName[] = [
   'team/syncNow',
   'settings/get',
   'settings/set',
+  'history/list',
+  'history/diff',
+  'history/restore',
+  'history/undoRun',
+  'review/list',
+  'review/approve',
+  'review/reject',
 ]
 
 /** Events pushed to the UI. */
@@ -70,6 +87,7 @@ export type MemdirEvent =
   | { type: 'activity'; item: ActivityItem }
   | { type: 'team/status'; status: TeamStatus }
   | { type: 'workspace/changed'; info: WorkspaceInfo }
+  | { type: 'review/changed' }
 
 /** What the renderer sees as `window.memdir`: a named function per method plus an event stream. */
 export type MemdirClient = {

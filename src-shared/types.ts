@@ -97,6 +97,41 @@ export interface ActivityItem {
   title: string
   detail?: string
   files: string[]
+  /** The run's history id: "Undo" reverts all its changes. */
+  runId?: string
+  /** Review mode: the proposal waiting in the inbox. */
+  proposalId?: string
+}
+
+export type HistoryAuthor = 'user' | 'extraction' | 'dream' | 'team-pull' | 'external'
+
+export interface HistoryItem {
+  id: number
+  at: number
+  path: string
+  author: HistoryAuthor
+  change: 'baseline' | 'create' | 'modify' | 'delete' | 'restore'
+  runId?: string
+}
+
+export interface DiffLine {
+  op: 'same' | 'add' | 'del'
+  text: string
+}
+
+export interface HistoryDiff {
+  entry: HistoryItem
+  before: string | null
+  after: string | null
+  lines: DiffLine[]
+}
+
+export interface ProposalView {
+  id: string
+  createdAt: number
+  author: 'extraction' | 'dream'
+  reason: string
+  files: { path: string; before: string | null; after: string | null; lines: DiffLine[] }[]
 }
 
 export interface TeamStatus {
@@ -127,6 +162,7 @@ export interface SettingsView {
   teamUrl: string
   teamTokenSet: boolean
   teamRepo: string
+  reviewMode: boolean
 }
 
 export interface SettingsInput {
@@ -141,4 +177,5 @@ export interface SettingsInput {
   teamUrl?: string
   teamToken?: string
   teamRepo?: string
+  reviewMode?: boolean
 }

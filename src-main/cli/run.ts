@@ -12,6 +12,7 @@ import { dreamCommand } from './commands/dream.js'
 import { syncCommand } from './commands/sync.js'
 import { teamServerCommand } from './commands/team-server.js'
 import { webCommand } from './commands/web.js'
+import { historyCommand, restoreCommand } from './commands/history.js'
 
 export const USAGE = `memdir — Claude Code memory, from the command line
 
@@ -32,6 +33,8 @@ Commands:
   sync [--pull|--push] [--json] sync team/ with the team server (MEMDIR_TEAM_URL, MEMDIR_TEAM_TOKEN)
   team-server [--port P] [--host H] [--data FILE]
                                 run the team memory server (SQLite FILE, or PostgreSQL when DATABASE_URL is set)
+  history [FILE] [--json]       every recorded change (who: user, extraction, dream, team-pull, external)
+  restore FILE --to VERSION     put FILE back as it was at VERSION (also brings back a deleted memory)
   web [--port P]                the desktop UI in a browser on 127.0.0.1 (prints a URL with an access token)
   team-server token add --repo owner/repo [--data FILE]
                                 create a bearer token scoped to one repo
@@ -63,6 +66,7 @@ const OPTIONS = {
   host: { type: 'string' },
   data: { type: 'string' },
   repo: { type: 'string' },
+  to: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const
 
@@ -76,6 +80,7 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parsed
   const [command, ...rest] = positionals
   const query = command === 'recall' ? rest.shift() : undefined
+  const file = command === 'history' || command === 'restore' ? rest.shift() : undefined
   if (values.help || command === 'help') {
     io.stdout(USAGE)
     return 0
@@ -116,6 +121,10 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
       return watchCommand(ctx, io, signal)
     case 'dream':
       return dreamCommand(ctx, io, values.force, values.json)
+    case 'history':
+      return historyCommand(ctx, io, file, values.json)
+    case 'restore':
+      return restoreCommand(ctx, io, file, values.to)
     case 'sync':
       return syncCommand(ctx, io, values.pull, values.push, values.json)
     default:

@@ -24,45 +24,55 @@ export class ActivityLog {
     return full
   }
 
-  extraction(e: ExtractionEvent, memoryDirLabel: string): void {
+  extraction(e: ExtractionEvent, memoryDirLabel: string, runId?: string): void {
+    const base = { kind: 'extraction' as const }
     if (e.type === 'wrote') {
       this.add({
-        kind: 'extraction',
+        ...base,
         level: 'success',
         title: `Memory updated in ${memoryDirLabel}`,
         detail: e.summary,
         files: e.paths,
+        runId,
+      })
+    } else if (e.type === 'proposed') {
+      this.add({
+        ...base,
+        level: 'info',
+        title: 'New memories waiting for review',
+        detail: `${e.paths.length} file(s) proposed: ${e.paths.join(', ')}`,
+        files: [],
+        proposalId: e.proposalId,
       })
     } else if (e.type === 'failed') {
-      this.add({
-        kind: 'extraction',
-        level: 'error',
-        title: 'Memory extraction failed',
-        detail: e.error,
-        files: [],
-      })
+      this.add({ ...base, level: 'error', title: 'Memory extraction failed', detail: e.error, files: [] })
     } else if (e.type === 'skipped' && e.reason.startsWith('needs a model')) {
-      this.add({
-        kind: 'extraction',
-        level: 'warning',
-        title: 'Extraction needs a model',
-        detail: e.reason,
-        files: [],
-      })
+      this.add({ ...base, level: 'warning', title: 'Extraction needs a model', detail: e.reason, files: [] })
     }
   }
 
-  dream(e: DreamEvent): void {
+  dream(e: DreamEvent, runId?: string): void {
+    const base = { kind: 'dream' as const }
     if (e.type === 'improved') {
       this.add({
-        kind: 'dream',
+        ...base,
         level: 'success',
         title: e.summary,
         detail: e.text || undefined,
         files: e.files.map((f) => f.path),
+        runId,
+      })
+    } else if (e.type === 'proposed') {
+      this.add({
+        ...base,
+        level: 'info',
+        title: 'A consolidation is waiting for review',
+        detail: `${e.paths.length} file(s)`,
+        files: [],
+        proposalId: e.proposalId,
       })
     } else if (e.type === 'failed') {
-      this.add({ kind: 'dream', level: 'error', title: 'Consolidation failed', detail: e.error, files: [] })
+      this.add({ ...base, level: 'error', title: 'Consolidation failed', detail: e.error, files: [] })
     }
   }
 

@@ -12,6 +12,14 @@ export function snapshotDirFor(ctx: ProjectContext, memoryDir: string): string {
   return join(getAppDataDir(ctx), 'snapshots', sanitizePath(memoryDir))
 }
 
+export function historyDirFor(ctx: ProjectContext, memoryDir: string): string {
+  return join(getAppDataDir(ctx), 'history', sanitizePath(memoryDir))
+}
+
+export function proposalsDirFor(ctx: ProjectContext, memoryDir: string): string {
+  return join(getAppDataDir(ctx), 'proposals', sanitizePath(memoryDir))
+}
+
 export interface AppSettings {
   teamUrl?: string
   teamToken?: string
@@ -24,6 +32,7 @@ export interface AppSettings {
   baseURL?: string
   selectorModel?: string
   agentModel?: string
+  reviewMode?: boolean
 }
 
 /** `<app data>/settings.json`; a missing or broken file means defaults. */

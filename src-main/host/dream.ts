@@ -1,4 +1,4 @@
-import { createAutoDream, type DreamEvent } from '../core/dream/auto-dream.js'
+import { createAutoDream, type DreamDeps, type DreamEvent } from '../core/dream/auto-dream.js'
 import type { ModelClient } from '../core/model/client.js'
 import { getAutoMemPath } from '../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../core/paths/context.js'
@@ -9,7 +9,7 @@ import { loadAppSettings, snapshotDirFor } from './app-data.js'
 
 export function createDreamService(
   ctx: ProjectContext,
-  opts: { client?: ModelClient; onEvent?: (e: DreamEvent) => void },
+  opts: { client?: ModelClient; onEvent?: (e: DreamEvent) => void; review?: DreamDeps['review'] },
 ) {
   const memoryDir = getAutoMemPath(ctx)
   const settings = loadAppSettings(ctx)
@@ -22,6 +22,7 @@ export function createDreamService(
     minSessions: Number(ctx.env.MEMDIR_DREAM_MIN_SESSIONS) || settings.dreamMinSessions,
     cwd: ctx.projectRoot,
     onEvent: opts.onEvent,
+    review: opts.review,
     enabled: () => {
       if (settings.dreamEnabled === false)
         return { ok: false, reason: 'consolidation is switched off in settings' }

@@ -1,5 +1,6 @@
 import {
   initExtractMemories,
+  type ExtractDeps,
   type ExtractionEvent,
   type Extractor,
 } from '../core/extract/extract-memories.js'
@@ -17,6 +18,7 @@ export interface ExtractionServiceOptions {
   /** The app's on/off switch (settings); env MEMDIR_EXTRACTION=0 also turns it off. */
   enabled?: () => boolean
   throttleEvery?: number
+  review?: ExtractDeps['review']
 }
 
 const MAIN_AGENT_INTRO =
@@ -32,6 +34,7 @@ export function createExtractionService(ctx: ProjectContext, opts: ExtractionSer
     throttleEvery: opts.throttleEvery,
     cwd: ctx.projectRoot,
     onEvent: opts.onEvent,
+    review: opts.review,
     gates: () => {
       const auto = getAutoMemoryEnablement(ctx)
       return [

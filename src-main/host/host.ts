@@ -128,6 +128,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       teamPullIntervalMs: opts.teamPullIntervalMs,
       onMemoriesChanged: (paths) => emit({ type: 'memories/changed', paths }),
       onTeamStatus: (status) => emit({ type: 'team/status', status }),
+      onReviewChanged: () => emit({ type: 'review/changed' }),
     })
     await workspace.start()
     emit({ type: 'workspace/changed', info: workspace.info() })
@@ -153,6 +154,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       teamUrl: s.teamUrl ?? opts.env.MEMDIR_TEAM_URL ?? '',
       teamTokenSet: Boolean(s.teamToken || opts.env.MEMDIR_TEAM_TOKEN),
       teamRepo: s.teamRepo ?? opts.env.MEMDIR_TEAM_REPO ?? '',
+      reviewMode: s.reviewMode === true,
     }
   }
 
@@ -187,6 +189,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     set('teamUrl', input.teamUrl)
     set('teamToken', input.teamToken)
     set('teamRepo', input.teamRepo)
+    set('reviewMode', input.reviewMode)
     await mkdir(getAppDataDir(baseCtx), { recursive: true })
     // Holds tokens and keys: readable by the user only.
     await writeFileAtomic(settingsPath, JSON.stringify(s, null, 2) + '\n', { mode: 0o600 })
@@ -224,6 +227,15 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     'team/syncNow': () => current().syncNow(),
     'settings/get': async () => settingsView(),
     'settings/set': (a: SettingsInput) => saveSettings(a ?? {}),
+    'history/list': (a: { path?: string }) => current().historyList(a?.path),
+    'history/diff': (a: { id: number }) => current().historyDiff(Number(a?.id)),
+    'history/restore': (a: { path: string; id: number }) =>
+      current().historyRestore(String(a?.path), Number(a?.id)),
+    'history/undoRun': (a: { runId: string }) => current().historyUndoRun(String(a?.runId)),
+    'review/list': () => current().reviewList(),
+    'review/approve': (a: { id: string; edits?: Record<string, string | null> }) =>
+      current().reviewApprove(String(a?.id), a?.edits),
+    'review/reject': (a: { id: string }) => current().reviewReject(String(a?.id)),
   }
 
   // First workspace: the one asked for, else the busiest known project, else the demo.

@@ -1,6 +1,9 @@
 import { join, relative, sep } from 'node:path'
 import { watch, type FSWatcher } from 'chokidar'
 import type {
+  HistoryDiff,
+  HistoryItem,
+  ProposalView,
   IndexView,
   MemoryDoc,
   MemoryInput,
@@ -31,6 +34,7 @@ import {
   updateMemory,
 } from '../core/store/memory-files.js'
 import { MemoryIndex } from '../core/store/memory-index.js'
+import { indexLocationFor } from '../core/store/memory-files.js'
 import {
   MAX_ENTRYPOINT_BYTES,
   MAX_ENTRYPOINT_LINES,
@@ -38,7 +42,12 @@ import {
 } from '../core/store/truncate.js'
 import { TeamSyncScheduler, type TeamSyncEvent } from '../core/team/scheduler.js'
 import type { ActivityLog } from './activity-log.js'
-import { loadAppSettings } from './app-data.js'
+import { historyDirFor, loadAppSettings, proposalsDirFor } from './app-data.js'
+import { HistoryStore, type HistoryAuthor } from '../core/history/history-store.js'
+import { diffLines } from '../core/history/line-diff.js'
+import { reconcileHistory } from '../core/history/recorder.js'
+import { restoreVersion, undoRun } from '../core/history/restore.js'
+import { ProposalStore } from '../core/review/proposals.js'
 import { createDreamService } from './dream.js'
 import { createExtractionService } from './extraction.js'
 import { AGENT_PREFIX, docOf, listItemOf } from './memory-views.js'
@@ -52,6 +61,7 @@ export interface WorkspaceDeps {
   isDemo: boolean
   onMemoriesChanged: (paths: string[]) => void
   onTeamStatus: (s: TeamStatus) => void
+  onReviewChanged: () => void
   /** Pull interval for team sync; the scheduler debounces pushes itself. */
   teamPullIntervalMs?: number
 }
@@ -80,22 +90,44 @@ export class Workspace {
   private team: TeamStatus = { enabled: false, tokenSet: false, syncing: false }
   private pendingChanges = new Set<string>()
   private flushTimer?: NodeJS.Timeout
+  readonly history: HistoryStore
+  readonly proposals: ProposalStore
+  /** Who is writing right now: watcher-seen changes are attributed to it. */
+  private activeRun?: { author: HistoryAuthor; runId: string }
+  private readonly pendingAuthor = new Map<string, { author: HistoryAuthor; runId?: string }>()
+  private pullRun = 0
+  private closed = false
 
   constructor(private readonly deps: WorkspaceDeps) {
     const r = resolveAutoMemPath(deps.ctx)
     this.memoryDir = r.path
     this.teamDir = getTeamMemPath(deps.ctx)
     this.index = new MemoryIndex(this.memoryDir)
+    this.history = new HistoryStore(historyDirFor(deps.ctx, this.memoryDir))
+    this.proposals = new ProposalStore(proposalsDirFor(deps.ctx, this.memoryDir))
     const label = deps.ctx.projectRoot.split(sep).filter(Boolean).pop() ?? deps.ctx.projectRoot
     const settings = loadAppSettings(deps.ctx)
     this.extractor = createExtractionService(deps.ctx, {
       client: deps.model.client,
       enabled: () => settings.extractionEnabled !== false,
-      onEvent: (e) => {
-        deps.activity.extraction(e, label)
-        if (e.type === 'wrote') void this.maybeDream()
-      },
+      review: { enabled: () => loadAppSettings(deps.ctx).reviewMode === true, proposals: this.proposals },
+      onEvent: (e) => void this.onExtraction(e, label).catch(() => {}),
     })
+  }
+
+  private async onExtraction(e: Parameters<ActivityLog['extraction']>[0], label: string) {
+    if (e.type === 'started')
+      this.activeRun = { author: 'extraction', runId: `extraction-${Date.now()}-${e.runId}` }
+    const runId = this.activeRun?.runId
+    if (e.type === 'wrote' && runId) await this.record('extraction', e.paths, runId)
+    if (e.type !== 'started') this.activeRun = undefined
+    if (e.type === 'proposed') this.deps.onReviewChanged()
+    this.deps.activity.extraction(e, label, runId)
+    if (e.type === 'wrote') void this.maybeDream()
+  }
+
+  private async record(author: HistoryAuthor, paths: string[], runId?: string) {
+    await reconcileHistory(this.history, this.memoryDir, author, { paths, runId })
   }
 
   get ctx(): ProjectContext {
@@ -105,11 +137,15 @@ export class Workspace {
   async start(): Promise<void> {
     await ensureMemoryDirExists(this.memoryDir)
     await this.index.load()
+    // Whatever changed while the app was closed is recorded as external, then history is bounded.
+    await reconcileHistory(this.history, this.memoryDir, 'external')
+    await this.history.prune()
     this.watcher = watch(this.memoryDir, {
       ignoreInitial: true,
       ignored: (p) => /(^|[\\/])\.[^\\/]+\.tmp$/.test(p) || /[\\/]\.consolidate-lock$/.test(p),
     })
-    for (const ev of ['add', 'change', 'unlink'] as const) this.watcher.on(ev, (p) => this.queueChange(p))
+    for (const ev of ['add', 'change', 'unlink'] as const)
+      this.watcher.on(ev, (p) => !this.closed && this.queueChange(p))
     await new Promise<void>((r) => this.watcher!.once('ready', () => r()))
     this.sessions = new SessionWatcher(getProjectTranscriptDir(this.deps.ctx), {
       debounceMs: Number(this.deps.ctx.env.MEMDIR_WATCH_DEBOUNCE_MS) || 500,
@@ -122,13 +158,32 @@ export class Workspace {
   private queueChange(absPath: string) {
     this.pendingChanges.add(toPosix(relative(this.memoryDir, absPath)))
     clearTimeout(this.flushTimer)
-    this.flushTimer = setTimeout(() => void this.flushChanges(), 80)
+    this.flushTimer = setTimeout(() => void this.flushChanges().catch(() => {}), 80)
   }
 
   private async flushChanges() {
     const paths = [...this.pendingChanges]
     this.pendingChanges.clear()
     await this.index.update(paths)
+    const groups = new Map<string, { author: HistoryAuthor; runId?: string; paths: string[] }>()
+    for (const p of paths) {
+      const who = this.pendingAuthor.get(p) ?? this.activeRun ?? { author: 'external' as const }
+      this.pendingAuthor.delete(p)
+      const key = `${who.author}\0${who.runId ?? ''}`
+      groups.set(key, { ...who, paths: [...(groups.get(key)?.paths ?? []), p] })
+    }
+    try {
+      for (const g of groups.values()) await this.record(g.author, g.paths, g.runId)
+    } catch (e) {
+      // History must never stop the UI from seeing a change (disk full, app data removed…).
+      this.deps.activity.add({
+        kind: 'extraction',
+        level: 'warning',
+        title: 'History could not record a change',
+        detail: (e as Error).message,
+        files: paths,
+      })
+    }
     this.deps.onMemoriesChanged(paths)
   }
 
@@ -148,7 +203,15 @@ export class Workspace {
     }
     this.team = { enabled: true, url: setup.url, repo: setup.repo, tokenSet: true, syncing: false }
     this.scheduler = new TeamSyncScheduler({
-      deps: setup.deps,
+      deps: {
+        ...setup.deps,
+        // Keep the local version restorable, then attribute the incoming one to the pull.
+        beforeOverwrite: async (key) => {
+          const rel = `${TEAM_DIRNAME}/${key}`
+          await this.record('external', [rel])
+          this.pendingAuthor.set(rel, { author: 'team-pull', runId: `pull-${this.pullRun}` })
+        },
+      },
       pullIntervalMs: this.deps.teamPullIntervalMs,
       onEvent: (e) => this.onSyncEvent(e),
     })
@@ -156,7 +219,10 @@ export class Workspace {
   }
 
   private onSyncEvent(e: TeamSyncEvent) {
-    if (e.type === 'syncing') this.team = { ...this.team, syncing: true }
+    if (e.type === 'syncing') {
+      this.pullRun = Date.now()
+      this.team = { ...this.team, syncing: true }
+    }
     if (e.type === 'synced') {
       this.team = {
         ...this.team,
@@ -171,9 +237,25 @@ export class Workspace {
   }
 
   private async maybeDream() {
+    const runId = `dream-${Date.now()}`
     const dream = createDreamService(this.deps.ctx, {
       client: this.deps.model.client,
-      onEvent: (e) => this.deps.activity.dream(e),
+      review: {
+        enabled: () => loadAppSettings(this.deps.ctx).reviewMode === true,
+        proposals: this.proposals,
+      },
+      onEvent: async (e) => {
+        if (e.type === 'started') this.activeRun = { author: 'dream', runId }
+        if (e.type === 'improved')
+          await this.record(
+            'dream',
+            e.files.map((f) => f.path),
+            runId,
+          )
+        if (e.type !== 'started') this.activeRun = undefined
+        if (e.type === 'proposed') this.deps.onReviewChanged()
+        this.deps.activity.dream(e, runId)
+      },
     })
     await dream.executeAutoDream()
   }
@@ -245,7 +327,13 @@ export class Workspace {
       relPath: rel ?? (scope === 'team' ? `${TEAM_DIRNAME}/${slugForName(input.name)}.md` : undefined),
     })
     await this.index.update([doc.relPath, ENTRYPOINT_NAME])
+    await this.recordUser([doc.relPath])
     return docOf(doc)
+  }
+
+  /** Editor writes: the file and the MEMORY.md that indexes it, attributed to the user. */
+  private async recordUser(rels: string[]) {
+    await this.record('user', [...new Set(rels.flatMap((r) => [r, indexLocationFor(r).indexRel]))])
   }
 
   async updateMemory(relPath: string, input: MemoryInput, expectedHash: string): Promise<MemoryDoc> {
@@ -257,12 +345,14 @@ export class Workspace {
       expectedHash,
     )
     await this.index.update([rel])
+    await this.recordUser([rel])
     return docOf(doc)
   }
 
   async renameMemory(from: string, to: string): Promise<MemoryDoc> {
     const doc = await renameMemory(this.memoryDir, this.writable(from), this.writable(to))
     await this.index.update([from, to])
+    await this.recordUser([from, to])
     return docOf(doc)
   }
 
@@ -270,6 +360,63 @@ export class Workspace {
     const rel = this.writable(relPath)
     await deleteMemory(this.memoryDir, rel, expectedHash)
     await this.index.update([rel])
+    await this.recordUser([rel])
+  }
+
+  async historyList(path?: string): Promise<HistoryItem[]> {
+    return (await this.history.list({ path }))
+      .map(({ id, at, path: p, author, change, runId }) => ({ id, at, path: p, author, change, runId }))
+      .reverse()
+  }
+
+  async historyDiff(id: number): Promise<HistoryDiff> {
+    const e = await this.history.get(id)
+    if (!e) throw new HostError('NOT_FOUND', `No history entry ${id}.`)
+    const before = e.before === null ? null : await this.history.blob(e.before)
+    const after = e.after === null ? null : await this.history.blob(e.after)
+    const { before: _b, after: _a, ...entry } = e
+    return { entry, before, after, lines: diffLines(before ?? '', after ?? '') }
+  }
+
+  async historyRestore(path: string, id: number): Promise<void> {
+    await restoreVersion(this.history, this.memoryDir, path, id)
+    await this.index.update([path])
+  }
+
+  async historyUndoRun(runId: string): Promise<string[]> {
+    const paths = await undoRun(this.history, this.memoryDir, runId)
+    await this.index.update(paths)
+    return paths
+  }
+
+  async reviewList(): Promise<ProposalView[]> {
+    return (await this.proposals.list()).map((p) => ({
+      ...p,
+      files: p.files.map((f) => ({ ...f, lines: diffLines(f.before ?? '', f.after ?? '') })),
+    }))
+  }
+
+  async reviewApprove(id: string, edits?: Record<string, string | null>): Promise<void> {
+    const p = await this.proposals.get(id)
+    const runId = `${p.author}-review-${id}`
+    this.activeRun = { author: p.author, runId }
+    try {
+      const applied = await this.proposals.approve(id, this.memoryDir, edits)
+      await this.record(
+        p.author,
+        applied.map((f) => f.path),
+        runId,
+      )
+      await this.index.update(applied.map((f) => f.path))
+    } finally {
+      this.activeRun = undefined
+    }
+    this.deps.onReviewChanged()
+  }
+
+  async reviewReject(id: string): Promise<void> {
+    await this.proposals.reject(id)
+    this.deps.onReviewChanged()
   }
 
   async indexView(): Promise<IndexView> {
@@ -331,6 +478,7 @@ export class Workspace {
   }
 
   async close(): Promise<void> {
+    this.closed = true
     clearTimeout(this.flushTimer)
     await this.watcher?.close()
     await this.sessions?.close()

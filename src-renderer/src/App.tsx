@@ -10,6 +10,8 @@ import { RecallView } from './views/RecallView'
 import { ActivityView } from './views/ActivityView'
 import { TeamView } from './views/TeamView'
 import { SettingsView } from './views/SettingsView'
+import { HistoryView } from './views/HistoryView'
+import { InboxView } from './views/InboxView'
 
 export function App() {
   const view = useStore((s) => s.view)
@@ -60,6 +62,8 @@ export function App() {
         {view === 'prompt' && <PromptView />}
         {view === 'recall' && <RecallView />}
         {view === 'activity' && <ActivityView />}
+        {view === 'history' && <HistoryView />}
+        {view === 'inbox' && <InboxView />}
         {view === 'team' && <TeamView />}
         {view === 'settings' && <SettingsView />}
       </main>

@@ -16,7 +16,8 @@ import type {
 } from '../../src-shared/types'
 import { errorMessage, getClient } from './transport/client'
 
-export type View = 'memories' | 'index' | 'prompt' | 'recall' | 'activity' | 'team' | 'settings'
+export type View =
+  'memories' | 'index' | 'prompt' | 'recall' | 'activity' | 'history' | 'inbox' | 'team' | 'settings'
 
 export interface Draft extends MemoryInput {
   fileName: string
@@ -50,6 +51,9 @@ interface EditorSlice {
   draft?: Draft
   isNew: boolean
   dirty: boolean
+  /** A change event for the open file arrived while a save was in flight: reload after it. */
+  changedDuringSave: boolean
+  saving: boolean
   conflict?: ConflictDetails
   editorError?: string
   select: (relPath: string) => Promise<void>
@@ -62,6 +66,11 @@ interface EditorSlice {
 }
 
 interface FeedSlice {
+  /** History view filter: one memory's timeline, or the whole workspace. */
+  historyPath?: string
+  showHistory: (path?: string) => void
+  reviewCount: number
+  refreshReviews: () => Promise<void>
   activity: ActivityItem[]
   toasts: ActivityItem[]
   team?: TeamStatus
@@ -87,7 +96,7 @@ const createWorkspaceSlice: StateCreator<Store, [], [], WorkspaceSlice> = (set, 
       api()['settings/get'](),
     ])
     set({ workspace, workspaces, activity, team, settings })
-    await get().refreshMemories()
+    await Promise.all([get().refreshMemories(), get().refreshReviews()])
   },
   openWorkspace: async (projectRoot) => {
     const workspace = await api()['workspace/open']({ projectRoot })
@@ -131,6 +140,8 @@ function draftOf(doc: MemoryDoc): Draft {
 const createEditorSlice: StateCreator<Store, [], [], EditorSlice> = (set, get) => ({
   isNew: false,
   dirty: false,
+  changedDuringSave: false,
+  saving: false,
   select: async (relPath) => {
     try {
       const doc = await api()['memory/read']({ relPath })
@@ -198,6 +209,8 @@ const createEditorSlice: StateCreator<Store, [], [], EditorSlice> = (set, get) =
         const d = e.error.details as Omit<ConflictDetails, 'relPath'>
         set({ conflict: { relPath: doc?.relPath ?? draft.fileName, ...d }, editorError: e.message })
       } else set({ editorError: errorMessage(e) })
+    } finally {
+      set({ saving: false })
     }
   },
   takeTheirs: async () => {
@@ -228,20 +241,27 @@ const createEditorSlice: StateCreator<Store, [], [], EditorSlice> = (set, get) =
 })
 
 const createFeedSlice: StateCreator<Store, [], [], FeedSlice> = (set, get) => ({
+  showHistory: (historyPath) => set({ historyPath, view: 'history' }),
+  reviewCount: 0,
+  refreshReviews: async () => set({ reviewCount: (await api()['review/list']()).length }),
   activity: [],
   toasts: [],
   dismissToast: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
   handleEvent: (e) => {
     if (e.type === 'memories/changed') {
       void get().refreshMemories()
-      const { doc, dirty } = get()
+      const { doc, dirty, saving } = get()
       // An external change to the open file: reload it unless the user has unsaved edits.
-      if (doc && !dirty && e.paths.includes(doc.relPath)) void get().select(doc.relPath)
+      if (doc && e.paths.includes(doc.relPath)) {
+        if (saving) set({ changedDuringSave: true })
+        else if (!dirty) void get().select(doc.relPath)
+      }
     } else if (e.type === 'activity') {
       set((s) => ({ activity: [...s.activity, e.item], toasts: [...s.toasts, e.item].slice(-4) }))
       setTimeout(() => get().dismissToast(e.item.id), 6000)
     } else if (e.type === 'team/status') set({ team: e.status })
     else if (e.type === 'workspace/changed') set({ workspace: e.info })
+    else if (e.type === 'review/changed') void get().refreshReviews()
   },
 })
 

@@ -1,5 +1,6 @@
 import type { ProjectContext } from '../../core/paths/context.js'
 import { createDreamService } from '../../host/dream.js'
+import { recordedRun } from '../../host/history.js'
 import { createModelRuntime } from '../../host/model.js'
 import { type CliIO, printJson } from '../io.js'
 
@@ -10,7 +11,9 @@ export async function dreamCommand(
   json: boolean,
 ): Promise<number> {
   const { client } = createModelRuntime(ctx.env)
-  const outcome = await createDreamService(ctx, { client }).executeAutoDream({ force })
+  const outcome = await recordedRun(ctx, 'dream', () =>
+    createDreamService(ctx, { client }).executeAutoDream({ force }),
+  )
   if (json) {
     printJson(io, outcome)
   } else if (outcome.type === 'blocked') {

@@ -3,6 +3,7 @@ import type { ExtractionEvent } from '../../core/extract/extract-memories.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { readTranscriptMessages } from '../../core/sessions/transcript.js'
 import { createExtractionService } from '../../host/extraction.js'
+import { recordedRun } from '../../host/history.js'
 import { createModelRuntime } from '../../host/model.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
@@ -16,6 +17,8 @@ export function describeExtractionEvent(e: ExtractionEvent): string {
       return `${e.summary}: ${e.paths.join(', ')}`
     case 'failed':
       return `failed: ${e.error}`
+    case 'proposed':
+      return `proposed for review (${e.proposalId}): ${e.paths.join(', ')}`
   }
 }
 
@@ -36,8 +39,10 @@ export async function extractCommand(
       if (!json) io.stdout(describeExtractionEvent(e) + '\n')
     },
   })
-  await extractor.executeExtractMemories({ messages })
-  await extractor.drainPendingExtraction()
+  await recordedRun(ctx, 'extraction', async () => {
+    await extractor.executeExtractMemories({ messages })
+    await extractor.drainPendingExtraction()
+  })
   if (json) printJson(io, { messages: messages.length, malformedLines: parsed.malformedLines, events })
   else if (parsed.malformedLines.length)
     io.stderr(`note: skipped malformed transcript lines ${parsed.malformedLines.join(', ')}\n`)

@@ -16,6 +16,8 @@ import {
 } from './lock.js'
 import { sessionsTouchedSince } from './session-count.js'
 import { createSnapshot, diffSnapshot, type FileChange } from './snapshot.js'
+import { createOverlayTools } from '../review/overlay-tools.js'
+import type { ProposalStore } from '../review/proposals.js'
 
 export const DREAM_DEFAULTS = { minHours: 24, minSessions: 5, scanIntervalMs: 10 * 60 * 1000, maxTurns: 30 }
 
@@ -34,6 +36,7 @@ export type DreamEvent =
       text: string
     }
   | { type: 'failed'; error: string; snapshotId?: string }
+  | { type: 'proposed'; proposalId: string; paths: string[]; snapshotId: string }
 
 export interface DreamDeps {
   memoryDir: string
@@ -52,6 +55,8 @@ export interface DreamDeps {
   lock?: Omit<LockOptions, 'now'>
   cwd?: string
   onEvent?: (e: DreamEvent) => void
+  /** Review mode: when enabled, the consolidation's changes become one proposal. */
+  review?: { enabled: () => boolean; proposals: ProposalStore }
 }
 
 export interface DreamRunOptions {
@@ -60,7 +65,7 @@ export interface DreamRunOptions {
   currentSessionId?: string
 }
 
-export type DreamOutcome = Extract<DreamEvent, { type: 'blocked' | 'improved' | 'failed' }>
+export type DreamOutcome = Extract<DreamEvent, { type: 'blocked' | 'improved' | 'failed' | 'proposed' }>
 
 /** "Improved 3 memories" */
 export function dreamSummary(count: number): string {
@@ -141,15 +146,33 @@ export function createAutoDream(deps: DreamDeps) {
           today: new Date(t).toISOString().slice(0, 10),
         }),
       }
+      const review = deps.review?.enabled()
+        ? createOverlayTools(deps.memoryDir, MEMORY_AGENT_TOOLS)
+        : undefined
       const result = await runAgentLoop({
         client: deps.client,
         base,
         messages: [prompt],
-        tools: MEMORY_AGENT_TOOLS,
+        tools: review?.tools ?? MEMORY_AGENT_TOOLS,
         canUseTool: createAutoMemCanUseTool(deps.memoryDir),
         maxTurns: deps.maxTurns ?? DREAM_DEFAULTS.maxTurns,
         cwd: deps.cwd ?? deps.memoryDir,
       })
+      if (review && deps.review) {
+        // A successful run: its time stands, so the same consolidation is not proposed again and again.
+        const files = await review.changes()
+        const proposal = await deps.review.proposals.create({
+          author: 'dream',
+          reason: result.finalText.trim() || 'Consolidation',
+          files,
+        })
+        return emit({
+          type: 'proposed',
+          proposalId: proposal.id,
+          paths: files.map((f) => f.path),
+          snapshotId,
+        })
+      }
       await removeEmptiedFiles(deps.memoryDir, result.writtenPaths)
       const files = await diffSnapshot(snap)
       const count = files.filter((f) => basename(f.path) !== ENTRYPOINT_NAME).length

@@ -11,12 +11,16 @@ import { formatMemoryManifest } from '../store/manifest.js'
 import { scanMemoryFiles } from '../store/scan.js'
 import { buildExtractionPrompt } from './extraction-prompt.js'
 import { hasMemoryWritesSince, messagesSince } from './mutual-exclusion.js'
+import { createOverlayTools } from '../review/overlay-tools.js'
+import type { ProposalStore } from '../review/proposals.js'
 
 export type ExtractionEvent =
   | { type: 'started'; runId: number; newMessageCount: number; trailing: boolean }
   | { type: 'skipped'; reason: string }
   | { type: 'wrote'; runId: number; paths: string[]; memories: number; teamMemories: number; summary: string }
   | { type: 'failed'; runId: number; error: string }
+  /** Review mode: nothing was written; the changes wait in the inbox. */
+  | { type: 'proposed'; runId: number; proposalId: string; paths: string[] }
 
 export interface ExtractionContext {
   messages: TranscriptMessage[]
@@ -46,6 +50,8 @@ export interface ExtractDeps {
   maxTurns?: number
   cwd?: string
   onEvent?: (e: ExtractionEvent) => void
+  /** Review mode: when enabled, writes become proposals in this store. */
+  review?: { enabled: () => boolean; proposals: ProposalStore }
 }
 
 export interface Extractor {
@@ -118,16 +124,30 @@ export function initExtractMemories(deps: ExtractDeps): Extractor {
       })
       const base = await parentParams(ctx)
       const forkPrompt: Anthropic.MessageParam = { role: 'user', content: [{ type: 'text', text: prompt }] }
+      const review = deps.review?.enabled()
+        ? createOverlayTools(deps.memoryDir, MEMORY_AGENT_TOOLS)
+        : undefined
       const result = await runAgentLoop({
         client: deps.client,
         base,
         messages: [forkPrompt],
-        tools: MEMORY_AGENT_TOOLS,
+        tools: review?.tools ?? MEMORY_AGENT_TOOLS,
         canUseTool: createAutoMemCanUseTool(deps.memoryDir),
         maxTurns: deps.maxTurns ?? 5,
         cwd: deps.cwd ?? deps.memoryDir,
       })
       cursor = last.uuid
+      if (review && deps.review) {
+        const files = await review.changes()
+        if (!files.length) return skip('nothing new worth saving')
+        const proposal = await deps.review.proposals.create({
+          author: 'extraction',
+          reason: result.finalText.trim() || 'Memories from the last turn',
+          files,
+        })
+        emit({ type: 'proposed', runId, proposalId: proposal.id, paths: files.map((f) => f.path) })
+        return
+      }
       const paths = result.writtenPaths.filter((p) => isPathInside(p, deps.memoryDir))
       const topics = paths.filter((p) => basename(p) !== ENTRYPOINT_NAME)
       const team = deps.teamDir ? topics.filter((p) => isPathInside(p, deps.teamDir!)).length : 0

@@ -8,6 +8,8 @@ const NAV: { view: View; label: string; hint: string }[] = [
   { view: 'prompt', label: 'Prompt', hint: 'The memory prompt section' },
   { view: 'recall', label: 'Recall', hint: 'Preview what a query recalls' },
   { view: 'activity', label: 'Activity', hint: 'Extraction, dream, sync' },
+  { view: 'history', label: 'History', hint: 'Every change, restorable' },
+  { view: 'inbox', label: 'Review inbox', hint: 'Proposals waiting for approval' },
   { view: 'team', label: 'Team sync', hint: 'Shared team memory' },
   { view: 'settings', label: 'Settings', hint: 'Model, extraction, dream' },
 ]
@@ -19,7 +21,8 @@ function sourceLabel(source: string): string {
 }
 
 export function Sidebar() {
-  const { workspace, workspaces, view, setView, openWorkspace, activity } = useStore()
+  const { workspace, workspaces, view, setView, openWorkspace, activity, reviewCount, showHistory } =
+    useStore()
   const [folder, setFolder] = useState('')
   const [error, setError] = useState<string>()
   if (!workspace) return null
@@ -107,11 +110,16 @@ export function Sidebar() {
             key={n.view}
             className={`nav-item ${view === n.view ? 'active' : ''}`}
             aria-current={view === n.view ? 'page' : undefined}
-            onClick={() => setView(n.view)}
+            onClick={() => (n.view === 'history' ? showHistory(undefined) : setView(n.view))}
             title={n.hint}
           >
             {n.label}
             {n.view === 'activity' && unseen > 0 && <span className="count error">{unseen}</span>}
+            {n.view === 'inbox' && reviewCount > 0 && (
+              <span className="count accent" data-testid="inbox-count">
+                {reviewCount}
+              </span>
+            )}
           </button>
         ))}
       </nav>

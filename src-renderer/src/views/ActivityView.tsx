@@ -1,9 +1,20 @@
+import { useState } from 'react'
+import { errorMessage, getClient } from '../transport/client'
 import { useStore } from '../store'
 
 const KIND_LABEL = { extraction: 'Extraction', dream: 'Dream', sync: 'Team sync' } as const
 
 export function ActivityView() {
-  const { activity, select, setView } = useStore()
+  const { activity, select, setView, showHistory } = useStore()
+  const [undone, setUndone] = useState<Record<string, string>>({})
+  const undo = async (runId: string) => {
+    try {
+      const paths = await getClient()['history/undoRun']({ runId })
+      setUndone((u) => ({ ...u, [runId]: `Undone: ${paths.length} file(s) restored` }))
+    } catch (e) {
+      setUndone((u) => ({ ...u, [runId]: errorMessage(e) }))
+    }
+  }
   const items = [...activity].reverse()
   return (
     <div className="page">
@@ -30,6 +41,28 @@ export function ActivityView() {
                 <time className="muted">{new Date(a.at).toLocaleTimeString()}</time>
               </div>
               {a.detail && <p className="feed-detail">{a.detail}</p>}
+              {(a.runId || a.proposalId) && (
+                <div className="actions feed-actions">
+                  {a.proposalId && (
+                    <button className="primary" onClick={() => setView('inbox')}>
+                      Review
+                    </button>
+                  )}
+                  {a.runId &&
+                    (undone[a.runId] ? (
+                      <span className="muted">{undone[a.runId]}</span>
+                    ) : (
+                      <>
+                        <button onClick={() => void undo(a.runId!)}>
+                          Undo this {a.kind === 'dream' ? 'consolidation' : 'run'}
+                        </button>
+                        <button className="ghost" onClick={() => showHistory(undefined)}>
+                          Show in history
+                        </button>
+                      </>
+                    ))}
+                </div>
+              )}
               {a.files.length > 0 && (
                 <ul className="feed-files">
                   {a.files.map((f) => (

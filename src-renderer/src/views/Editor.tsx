@@ -16,6 +16,7 @@ export function Editor() {
     remove,
     takeTheirs,
     closeEditor,
+    showHistory,
   } = useStore()
   const [preview, setPreview] = useState(false)
   const [confirmDelete, setConfirmDelete] = useState(false)
@@ -47,6 +48,11 @@ export function Editor() {
         {doc && <span className="muted mono">{doc.relPath}</span>}
         {dirty && <span className="badge">Unsaved</span>}
         <span className="spacer" />
+        {doc && doc.scope !== 'agent' && (
+          <button type="button" className="ghost" onClick={() => showHistory(doc.relPath)}>
+            History
+          </button>
+        )}
         <button type="button" className="ghost" onClick={closeEditor} aria-label="Close editor">
           Close
         </button>

@@ -96,6 +96,15 @@ export function SettingsView() {
             />
             Consolidate memories in the background (dream)
           </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={v('reviewMode', settings.reviewMode)}
+              onChange={(e) => edit({ reviewMode: e.target.checked })}
+            />
+            Review mode: extraction and dream propose changes; nothing is written until you approve it in the
+            inbox
+          </label>
           <div className="form-grid">
             <label>
               Dream after at least (hours)

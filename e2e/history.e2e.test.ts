@@ -1,0 +1,209 @@
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
+import { getProjectTranscriptDir } from '../src-main/core/paths/team-agent-paths.js'
+import { reply, text, toolUse } from '../test/fake-anthropic/server.js'
+import { fakeModel } from '../test/helpers/model.js'
+import { writeFile } from '../test/helpers/temp-env.js'
+import { assertPrerequisites, launchBrowser, openApp, screenshot, until } from './harness.js'
+
+let browser: Browser
+beforeAll(async () => {
+  assertPrerequisites()
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+const memory = (name: string, description: string, body: string) =>
+  `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n\n${body}\n`
+
+let turn = 0
+function endTurn(sessionFile: string, said: string) {
+  const entry = (uuid: string, parent: string | null, type: string, content: unknown, extra = {}) =>
+    JSON.stringify({
+      parentUuid: parent,
+      isSidechain: false,
+      type,
+      uuid,
+      sessionId: 's',
+      message: { role: type, content, ...extra },
+    }) + '\n'
+  const u = `u${++turn}`
+  const a = `a${turn}`
+  const parent = turn > 1 ? `a${turn - 1}` : null
+  if (!existsSync(sessionFile)) writeFile(sessionFile, '')
+  appendFileSync(
+    sessionFile,
+    entry(u, parent, 'user', said) +
+      entry(a, u, 'assistant', [{ type: 'text', text: 'Noted.' }], {
+        id: `m${turn}`,
+        stop_reason: 'end_turn',
+      }),
+  )
+}
+
+describe('history, restore and the review inbox', () => {
+  it('shows a per-memory timeline with diffs and restores an old version and a deleted memory', async () => {
+    const app = await openApp(browser, {}, (sb) => {
+      writeFile(
+        join(getAutoMemPath(sb.ctx()), 'deploy.md'),
+        memory('Deploy', 'How we deploy', 'Version one.'),
+      )
+    })
+    const { page } = app
+    try {
+      const file = join(getAutoMemPath(app.sb.ctx()), 'deploy.md')
+      await page.locator('[data-relpath="deploy.md"]').click()
+      await page.getByLabel('Content').fill('Version two, from the editor.')
+      await page.getByRole('button', { name: 'Save' }).click()
+      await until(() => readFileSync(file, 'utf8').includes('Version two'))
+      writeFileSync(file, memory('Deploy', 'How we deploy', 'Version three, by Claude Code.'))
+      await until(
+        async () =>
+          (await page.locator('input[name=name]').inputValue()) === 'Deploy' &&
+          (await page.getByLabel('Content').inputValue()).includes('three'),
+      )
+      await page.locator('form.editor').getByRole('button', { name: 'History', exact: true }).click()
+      await page.getByRole('heading', { name: 'Memory history' }).waitFor()
+      await until(async () => (await page.locator('.timeline-item').count()) === 3)
+      expect(await page.locator('.timeline-item .author').allInnerTexts()).toEqual([
+        'external',
+        'user',
+        'external',
+      ])
+      await page.locator('.timeline-item').nth(1).click()
+      await page.getByLabel('Changes in this version').waitFor()
+      expect(await page.locator('.diff-add').allInnerTexts()).toEqual([
+        expect.stringContaining('Version two, from the editor.'),
+      ])
+      await screenshot(page, '11-history')
+      await page.getByRole('button', { name: 'Restore this version' }).click()
+      await until(() => readFileSync(file, 'utf8').includes('Version two, from the editor.'))
+
+      // delete it, then bring it back from the workspace timeline
+      await page.getByRole('navigation').getByRole('button', { name: 'Memories' }).click()
+      await page.locator('[data-relpath="deploy.md"]').click()
+      await page.getByRole('button', { name: 'Delete…' }).click()
+      await page.getByRole('button', { name: 'Delete', exact: true }).click()
+      await until(() => !existsSync(file))
+      await page.getByRole('navigation').getByRole('button', { name: 'History' }).click()
+      await page.locator('.timeline-item', { hasText: 'deleted' }).first().click()
+      await page.getByRole('button', { name: 'Restore the deleted memory' }).click()
+      await until(
+        () => existsSync(file) && readFileSync(file, 'utf8').includes('Version two, from the editor.'),
+      )
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('undoes a whole extraction run in one action', async () => {
+    const { fake } = await fakeModel()
+    const app = await openApp(
+      browser,
+      { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url, MEMDIR_WATCH_DEBOUNCE_MS: '100' },
+      (sb) => {
+        mkdirSync(getProjectTranscriptDir(sb.ctx()), { recursive: true })
+        writeFile(join(getAutoMemPath(sb.ctx()), 'MEMORY.md'), '- [Old](old.md) — o\n')
+      },
+    )
+    const { page } = app
+    try {
+      const dir = getAutoMemPath(app.sb.ctx())
+      const indexBefore = readFileSync(join(dir, 'MEMORY.md'), 'utf8')
+      fake.enqueue(
+        reply(
+          toolUse('Write', {
+            file_path: join(dir, 'grafana.md'),
+            content: memory('Dashboard', 'Checkout latency dashboard', 'grafana.internal/d/checkout'),
+          }),
+          toolUse('Write', {
+            file_path: join(dir, 'MEMORY.md'),
+            content: indexBefore + '- [Dashboard](grafana.md) — latency\n',
+          }),
+        ),
+        reply(text('Saved the dashboard.')),
+      )
+      endTurn(
+        join(getProjectTranscriptDir(app.sb.ctx()), '0b7c2f3e-1111-4222-8333-444455556666.jsonl'),
+        'the dashboard is grafana.internal/d/checkout',
+      )
+      await page.locator('.toast', { hasText: 'Memory updated in proj' }).waitFor({ timeout: 10_000 })
+      await page.getByRole('button', { name: 'Activity' }).click()
+      await page.getByRole('button', { name: 'Undo this run' }).click()
+      await page.getByText('Undone: 2 file(s) restored').waitFor()
+      expect(existsSync(join(dir, 'grafana.md'))).toBe(false)
+      expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe(indexBefore)
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('review mode: proposals wait in the inbox; approve writes them, reject leaves no trace', async () => {
+    const { fake } = await fakeModel()
+    const app = await openApp(
+      browser,
+      { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url, MEMDIR_WATCH_DEBOUNCE_MS: '100' },
+      (sb) => {
+        mkdirSync(getProjectTranscriptDir(sb.ctx()), { recursive: true })
+      },
+    )
+    const { page } = app
+    try {
+      const dir = getAutoMemPath(app.sb.ctx())
+      await page.getByRole('button', { name: 'Settings' }).click()
+      await page.getByLabel(/Review mode/).check()
+      await page.getByRole('button', { name: 'Save settings' }).click()
+      await page.getByText('Saved', { exact: true }).waitFor()
+      const session = join(
+        getProjectTranscriptDir(app.sb.ctx()),
+        '7e6d5c4b-1111-4222-8333-444455556666.jsonl',
+      )
+      fake.enqueue(
+        reply(
+          toolUse('Write', {
+            file_path: join(dir, 'flags.md'),
+            content: memory('Flags', 'Feature flags live in LaunchDarkly', 'Use the staging project.'),
+          }),
+        ),
+        reply(text('Proposed the flags memory.')),
+      )
+      endTurn(session, 'feature flags are in LaunchDarkly')
+      await page.getByTestId('inbox-count').waitFor({ timeout: 10_000 })
+      expect(existsSync(join(dir, 'flags.md'))).toBe(false)
+      await page.getByRole('button', { name: /Review inbox/ }).click()
+      await page.getByLabel('Proposed change to flags.md').waitFor()
+      expect(await page.locator('.proposal .feed-detail').innerText()).toBe('Proposed the flags memory.')
+      await screenshot(page, '12-review-inbox')
+      await page.getByRole('button', { name: 'Edit before approving' }).click()
+      await page
+        .getByLabel('Edit flags.md')
+        .fill(memory('Flags', 'Feature flags live in LaunchDarkly', 'Edited by me before approval.'))
+      await page.getByRole('button', { name: 'Approve' }).click()
+      await until(() => existsSync(join(dir, 'flags.md')))
+      expect(readFileSync(join(dir, 'flags.md'), 'utf8')).toContain('Edited by me before approval.')
+      await page.getByText('Inbox is empty').waitFor()
+
+      fake.enqueue(
+        reply(
+          toolUse('Write', {
+            file_path: join(dir, 'noise.md'),
+            content: memory('Noise', 'not worth keeping', 'x'),
+          }),
+        ),
+        reply(text('Proposed noise.')),
+      )
+      endTurn(session, 'some chatter')
+      await page.locator('.proposal').waitFor({ timeout: 10_000 })
+      await page.getByRole('button', { name: 'Reject' }).click()
+      await page.getByText('Inbox is empty').waitFor()
+      expect(existsSync(join(dir, 'noise.md'))).toBe(false)
+    } finally {
+      await app.close()
+    }
+  })
+})

@@ -1,0 +1,47 @@
+import { reconcileHistory } from '../../core/history/recorder.js'
+import { restoreVersion } from '../../core/history/restore.js'
+import type { ProjectContext } from '../../core/paths/context.js'
+import { openHistory } from '../../host/history.js'
+import { type CliIO, printJson, UsageError } from '../io.js'
+
+export async function historyCommand(
+  ctx: ProjectContext,
+  io: CliIO,
+  file: string | undefined,
+  json: boolean,
+): Promise<number> {
+  const { store, memoryDir } = openHistory(ctx)
+  await reconcileHistory(store, memoryDir, 'external') // edits made while nothing watched
+  const entries = (await store.list({ path: file })).reverse()
+  if (json) {
+    printJson(io, entries)
+    return 0
+  }
+  if (!entries.length) {
+    io.stdout(file ? `no history for ${file}\n` : 'no history yet\n')
+    return 0
+  }
+  const rows = entries.map(
+    (e) =>
+      `${String(e.id).padStart(5)}  ${new Date(e.at).toISOString().replace('T', ' ').slice(0, 19)}  ${e.author.padEnd(10)} ${e.change.padEnd(8)} ${e.path}${e.runId ? `  (${e.runId})` : ''}`,
+  )
+  io.stdout(['   id  time                 author     change   file', ...rows].join('\n') + '\n')
+  return 0
+}
+
+export async function restoreCommand(
+  ctx: ProjectContext,
+  io: CliIO,
+  file: string | undefined,
+  to: string | undefined,
+): Promise<number> {
+  if (!file) throw new UsageError('restore needs a FILE (relative to the memory dir)')
+  const version = Number(to)
+  if (!to || !Number.isInteger(version) || version <= 0)
+    throw new UsageError('restore needs --to VERSION (an id from `memdir history`)')
+  const { store, memoryDir } = openHistory(ctx)
+  await reconcileHistory(store, memoryDir, 'external', { paths: [file] })
+  await restoreVersion(store, memoryDir, file, version)
+  io.stdout(`restored ${file} to version ${version}\n`)
+  return 0
+}

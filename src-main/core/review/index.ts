@@ -1,0 +1,2 @@
+export * from './overlay-tools.js'
+export * from './proposals.js'

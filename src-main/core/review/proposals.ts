@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto'
+import { mkdir, readdir, readFile, unlink } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { ConflictError, readIfExists, writeFileAtomic } from '../store/atomic-write.js'
+import { resolveContainedPath } from '../store/contained-path.js'
+import type { ProposedFile } from './overlay-tools.js'
+
+export interface Proposal {
+  id: string
+  createdAt: number
+  author: 'extraction' | 'dream'
+  /** Why: the agent's own summary of the change. */
+  reason: string
+  files: ProposedFile[]
+}
+
+/** Review-mode proposals, kept in app data (never in the memory dir). */
+export class ProposalStore {
+  constructor(readonly dir: string) {}
+
+  async create(p: Omit<Proposal, 'id' | 'createdAt'>): Promise<Proposal> {
+    const proposal: Proposal = {
+      id: `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`,
+      createdAt: Date.now(),
+      ...p,
+    }
+    await mkdir(this.dir, { recursive: true })
+    await writeFileAtomic(join(this.dir, `${proposal.id}.json`), JSON.stringify(proposal))
+    return proposal
+  }
+
+  async list(): Promise<Proposal[]> {
+    const names = (await readdir(this.dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json'))
+    const all = await Promise.all(
+      names.map(async (n) => JSON.parse(await readFile(join(this.dir, n), 'utf8')) as Proposal),
+    )
+    return all.sort((a, b) => a.createdAt - b.createdAt)
+  }
+
+  async get(id: string): Promise<Proposal> {
+    if (!/^[\w-]+$/.test(id)) throw new Error(`invalid proposal id ${id}`)
+    return JSON.parse(await readFile(join(this.dir, `${id}.json`), 'utf8')) as Proposal
+  }
+
+  /**
+   * Applies a proposal (optionally with the user's edits of the proposed content). Each file must
+   * still be what it was when proposed; otherwise nothing is written and ConflictError says which.
+   */
+  async approve(
+    id: string,
+    memoryDir: string,
+    edits: Record<string, string | null> = {},
+  ): Promise<ProposedFile[]> {
+    const p = await this.get(id)
+    const targets = await Promise.all(
+      p.files.map(async (f) => ({ f, abs: await resolveContainedPath(memoryDir, f.path) })),
+    )
+    for (const { f, abs } of targets) {
+      const now = await readIfExists(abs)
+      if (now !== f.before) throw new ConflictError(abs, now, f.after ?? '')
+    }
+    const applied: ProposedFile[] = []
+    for (const { f, abs } of targets) {
+      const after = f.path in edits ? (edits[f.path] as string | null) : f.after
+      if (after === null) await unlink(abs).catch(() => {})
+      else {
+        await mkdir(dirname(abs), { recursive: true })
+        await writeFileAtomic(abs, after)
+      }
+      applied.push({ ...f, after })
+    }
+    await this.reject(id)
+    return applied
+  }
+
+  async reject(id: string): Promise<void> {
+    await this.get(id)
+    await unlink(join(this.dir, `${id}.json`))
+  }
+}
