@@ -26,8 +26,9 @@ export function HistoryView() {
       setError(errorMessage(e))
     }
   }
+  // A new scope clears the open version; list refreshes (files changing) keep it open.
+  useEffect(() => setDiff(undefined), [historyPath])
   useEffect(() => {
-    setDiff(undefined)
     void load()
   }, [historyPath, memories])
 
