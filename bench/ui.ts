@@ -4,17 +4,10 @@ import { chromium } from 'playwright-core'
 import { createHost } from '../src-main/host/host.js'
 import { startWebServer } from '../src-main/web/web-server.js'
 import { sanitizePath } from '../src-main/core/paths/sanitize.js'
+import { CHROMIUM, CHROMIUM_ARGS } from '../test/helpers/chromium.js'
 import { benchDir, generateMemories, percentile, ratio, table } from './lib.js'
 
 const ROOT = new URL('..', import.meta.url).pathname
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-]
 
 async function measure(count: number) {
   const { dir, cleanup } = benchDir(`ui${count}`)
@@ -29,7 +22,7 @@ async function measure(count: number) {
   mkdirSync(project, { recursive: true })
   const host = await createHost({ env, projectRoot: project })
   const web = await startWebServer({ host, rendererDir: join(ROOT, 'out', 'renderer') })
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS })
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
   try {
     const page = await browser.newPage({ viewport: { width: 1360, height: 860 } })
     const t = performance.now()
@@ -65,7 +58,7 @@ async function measure(count: number) {
 
 export async function benchUi(): Promise<void> {
   console.log('\n## bench/ui — Chromium, memory list first render and per-keystroke filter latency')
-  if (!existsSync('/usr/bin/chromium') || !existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) {
+  if (!existsSync(CHROMIUM) || !existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) {
     console.log('skipped: needs /usr/bin/chromium and `npm run build`')
     return
   }

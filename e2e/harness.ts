@@ -1,26 +1,17 @@
-import { existsSync, mkdirSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { clearAutoMemPathCache } from '../src-main/core/paths/auto-mem-path.js'
 import { createHost, type Host } from '../src-main/host/host.js'
 import { startWebServer, type RunningWebServer } from '../src-main/web/web-server.js'
+import { CHROMIUM, CHROMIUM_ARGS } from '../test/helpers/chromium.js'
 import { sandbox, type Sandbox } from '../test/helpers/temp-env.js'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const RENDERER = join(ROOT, 'out', 'renderer')
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+export { CHROMIUM, CHROMIUM_ARGS }
 const SCREENSHOTS = join(ROOT, 'e2e', 'screenshots')
-
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-]
 
 export function assertPrerequisites(): void {
   if (!existsSync(join(RENDERER, 'index.html')))
@@ -89,5 +80,33 @@ export async function until(check: () => boolean | Promise<boolean>, ms = 10_000
   while (!(await check())) {
     if (Date.now() > end) throw new Error('timed out waiting')
     await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+/** Writes a Claude Code session transcript turn by turn, each ending without tool_use (a turn end). */
+export function fakeSession(sessionFile: string) {
+  let turn = 0
+  const entry = (uuid: string, parent: string | null, type: string, content: unknown, extra = {}) =>
+    JSON.stringify({
+      parentUuid: parent,
+      isSidechain: false,
+      type,
+      uuid,
+      sessionId: 's',
+      message: { role: type, content, ...extra },
+    }) + '\n'
+  return {
+    endTurn(said: string) {
+      const n = ++turn
+      if (!existsSync(sessionFile)) writeFileSync(sessionFile, '')
+      appendFileSync(
+        sessionFile,
+        entry(`u${n}`, n > 1 ? `a${n - 1}` : null, 'user', said) +
+          entry(`a${n}`, `u${n}`, 'assistant', [{ type: 'text', text: 'Noted.' }], {
+            id: `m${n}`,
+            stop_reason: 'end_turn',
+          }),
+      )
+    },
   }
 }

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -7,7 +7,7 @@ import { getProjectTranscriptDir } from '../src-main/core/paths/team-agent-paths
 import { reply, text, toolUse } from '../test/fake-anthropic/server.js'
 import { fakeModel } from '../test/helpers/model.js'
 import { writeFile } from '../test/helpers/temp-env.js'
-import { assertPrerequisites, launchBrowser, openApp, screenshot, until } from './harness.js'
+import { assertPrerequisites, fakeSession, launchBrowser, openApp, screenshot, until } from './harness.js'
 
 let browser: Browser
 beforeAll(async () => {
@@ -20,31 +20,6 @@ afterAll(async () => {
 
 const memory = (name: string, description: string, body: string) =>
   `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n\n${body}\n`
-
-let turn = 0
-function endTurn(sessionFile: string, said: string) {
-  const entry = (uuid: string, parent: string | null, type: string, content: unknown, extra = {}) =>
-    JSON.stringify({
-      parentUuid: parent,
-      isSidechain: false,
-      type,
-      uuid,
-      sessionId: 's',
-      message: { role: type, content, ...extra },
-    }) + '\n'
-  const u = `u${++turn}`
-  const a = `a${turn}`
-  const parent = turn > 1 ? `a${turn - 1}` : null
-  if (!existsSync(sessionFile)) writeFile(sessionFile, '')
-  appendFileSync(
-    sessionFile,
-    entry(u, parent, 'user', said) +
-      entry(a, u, 'assistant', [{ type: 'text', text: 'Noted.' }], {
-        id: `m${turn}`,
-        stop_reason: 'end_turn',
-      }),
-  )
-}
 
 describe('history, restore and the review inbox', () => {
   it('shows a per-memory timeline with diffs and restores an old version and a deleted memory', async () => {
@@ -61,6 +36,8 @@ describe('history, restore and the review inbox', () => {
       await page.getByLabel('Content').fill('Version two, from the editor.')
       await page.getByRole('button', { name: 'Save' }).click()
       await until(() => readFileSync(file, 'utf8').includes('Version two'))
+      // the save has completed (and was recorded) once the editor is clean again
+      await page.locator('.editor .badge', { hasText: 'Unsaved' }).waitFor({ state: 'detached' })
       writeFileSync(file, memory('Deploy', 'How we deploy', 'Version three, by Claude Code.'))
       await until(
         async () =>
@@ -128,10 +105,9 @@ describe('history, restore and the review inbox', () => {
         ),
         reply(text('Saved the dashboard.')),
       )
-      endTurn(
+      fakeSession(
         join(getProjectTranscriptDir(app.sb.ctx()), '0b7c2f3e-1111-4222-8333-444455556666.jsonl'),
-        'the dashboard is grafana.internal/d/checkout',
-      )
+      ).endTurn('the dashboard is grafana.internal/d/checkout')
       await page.locator('.toast', { hasText: 'Memory updated in proj' }).waitFor({ timeout: 10_000 })
       await page.getByRole('button', { name: 'Activity' }).click()
       await page.getByRole('button', { name: 'Undo this run' }).click()
@@ -159,9 +135,8 @@ describe('history, restore and the review inbox', () => {
       await page.getByLabel(/Review mode/).check()
       await page.getByRole('button', { name: 'Save settings' }).click()
       await page.getByText('Saved', { exact: true }).waitFor()
-      const session = join(
-        getProjectTranscriptDir(app.sb.ctx()),
-        '7e6d5c4b-1111-4222-8333-444455556666.jsonl',
+      const session = fakeSession(
+        join(getProjectTranscriptDir(app.sb.ctx()), '7e6d5c4b-1111-4222-8333-444455556666.jsonl'),
       )
       fake.enqueue(
         reply(
@@ -172,7 +147,7 @@ describe('history, restore and the review inbox', () => {
         ),
         reply(text('Proposed the flags memory.')),
       )
-      endTurn(session, 'feature flags are in LaunchDarkly')
+      session.endTurn('feature flags are in LaunchDarkly')
       await page.getByTestId('inbox-count').waitFor({ timeout: 10_000 })
       expect(existsSync(join(dir, 'flags.md'))).toBe(false)
       await page.getByRole('button', { name: /Review inbox/ }).click()
@@ -197,7 +172,7 @@ describe('history, restore and the review inbox', () => {
         ),
         reply(text('Proposed noise.')),
       )
-      endTurn(session, 'some chatter')
+      session.endTurn('some chatter')
       await page.locator('.proposal').waitFor({ timeout: 10_000 })
       await page.getByRole('button', { name: 'Reject' }).click()
       await page.getByText('Inbox is empty').waitFor()

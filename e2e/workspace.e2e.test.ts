@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -8,7 +8,7 @@ import { reply, text, toolUse } from '../test/fake-anthropic/server.js'
 import { fakeModel } from '../test/helpers/model.js'
 import { startTeamServer } from '../test/helpers/team-server.js'
 import { writeFile } from '../test/helpers/temp-env.js'
-import { assertPrerequisites, launchBrowser, openApp, screenshot, until } from './harness.js'
+import { assertPrerequisites, fakeSession, launchBrowser, openApp, screenshot, until } from './harness.js'
 
 let browser: Browser
 
@@ -276,27 +276,9 @@ describe('memory workspace in the browser', () => {
         ),
         reply(text('Saved.')),
       )
-      const session = join(
-        getProjectTranscriptDir(app.sb.ctx()),
-        '0b7c2f3e-1111-4222-8333-444455556666.jsonl',
-      )
-      const entry = (uuid: string, parent: string | null, type: string, content: unknown, extra = {}) =>
-        JSON.stringify({
-          parentUuid: parent,
-          isSidechain: false,
-          type,
-          uuid,
-          sessionId: 's',
-          message: { role: type, content, ...extra },
-        }) + '\n'
-      writeFile(session, entry('a', null, 'user', 'The checkout dashboard is grafana.internal/d/checkout'))
-      appendFileSync(
-        session,
-        entry('b', 'a', 'assistant', [{ type: 'text', text: 'Noted.' }], {
-          id: 'msg_1',
-          stop_reason: 'end_turn',
-        }),
-      )
+      fakeSession(
+        join(getProjectTranscriptDir(app.sb.ctx()), '0b7c2f3e-1111-4222-8333-444455556666.jsonl'),
+      ).endTurn('The checkout dashboard is grafana.internal/d/checkout')
       await page.locator('.toast', { hasText: 'Memory updated in proj' }).waitFor({ timeout: 10_000 })
       await page.getByRole('button', { name: 'Activity' }).click()
       const item = page.locator('.feed-item').first()

@@ -7,26 +7,11 @@ import { fakeModel } from '../../test/helpers/model.js'
 import { sandbox, writeFile } from '../../test/helpers/temp-env.js'
 import { clearAutoMemPathCache, getAutoMemPath } from '../core/paths/auto-mem-path.js'
 import { getProjectTranscriptDir } from '../core/paths/team-agent-paths.js'
-import { runCli } from './run.js'
+import { cliSession, until } from '../../test/helpers/cli.js'
 
 beforeEach(() => clearAutoMemPathCache())
 
 const fixture = fileURLToPath(new URL('../../test/fixtures/transcripts/session-v2.jsonl', import.meta.url))
-
-function capture(env: Record<string, string | undefined>, cwd: string, signal?: AbortSignal) {
-  const io = { stdout: '', stderr: '' }
-  const run = (args: string[]) =>
-    runCli(args, { stdout: (t) => (io.stdout += t), stderr: (t) => (io.stderr += t), env, cwd, signal })
-  return { io, run }
-}
-
-async function until(check: () => boolean, ms = 8000) {
-  const end = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
 
 function seed(sb: ReturnType<typeof sandbox>) {
   const dir = getAutoMemPath(sb.ctx())
@@ -45,7 +30,7 @@ describe('memdir recall', () => {
   it('labels the offline ranker when no model is configured', async () => {
     const sb = sandbox()
     const dir = seed(sb)
-    const { io, run } = capture(sb.env, sb.project)
+    const { io, run } = cliSession(sb.env, sb.project)
     expect(await run(['recall', 'integration tests postgres'])).toBe(0)
     expect(io.stdout).toMatch(/^\[offline ranking \(no model configured\)/)
     expect(io.stdout).toContain(`Memory (saved today): ${join(dir, 'postgres.md')}:`)
@@ -55,7 +40,7 @@ describe('memdir recall', () => {
     const { fake } = await fakeModel([reply(text('{"selected_memories":["deploy.md"]}'))])
     const sb = sandbox({ ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url })
     const dir = seed(sb)
-    const { io, run } = capture(sb.env, sb.project)
+    const { io, run } = cliSession(sb.env, sb.project)
     expect(await run(['recall', 'how do I ship', '--recent-tools', 'Bash,Read', '--json'])).toBe(0)
     const out = JSON.parse(io.stdout)
     expect(out).toMatchObject({ mode: 'model', memories: [{ path: join(dir, 'deploy.md') }] })
@@ -65,7 +50,7 @@ describe('memdir recall', () => {
 
   it('needs a query', async () => {
     const sb = sandbox()
-    expect(await capture(sb.env, sb.project).run(['recall'])).toBe(2)
+    expect(await cliSession(sb.env, sb.project).run(['recall'])).toBe(2)
   })
 })
 
@@ -88,7 +73,7 @@ describe('memdir extract', () => {
       reply(text('Saved.')),
     ])
     const env = { ...sb.env, ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url }
-    const { io, run } = capture(env, sb.project)
+    const { io, run } = cliSession(env, sb.project)
     expect(await run(['extract', '--transcript', fixture])).toBe(0)
     expect(io.stdout).toContain('extracting from the last 8 messages')
     expect(io.stdout).toContain('Saved 1 memory: staging_dashboard.md, MEMORY.md')
@@ -102,14 +87,14 @@ describe('memdir extract', () => {
   it('exits 1 when the model call fails', async () => {
     const { fake } = await fakeModel([failWith(400, {}, 'bad request')])
     const sb = sandbox({ ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: '' })
-    const { io, run } = capture({ ...sb.env, ANTHROPIC_BASE_URL: fake.url }, sb.project)
+    const { io, run } = cliSession({ ...sb.env, ANTHROPIC_BASE_URL: fake.url }, sb.project)
     expect(await run(['extract', '--transcript', fixture, '--json'])).toBe(1)
     expect(JSON.parse(io.stdout).events.at(-1)).toMatchObject({ type: 'failed' })
   })
 
   it('says it needs a model without credentials', async () => {
     const sb = sandbox()
-    const { io, run } = capture(sb.env, sb.project)
+    const { io, run } = cliSession(sb.env, sb.project)
     expect(await run(['extract', '--transcript', fixture])).toBe(0)
     expect(io.stdout).toContain('skipped: needs a model')
   })
@@ -141,7 +126,7 @@ describe('memdir watch', () => {
     writeFile(session, lines.slice(0, -2).join('\n') + '\n') // the session so far, mid-conversation
     copyFileSync(fixture, join(transcripts, 'agent-a1b2c3.jsonl')) // subagent files never trigger
     const controller = new AbortController()
-    const { io, run } = capture(env, sb.project, controller.signal)
+    const { io, run } = cliSession(env, sb.project, controller.signal)
     const done = run(['watch'])
     await until(() => io.stdout.includes('watching'))
     appendFileSync(session, lines.slice(-2).join('\n') + '\n') // the user's question and the final answer

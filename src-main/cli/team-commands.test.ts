@@ -5,35 +5,20 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { sandbox, tempDir, writeFile } from '../../test/helpers/temp-env.js'
 import { clearAutoMemPathCache } from '../core/paths/auto-mem-path.js'
 import { getTeamMemPath } from '../core/paths/team-agent-paths.js'
-import { runCli } from './run.js'
+import { cliSession, until } from '../../test/helpers/cli.js'
 
 beforeEach(() => clearAutoMemPathCache())
-
-function cli(env: Record<string, string | undefined>, cwd: string, signal?: AbortSignal) {
-  const io = { stdout: '', stderr: '' }
-  const run = (args: string[]) =>
-    runCli(args, { stdout: (t) => (io.stdout += t), stderr: (t) => (io.stderr += t), env, cwd, signal })
-  return { io, run }
-}
-
-async function until(check: () => boolean, ms = 8000) {
-  const end = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out')
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 describe('memdir team-server + memdir sync', () => {
   it('serves, issues repo-scoped tokens, and two projects sync through it', async () => {
     const data = join(tempDir(), 'team.sqlite')
-    const admin = cli({ HOME: tempDir() }, '/')
+    const admin = cliSession({ HOME: tempDir() }, '/')
     expect(await admin.run(['team-server', 'token', 'add', '--repo', 'acme/shop', '--data', data])).toBe(0)
     const token = admin.io.stdout.trim()
     expect(token).toMatch(/^tmt_/)
 
     const controller = new AbortController()
-    const server = cli({ HOME: tempDir() }, '/', controller.signal)
+    const server = cliSession({ HOME: tempDir() }, '/', controller.signal)
     const serving = server.run(['team-server', '--port', '0', '--data', data])
     await until(() => server.io.stdout.includes('team memory server on'))
     const url = /on (http:\/\/\S+)/.exec(server.io.stdout)![1]!
@@ -46,7 +31,7 @@ describe('memdir team-server + memdir sync', () => {
       join(getTeamMemPath(a.ctx()), 'testing.md'),
       '---\nname: Testing\ndescription: real DB\ntype: feedback\n---\nx\n',
     )
-    const pushA = cli(a.env, a.project)
+    const pushA = cliSession(a.env, a.project)
     expect(await pushA.run(['sync', '--push'])).toBe(0)
     expect(pushA.io.stdout).toContain('acme/shop @ ')
     expect(pushA.io.stdout).toContain('pushed 1')
@@ -57,7 +42,7 @@ describe('memdir team-server + memdir sync', () => {
       MEMDIR_TEAM_TOKEN: token,
       MEMDIR_TEAM_REPO: 'acme/shop',
     })
-    const pullB = cli(b.env, b.project)
+    const pullB = cliSession(b.env, b.project)
     expect(await pullB.run(['sync', '--json'])).toBe(0)
     expect(JSON.parse(pullB.io.stdout)).toMatchObject({
       repo: 'acme/shop',
@@ -66,7 +51,7 @@ describe('memdir team-server + memdir sync', () => {
     })
     expect(readFileSync(join(getTeamMemPath(b.ctx()), 'testing.md'), 'utf8')).toContain('real DB')
 
-    const other = cli({ ...b.env, MEMDIR_TEAM_REPO: 'acme/other' }, b.project)
+    const other = cliSession({ ...b.env, MEMDIR_TEAM_REPO: 'acme/other' }, b.project)
     expect(await other.run(['sync'])).toBe(1)
     expect(other.io.stderr).toContain('403')
 
@@ -76,10 +61,10 @@ describe('memdir team-server + memdir sync', () => {
 
   it('sync explains what is missing', async () => {
     const sb = sandbox()
-    const r = cli(sb.env, sb.project)
+    const r = cliSession(sb.env, sb.project)
     expect(await r.run(['sync'])).toBe(1)
     expect(r.io.stderr).toContain('team memory is off')
-    const on = cli({ ...sb.env, MEMDIR_TEAM_MEMORY: '1' }, sb.project)
+    const on = cliSession({ ...sb.env, MEMDIR_TEAM_MEMORY: '1' }, sb.project)
     expect(await on.run(['sync'])).toBe(1)
     expect(on.io.stderr).toContain('no team server configured')
     expect(await on.run(['sync', '--pull', '--push'])).toBe(2)
@@ -89,7 +74,7 @@ describe('memdir team-server + memdir sync', () => {
 describe('memdir dream', () => {
   it('reports the gate that blocked it', async () => {
     const sb = sandbox()
-    const r = cli(sb.env, sb.project)
+    const r = cliSession(sb.env, sb.project)
     expect(await r.run(['dream'])).toBe(0)
     expect(r.io.stdout).toContain('not run: 0 sessions since the last consolidation (needs 5)')
     expect(await r.run(['dream', '--force', '--json'])).toBe(0)

@@ -1,10 +1,8 @@
 import { stat, unlink } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type Anthropic from '@anthropic-ai/sdk'
-import { runAgentLoop } from '../model/agent-loop.js'
 import { buildCacheSafeParams } from '../model/cache-safe.js'
 import type { ModelClient } from '../model/client.js'
-import { createAutoMemCanUseTool } from '../model/permissions.js'
 import { MEMORY_AGENT_TOOLS, toAnthropicTool } from '../model/tools/index.js'
 import { ENTRYPOINT_NAME, isPathInside } from '../paths/auto-mem-path.js'
 import { buildConsolidationPrompt } from './consolidation-prompt.js'
@@ -16,8 +14,7 @@ import {
 } from './lock.js'
 import { sessionsTouchedSince } from './session-count.js'
 import { createSnapshot, diffSnapshot, type FileChange } from './snapshot.js'
-import { createOverlayTools } from '../review/overlay-tools.js'
-import type { ProposalStore } from '../review/proposals.js'
+import { runMemoryAgent, type ReviewSetting } from '../review/run-memory-agent.js'
 
 export const DREAM_DEFAULTS = { minHours: 24, minSessions: 5, scanIntervalMs: 10 * 60 * 1000, maxTurns: 30 }
 
@@ -56,7 +53,7 @@ export interface DreamDeps {
   cwd?: string
   onEvent?: (e: DreamEvent) => void
   /** Review mode: when enabled, the consolidation's changes become one proposal. */
-  review?: { enabled: () => boolean; proposals: ProposalStore }
+  review?: ReviewSetting
 }
 
 export interface DreamRunOptions {
@@ -146,21 +143,18 @@ export function createAutoDream(deps: DreamDeps) {
           today: new Date(t).toISOString().slice(0, 10),
         }),
       }
-      const review = deps.review?.enabled()
-        ? createOverlayTools(deps.memoryDir, MEMORY_AGENT_TOOLS)
-        : undefined
-      const result = await runAgentLoop({
+      const { result, proposed } = await runMemoryAgent({
         client: deps.client,
         base,
-        messages: [prompt],
-        tools: review?.tools ?? MEMORY_AGENT_TOOLS,
-        canUseTool: createAutoMemCanUseTool(deps.memoryDir),
+        prompt,
+        memoryDir: deps.memoryDir,
         maxTurns: deps.maxTurns ?? DREAM_DEFAULTS.maxTurns,
         cwd: deps.cwd ?? deps.memoryDir,
+        review: deps.review,
       })
-      if (review && deps.review) {
+      if (proposed && deps.review) {
         // A successful run: its time stands, so the same consolidation is not proposed again and again.
-        const files = await review.changes()
+        const files = proposed
         const proposal = await deps.review.proposals.create({
           author: 'dream',
           reason: result.finalText.trim() || 'Consolidation',

@@ -1,9 +1,7 @@
 import { basename, relative } from 'node:path'
 import type Anthropic from '@anthropic-ai/sdk'
-import { runAgentLoop } from '../model/agent-loop.js'
 import { buildCacheSafeParams, type CacheSafeParams } from '../model/cache-safe.js'
 import type { ModelClient } from '../model/client.js'
-import { createAutoMemCanUseTool } from '../model/permissions.js'
 import { MEMORY_AGENT_TOOLS, toAnthropicTool } from '../model/tools/index.js'
 import { isPathInside, ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { toApiMessages, type TranscriptMessage } from '../sessions/transcript.js'
@@ -11,8 +9,7 @@ import { formatMemoryManifest } from '../store/manifest.js'
 import { scanMemoryFiles } from '../store/scan.js'
 import { buildExtractionPrompt } from './extraction-prompt.js'
 import { hasMemoryWritesSince, messagesSince } from './mutual-exclusion.js'
-import { createOverlayTools } from '../review/overlay-tools.js'
-import type { ProposalStore } from '../review/proposals.js'
+import { runMemoryAgent, type ReviewSetting } from '../review/run-memory-agent.js'
 
 export type ExtractionEvent =
   | { type: 'started'; runId: number; newMessageCount: number; trailing: boolean }
@@ -51,7 +48,7 @@ export interface ExtractDeps {
   cwd?: string
   onEvent?: (e: ExtractionEvent) => void
   /** Review mode: when enabled, writes become proposals in this store. */
-  review?: { enabled: () => boolean; proposals: ProposalStore }
+  review?: ReviewSetting
 }
 
 export interface Extractor {
@@ -124,21 +121,18 @@ export function initExtractMemories(deps: ExtractDeps): Extractor {
       })
       const base = await parentParams(ctx)
       const forkPrompt: Anthropic.MessageParam = { role: 'user', content: [{ type: 'text', text: prompt }] }
-      const review = deps.review?.enabled()
-        ? createOverlayTools(deps.memoryDir, MEMORY_AGENT_TOOLS)
-        : undefined
-      const result = await runAgentLoop({
+      const { result, proposed } = await runMemoryAgent({
         client: deps.client,
         base,
-        messages: [forkPrompt],
-        tools: review?.tools ?? MEMORY_AGENT_TOOLS,
-        canUseTool: createAutoMemCanUseTool(deps.memoryDir),
+        prompt: forkPrompt,
+        memoryDir: deps.memoryDir,
         maxTurns: deps.maxTurns ?? 5,
         cwd: deps.cwd ?? deps.memoryDir,
+        review: deps.review,
       })
       cursor = last.uuid
-      if (review && deps.review) {
-        const files = await review.changes()
+      if (proposed && deps.review) {
+        const files = proposed
         if (!files.length) return skip('nothing new worth saving')
         const proposal = await deps.review.proposals.create({
           author: 'extraction',

@@ -1,14 +1,10 @@
 import { truncateEntrypointContent } from '../store/truncate.js'
 import {
-  BEFORE_RECOMMENDING,
+  closingGuidance,
   DIR_EXISTS_GUIDANCE,
-  DRIFT_CAVEAT,
   howToSaveSection,
-  IGNORE_MEMORY_RULE,
-  OTHER_PERSISTENCE,
   typesSection,
   WHAT_NOT_TO_SAVE,
-  WHEN_TO_ACCESS,
 } from './sections.js'
 
 export interface MemoryLinesOptions {
@@ -32,13 +28,7 @@ export function buildMemoryLines(opts: MemoryLinesOptions): string[] {
     ...typesSection({ withScope: false }),
     ...WHAT_NOT_TO_SAVE,
     ...howToSaveSection({ skipIndex: opts.skipIndex ?? false }),
-    ...WHEN_TO_ACCESS,
-    ...BEFORE_RECOMMENDING,
-    ...OTHER_PERSISTENCE,
-    DRIFT_CAVEAT,
-    '',
-    IGNORE_MEMORY_RULE,
-    '',
+    ...closingGuidance(),
   ]
   if (opts.extraGuidelines?.length) lines.push(...opts.extraGuidelines, '')
   return lines

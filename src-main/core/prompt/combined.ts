@@ -1,11 +1,10 @@
 import {
+  closingGuidance,
   DIR_EXISTS_GUIDANCE,
-  DRIFT_CAVEAT,
   howToSaveSection,
-  IGNORE_MEMORY_RULE,
   typesSection,
+  WHAT_NOT_TO_SAVE,
 } from './sections.js'
-import { BEFORE_RECOMMENDING, OTHER_PERSISTENCE, WHAT_NOT_TO_SAVE, WHEN_TO_ACCESS } from './sections.js'
 import { entrypointSection } from './build-memory-lines.js'
 
 export interface CombinedPromptOptions {
@@ -34,13 +33,7 @@ export function buildCombinedMemoryPrompt(opts: CombinedPromptOptions): string {
       skipIndex: false,
       indexHint: 'the `MEMORY.md` of the same directory (private or team)',
     }),
-    ...WHEN_TO_ACCESS,
-    ...BEFORE_RECOMMENDING,
-    ...OTHER_PERSISTENCE,
-    DRIFT_CAVEAT,
-    '',
-    IGNORE_MEMORY_RULE,
-    '',
+    ...closingGuidance(),
     ...entrypointSection(opts.privateIndex, '## MEMORY.md (private)'),
     '',
     ...entrypointSection(opts.teamIndex, '## team/MEMORY.md (team)'),

@@ -143,3 +143,16 @@ export const DRIFT_CAVEAT =
 
 export const IGNORE_MEMORY_RULE =
   'If the user asks you to ignore memory or not to use it, behave as if MEMORY.md were empty: do not cite, mention, compare against or act on remembered content for the rest of that request.'
+
+/** The sections every full memory prompt shares after "How to save", in SPEC §4 order. */
+export function closingGuidance(): string[] {
+  return [
+    ...WHEN_TO_ACCESS,
+    ...BEFORE_RECOMMENDING,
+    ...OTHER_PERSISTENCE,
+    DRIFT_CAVEAT,
+    '',
+    IGNORE_MEMORY_RULE,
+    '',
+  ]
+}

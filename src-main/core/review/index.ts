@@ -1,2 +1,3 @@
 export * from './overlay-tools.js'
 export * from './proposals.js'
+export * from './run-memory-agent.js'
