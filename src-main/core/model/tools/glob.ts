@@ -1,7 +1,6 @@
 import { stat } from 'node:fs/promises'
-import { isAbsolute, resolve } from 'node:path'
 import { glob } from 'tinyglobby'
-import { type AgentTool, stringArg } from './types.js'
+import { type AgentTool, stringArg, resolvePathArg } from './types.js'
 
 const MAX_RESULTS = 100
 
@@ -30,7 +29,7 @@ export const globTool: AgentTool = {
   async run(input, ctx) {
     const pattern = stringArg(input, 'pattern', true)
     const dir = stringArg(input, 'path')
-    const root = dir ? (isAbsolute(dir) ? dir : resolve(ctx.cwd, dir)) : ctx.cwd
+    const root = resolvePathArg(dir, ctx)
     const files = await globFiles(pattern, root)
     const withTimes = await Promise.all(
       files.map(async (f) => ({ f, t: (await stat(f).catch(() => null))?.mtimeMs ?? 0 })),

@@ -1,7 +1,6 @@
 import { readFile, stat } from 'node:fs/promises'
-import { isAbsolute, resolve } from 'node:path'
 import { globFiles } from './glob.js'
-import { type AgentTool, stringArg, ToolInputError } from './types.js'
+import { type AgentTool, stringArg, ToolInputError, resolvePathArg } from './types.js'
 
 const MAX_FILE_BYTES = 2 * 1024 * 1024
 const MAX_OUTPUT_LINES = 250
@@ -31,7 +30,7 @@ export const grepTool: AgentTool = {
       throw new ToolInputError(`invalid regular expression: ${(e as Error).message}`)
     }
     const where = stringArg(input, 'path')
-    const root = where ? (isAbsolute(where) ? where : resolve(ctx.cwd, where)) : ctx.cwd
+    const root = resolvePathArg(where, ctx)
     const st = await stat(root)
     const globPattern = stringArg(input, 'glob')
     const files = st.isFile() ? [root] : await globFiles(globPattern ? `**/${globPattern}` : '**/*', root)

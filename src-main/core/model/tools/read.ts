@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { isAbsolute, resolve } from 'node:path'
-import { type AgentTool, numberArg, stringArg } from './types.js'
+import { type AgentTool, numberArg, stringArg, resolvePathArg } from './types.js'
 
 const DEFAULT_LIMIT = 2000
 const MAX_LINE = 2000
@@ -20,7 +19,7 @@ export const readTool: AgentTool = {
   },
   async run(input, ctx) {
     const filePath = stringArg(input, 'file_path', true)
-    const path = isAbsolute(filePath) ? filePath : resolve(ctx.cwd, filePath)
+    const path = resolvePathArg(filePath, ctx)
     const offset = Math.max(1, Math.floor(numberArg(input, 'offset') ?? 1))
     const limit = Math.max(1, Math.floor(numberArg(input, 'limit') ?? DEFAULT_LIMIT))
     const text = await readFile(path, 'utf8')

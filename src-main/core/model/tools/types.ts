@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk'
+import { isAbsolute, resolve } from 'node:path'
 
 export interface ToolContext {
   /** Relative paths in tool input resolve against this. */
@@ -44,4 +45,10 @@ export function numberArg(input: Record<string, unknown>, key: string): number |
 
 export function toAnthropicTool(t: AgentTool): Anthropic.Tool {
   return { name: t.name, description: t.description, input_schema: t.input_schema }
+}
+
+/** A path argument as the model gave it: absolute as is, relative to the working directory otherwise. */
+export function resolvePathArg(p: string | undefined, ctx: ToolContext): string {
+  if (!p) return ctx.cwd
+  return isAbsolute(p) ? p : resolve(ctx.cwd, p)
 }
