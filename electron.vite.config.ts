@@ -1,6 +1,19 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
+import type { Plugin } from 'vite'
+
+/**
+ * The dev server (npm start) injects React Refresh's inline preamble; the strict CSP would block
+ * it. Only the served page gets 'unsafe-inline'; built files keep `script-src 'self'`.
+ */
+function devCsp(): Plugin {
+  return {
+    name: 'memdir-dev-csp',
+    apply: 'serve',
+    transformIndexHtml: (html) => html.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'"),
+  }
+}
 
 export default defineConfig({
   main: {
@@ -26,7 +39,7 @@ export default defineConfig({
   },
   renderer: {
     root: 'src-renderer',
-    plugins: [react()],
+    plugins: [react(), devCsp()],
     build: {
       outDir: 'out/renderer',
       rollupOptions: { input: { index: resolve('src-renderer/index.html') } },
