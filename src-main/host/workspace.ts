@@ -13,6 +13,7 @@ import type {
   TeamStatus,
   WorkspaceInfo,
 } from '../../src-shared/types.js'
+import type { DreamEvent } from '../core/dream/auto-dream.js'
 import type { Extractor } from '../core/extract/extract-memories.js'
 import { ENTRYPOINT_NAME, resolveAutoMemPath } from '../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../core/paths/context.js'
@@ -86,6 +87,7 @@ export class Workspace {
   private watcher?: FSWatcher
   private sessions?: SessionWatcher
   private extractor: Extractor
+  private readonly dream: ReturnType<typeof createDreamService>
   private scheduler?: TeamSyncScheduler
   private team: TeamStatus = { enabled: false, tokenSet: false, syncing: false }
   private pendingChanges = new Set<string>()
@@ -107,12 +109,34 @@ export class Workspace {
     this.proposals = new ProposalStore(proposalsDirFor(deps.ctx, this.memoryDir))
     const label = deps.ctx.projectRoot.split(sep).filter(Boolean).pop() ?? deps.ctx.projectRoot
     const settings = loadAppSettings(deps.ctx)
+    // Settings changes reopen the workspace, so the snapshot read here is current.
+    const review = { enabled: () => settings.reviewMode === true, proposals: this.proposals }
     this.extractor = createExtractionService(deps.ctx, {
       client: deps.model.client,
       enabled: () => settings.extractionEnabled !== false,
-      review: { enabled: () => loadAppSettings(deps.ctx).reviewMode === true, proposals: this.proposals },
+      review,
       onEvent: (e) => void this.onExtraction(e, label).catch(() => {}),
     })
+    // One service for the workspace's lifetime: its session-scan throttle lives in its closure.
+    this.dream = createDreamService(deps.ctx, {
+      client: deps.model.client,
+      review,
+      onEvent: (e) => void this.onDream(e).catch(() => {}),
+    })
+  }
+
+  private async onDream(e: DreamEvent) {
+    if (e.type === 'started') this.activeRun = { author: 'dream', runId: `dream-${Date.now()}` }
+    const runId = this.activeRun?.runId
+    if (e.type === 'improved' && runId)
+      await this.record(
+        'dream',
+        e.files.map((f) => f.path),
+        runId,
+      )
+    if (e.type !== 'started') this.activeRun = undefined
+    if (e.type === 'proposed') this.deps.onReviewChanged()
+    this.deps.activity.dream(e, runId)
   }
 
   private async onExtraction(e: Parameters<ActivityLog['extraction']>[0], label: string) {
@@ -123,7 +147,7 @@ export class Workspace {
     if (e.type !== 'started') this.activeRun = undefined
     if (e.type === 'proposed') this.deps.onReviewChanged()
     this.deps.activity.extraction(e, label, runId)
-    if (e.type === 'wrote') void this.maybeDream()
+    if (e.type === 'wrote') void this.dream.executeAutoDream().catch(() => {})
   }
 
   private async record(author: HistoryAuthor, paths: string[], runId?: string) {
@@ -234,30 +258,6 @@ export class Workspace {
     if (e.type === 'error') this.team = { ...this.team, syncing: false, lastError: e.error }
     this.deps.activity.sync(e)
     this.deps.onTeamStatus(this.team)
-  }
-
-  private async maybeDream() {
-    const runId = `dream-${Date.now()}`
-    const dream = createDreamService(this.deps.ctx, {
-      client: this.deps.model.client,
-      review: {
-        enabled: () => loadAppSettings(this.deps.ctx).reviewMode === true,
-        proposals: this.proposals,
-      },
-      onEvent: async (e) => {
-        if (e.type === 'started') this.activeRun = { author: 'dream', runId }
-        if (e.type === 'improved')
-          await this.record(
-            'dream',
-            e.files.map((f) => f.path),
-            runId,
-          )
-        if (e.type !== 'started') this.activeRun = undefined
-        if (e.type === 'proposed') this.deps.onReviewChanged()
-        this.deps.activity.dream(e, runId)
-      },
-    })
-    await dream.executeAutoDream()
   }
 
   info(): WorkspaceInfo {
