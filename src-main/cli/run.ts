@@ -33,11 +33,11 @@ Commands:
   sync [--pull|--push] [--json] sync team/ with the team server (MEMDIR_TEAM_URL, MEMDIR_TEAM_TOKEN)
   team-server [--port P] [--host H] [--data FILE]
                                 run the team memory server (SQLite FILE, or PostgreSQL when DATABASE_URL is set)
+  team-server token add --repo owner/repo [--data FILE]
+                                create a bearer token scoped to one repo
   history [FILE] [--json]       every recorded change (who: user, extraction, dream, team-pull, external)
   restore FILE --to VERSION     put FILE back as it was at VERSION (also brings back a deleted memory)
   web [--port P]                the desktop UI in a browser on 127.0.0.1 (prints a URL with an access token)
-  team-server token add --repo owner/repo [--data FILE]
-                                create a bearer token scoped to one repo
 
 Options for every command:
   --cwd DIR                     project root (default: the current directory)
@@ -46,7 +46,8 @@ Options for every command:
 
 Environment: CLAUDE_CONFIG_DIR, CLAUDE_COWORK_MEMORY_PATH_OVERRIDE, CLAUDE_CODE_REMOTE_MEMORY_DIR,
 CLAUDE_CODE_DISABLE_AUTO_MEMORY, CLAUDE_CODE_SIMPLE, CLAUDE_CODE_REMOTE, MEMDIR_TEAM_MEMORY,
-MEMDIR_KAIROS, MEMDIR_POLICY_SETTINGS (managed settings file), MEMDIR_EXTRACTION=0 (extraction off).
+MEMDIR_KAIROS, MEMDIR_POLICY_SETTINGS (managed settings file), MEMDIR_EXTRACTION=0 (extraction off),
+MEMDIR_DATA_DIR (history, snapshots, settings; default ~/.memdir), MEMDIR_DREAM_MIN_HOURS, MEMDIR_DREAM_MIN_SESSIONS.
 Team: MEMDIR_TEAM_URL, MEMDIR_TEAM_TOKEN, MEMDIR_TEAM_REPO (default: the git origin), DATABASE_URL (server).
 Model: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, MEMDIR_SELECTOR_MODEL, MEMDIR_AGENT_MODEL.
 Exit codes: 0 ok, 1 error, 2 bad usage.
