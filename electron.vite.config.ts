@@ -23,6 +23,8 @@ export default defineConfig({
         input: {
           main: resolve('src-main/electron/main.ts'),
           cli: resolve('src-main/cli/main.ts'),
+          // Blocking file reads run here, off the main thread (core/store/scan-worker-client.ts).
+          'scan-worker': resolve('src-main/core/store/scan-worker.ts'),
         },
       },
     },

@@ -111,4 +111,23 @@ describe('built memdir binary', () => {
     expect(err.code).toBe(2)
     expect(err.stderr).toContain('unknown command: frobnicate')
   })
+
+  it.runIf(built)('lists memories through the bundled scan worker', async () => {
+    const sb = sandbox()
+    const dir = getAutoMemPath(sb.ctx())
+    writeFile(
+      join(dir, 'db.md'),
+      '---\nname: DB\ndescription: tests hit the real DB\ntype: feedback\n---\nbody\n',
+    )
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [bin, 'list', '--cwd', sb.project],
+      {
+        env: sb.env,
+      },
+    )
+    expect(stdout).toContain('[feedback] db.md')
+    expect(stdout).toContain('tests hit the real DB')
+    expect(stderr).not.toContain('scanning on the main thread')
+  })
 })

@@ -1,4 +1,4 @@
-import { readHead } from '../store/read-head.js'
+import { readHead } from '../store/scan.js'
 import { memoryAge, memoryAgeDays, memoryFreshnessText } from './freshness.js'
 import type { RelevantMemory } from './find-relevant.js'
 

@@ -1,7 +1,5 @@
-import { readHead } from '../store/read-head.js'
 import { parseMemoryFile } from '../store/frontmatter.js'
-import type { MemoryHeader } from '../store/scan.js'
-import { mapSettledBounded } from '../store/scan.js'
+import { type MemoryHeader, readHeads } from '../store/scan.js'
 import { MAX_RECALLED } from './selector-prompt.js'
 
 const STOPWORDS = new Set(
@@ -38,20 +36,23 @@ export async function rankMemoriesOffline(
 ): Promise<{ header: MemoryHeader; score: number }[]> {
   const terms = [...new Set(tokenize(query))]
   if (!terms.length) return []
-  const docs = (
-    await mapSettledBounded(candidates, 32, async (header): Promise<Doc> => {
-      const { content } = await readHead(header.filePath, 60)
-      const parsed = parseMemoryFile(content)
-      return {
-        header,
-        fields: [
-          { tokens: tokenize(`${header.name ?? ''} ${header.filename.replace(/[_./-]/g, ' ')}`), weight: 3 },
-          { tokens: tokenize(header.description ?? ''), weight: 2 },
-          { tokens: tokenize(parsed.body), weight: 1 },
-        ],
-      }
+  const heads = await readHeads(
+    candidates.map((c) => c.filePath),
+    60,
+  )
+  const docs: Doc[] = []
+  candidates.forEach((header, i) => {
+    const head = heads[i]
+    if (!head) return
+    docs.push({
+      header,
+      fields: [
+        { tokens: tokenize(`${header.name ?? ''} ${header.filename.replace(/[_./-]/g, ' ')}`), weight: 3 },
+        { tokens: tokenize(header.description ?? ''), weight: 2 },
+        { tokens: tokenize(parseMemoryFile(head.content).body), weight: 1 },
+      ],
     })
-  ).filter((d): d is Doc => d !== undefined)
+  })
   if (!docs.length) return []
   const lengths = docs.map((d) => d.fields.reduce((n, f) => n + f.tokens.length, 0))
   const avgLen = lengths.reduce((a, b) => a + b, 0) / docs.length || 1

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { parseMemoryFile, parseWithGrayMatter, serializeMemoryFile, toParsed } from './frontmatter.js'
+import {
+  parseMemoryFile,
+  parseMemoryHeaderFields,
+  parseWithGrayMatter,
+  serializeMemoryFile,
+  toParsed,
+} from './frontmatter.js'
 
 const samples = [
   '---\nname: Testing policy\ndescription: Integration tests hit the real DB\ntype: feedback\n---\n\nbody\n',
@@ -18,11 +24,23 @@ const samples = [
   '---\nname: url\ndescription: see https://grafana.internal/d/checkout?x=1\ntype: reference\n---\n',
   '---\nname: Tabs\t\ndescription:\tvalue with tab\n---\n',
   '---\noriginSessionId: abc-123\nname: extra keys\ndescription: kept\ntype: project\n---\nbody',
+  '---\nname: C# tips\ndescription: F#, C# and  two  spaces\n---\n',
+  '---\nname: NULL\ndescription: Yes\ntype: ~\n---\n',
+  '---\nname: On\ndescription: offline first\n---\n',
+  '---\nname: -1 tip\ndescription: .5 of it\n---\n',
+  '---\nname: - dash\ndescription: ? what\n---\n',
+  '---\nname: +x\ndescription: ends with colon:\n---\n',
+  '---\nname: tab\tinside\ndescription: nbsp\u00a0here\n---\n',
 ]
 
 describe('frontmatter parsing', () => {
   it.each(samples)('the fast path agrees with gray-matter: %j', (text) => {
     expect(parseMemoryFile(text)).toEqual(toParsed(parseWithGrayMatter(text)))
+  })
+
+  it.each(samples)('the header-only parse gives the same fields: %j', (text) => {
+    const { name, description, type } = parseMemoryFile(text)
+    expect(parseMemoryHeaderFields(text)).toEqual({ name, description, type })
   })
 
   it('round-trips what it serializes', () => {

@@ -9,8 +9,11 @@ export interface ParsedMemory {
   body: string
 }
 
+// Whitespace other than single spaces: only then does oneLine need its regex replace.
+const UNUSUAL_SPACE = /\s\s|[^\S ]/
+
 function oneLine(v: unknown): string | undefined {
-  if (typeof v === 'string') return v.replace(/\s+/g, ' ').trim() || undefined
+  if (typeof v === 'string') return (UNUSUAL_SPACE.test(v) ? v.replace(/\s+/g, ' ') : v).trim() || undefined
   if (typeof v === 'number' || typeof v === 'boolean') return String(v)
   if (v instanceof Date) return v.toISOString()
   return undefined
@@ -19,23 +22,42 @@ function oneLine(v: unknown): string | undefined {
 // A frontmatter line we can read without a YAML parser: `key: plain value` whose value YAML
 // would also read as a plain string (no quotes, flow/anchor/tag/block indicators, dates or numbers).
 const SIMPLE_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*))?$/
-const NEEDS_YAML =
-  /^(?:["'[\]{}&*!|>%@`#]|-\s|\?\s|[-+]?(?:\d|\.\d)|~$|null$|true$|false$|yes$|no$|on$|off$)/i
+const INDICATOR_START = /^(?:["'[\]{}&*!|>%@`#]|-\s|\?\s|[-+]?(?:\d|\.\d))/
+const YAML_WORDS = new Set(['~', 'null', 'true', 'false', 'yes', 'no', 'on', 'off'])
 
-/** Fast path for the flat frontmatter Claude Code writes; undefined means "let YAML decide". */
-function parseSimpleFrontmatter(text: string): { data: Record<string, unknown>; body: string } | undefined {
-  if (!text.startsWith('---\n') && !text.startsWith('---\r\n')) return undefined
-  const lines = text.split('\n')
+/** Would YAML read this (trimmed, non-empty) plain value as something other than that string? */
+function needsYaml(raw: string): boolean {
+  if (raw.length <= 5 && YAML_WORDS.has(raw.toLowerCase())) return true
+  return INDICATOR_START.test(raw) || raw.includes(': ') || raw.endsWith(':')
+}
+
+/**
+ * Fast path for the flat frontmatter Claude Code writes; undefined means "let YAML decide".
+ * Returns the fields and where the body starts, so a header-only caller never builds the body.
+ */
+function parseSimpleFrontmatter(
+  text: string,
+): { data: Record<string, unknown>; bodyStart: number } | undefined {
+  let pos: number
+  if (text.startsWith('---\n')) pos = 4
+  else if (text.startsWith('---\r\n')) pos = 5
+  else return undefined
   const data: Record<string, unknown> = {}
-  for (let i = 1; i < lines.length; i++) {
-    const line = (lines[i] as string).replace(/\r$/, '')
-    if (line === '---') return { data, body: lines.slice(i + 1).join('\n') }
+  while (pos <= text.length) {
+    const nl = text.indexOf('\n', pos)
+    const end = nl === -1 ? text.length : nl
+    const next = nl === -1 ? text.length + 1 : nl + 1
+    const line =
+      text.charCodeAt(end - 1) === 13 && end > pos ? text.slice(pos, end - 1) : text.slice(pos, end)
+    pos = next
+    if (line === '---') return { data, bodyStart: Math.min(next, text.length) }
     if (line.trim() === '') continue
     const m = SIMPLE_LINE.exec(line)
     if (!m) return undefined
-    const raw = (m[2] ?? '').replace(/\s+#.*$/, '').trim()
+    const value = m[2] ?? ''
+    const raw = (value.includes('#') ? value.replace(/\s+#.*$/, '') : value).trim()
     if (raw === '') return undefined // null / nested mapping: YAML semantics
-    if (NEEDS_YAML.test(raw) || raw.includes(': ') || raw.endsWith(':')) return undefined
+    if (needsYaml(raw)) return undefined
     data[m[1] as string] = raw
   }
   return undefined // no closing fence: let gray-matter apply its own rule
@@ -46,7 +68,26 @@ function parseSimpleFrontmatter(text: string): { data: Record<string, unknown>; 
  * treated as absent and the whole text becomes the body.
  */
 export function parseMemoryFile(text: string): ParsedMemory {
-  return toParsed(parseSimpleFrontmatter(text) ?? parseWithGrayMatter(text))
+  const simple = parseSimpleFrontmatter(text)
+  return toParsed(
+    simple ? { data: simple.data, body: text.slice(simple.bodyStart) } : parseWithGrayMatter(text),
+  )
+}
+
+export type MemoryHeaderFields = Pick<ParsedMemory, 'name' | 'description' | 'type'>
+
+/** Just `name/description/type`, as parseMemoryFile would give them, without building the body. */
+export function parseMemoryHeaderFields(text: string): MemoryHeaderFields {
+  const data = parseSimpleFrontmatter(text)?.data ?? parseWithGrayMatter(text).data
+  return headerFields(data)
+}
+
+function headerFields(data: Record<string, unknown>): MemoryHeaderFields {
+  return {
+    name: oneLine(data.name),
+    description: oneLine(data.description) ?? null,
+    type: parseMemoryType(data.type),
+  }
 }
 
 /** The YAML path (gray-matter), also the reference the fast path is tested against. */
@@ -63,13 +104,7 @@ export function parseWithGrayMatter(text: string): { data: Record<string, unknow
 }
 
 export function toParsed({ data, body }: { data: Record<string, unknown>; body: string }): ParsedMemory {
-  return {
-    data,
-    name: oneLine(data.name),
-    description: oneLine(data.description) ?? null,
-    type: parseMemoryType(data.type),
-    body: body.replace(/^\r?\n/, ''),
-  }
+  return { data, ...headerFields(data), body: body.replace(/^\r?\n/, '') }
 }
 
 // Safe unquoted YAML: no `: `, ` #`, leading indicators or trailing space.

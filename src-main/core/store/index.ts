@@ -1,6 +1,6 @@
 export * from './memory-types.js'
 export * from './frontmatter.js'
-export * from './read-head.js'
+export * from './memory-header.js'
 export * from './scan.js'
 export * from './manifest.js'
 export * from './format-size.js'

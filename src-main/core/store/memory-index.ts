@@ -1,11 +1,10 @@
 import {
-  listMemoryFiles,
-  mapSettledBounded,
-  newestFirst,
-  readMemoryHeader,
+  isMemoryFileName,
   type MemoryHeader,
+  newestFirst,
+  readMemoryHeaders,
+  scanMemoryFiles,
 } from './scan.js'
-import { isMemoryFileName } from './scan.js'
 
 /**
  * An in-memory index of a memory dir's headers. Built by one full scan, then kept current by
@@ -20,9 +19,8 @@ export class MemoryIndex {
   /** Full scan once; later calls return the same promise. */
   load(): Promise<void> {
     this.ready ??= (async () => {
-      const files = await listMemoryFiles(this.memoryDir)
-      const got = await mapSettledBounded(files, 64, (f) => readMemoryHeader(this.memoryDir, f))
-      for (const h of got) if (h) this.headers.set(h.filename, h)
+      const all = await scanMemoryFiles(this.memoryDir, { limit: Infinity })
+      for (const h of all) this.headers.set(h.filename, h)
     })()
     return this.ready
   }
@@ -31,7 +29,7 @@ export class MemoryIndex {
   async update(relPaths: Iterable<string>): Promise<void> {
     await this.load()
     const todo = [...new Set(relPaths)].filter(isMemoryFileName)
-    const got = await mapSettledBounded(todo, 64, (f) => readMemoryHeader(this.memoryDir, f))
+    const got = todo.length ? await readMemoryHeaders(this.memoryDir, todo) : []
     todo.forEach((f, i) => {
       const h = got[i]
       if (h) this.headers.set(f, h)

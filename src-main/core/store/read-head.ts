@@ -1,57 +1,64 @@
-import { close, fstat, open, read } from 'node:fs'
-import { promisify } from 'node:util'
-
-const openFd = promisify(open)
-const fstatFd = promisify(fstat)
-const closeFd = promisify(close)
-const readFd = (fd: number, buf: Buffer, pos: number) =>
-  new Promise<number>((resolve, reject) =>
-    read(fd, buf, 0, buf.length, pos, (e, n) => (e ? reject(e) : resolve(n))),
-  )
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 
 const CHUNK = 4096
 const MAX_HEAD_BYTES = 64 * 1024
 
-function countNewlines(buf: Buffer, end: number): number {
+export interface FileHead {
+  content: string
+  mtimeMs: number
+}
+
+function countNewlines(buf: Buffer, from: number, to: number): number {
   let n = 0
-  for (let i = buf.indexOf(10); i !== -1 && i < end; i = buf.indexOf(10, i + 1)) n++
+  for (let i = buf.indexOf(10, from); i !== -1 && i < to; i = buf.indexOf(10, i + 1)) n++
   return n
 }
 
+/** The first `maxLines` lines of buf[0, total), without the newline that ends the last of them. */
+function headText(buf: Buffer, total: number, maxLines: number): string {
+  const text = buf.toString('utf8', 0, total)
+  let cut = -1
+  for (let i = 0; i < maxLines; i++) {
+    cut = text.indexOf('\n', cut + 1)
+    if (cut === -1) return text
+  }
+  return text.slice(0, cut)
+}
+
+function grow(buf: Buffer, total: number): Buffer {
+  const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, MAX_HEAD_BYTES))
+  buf.copy(bigger, 0, 0, total)
+  return bigger
+}
+
+let scratch: Buffer = Buffer.allocUnsafe(CHUNK)
+
 /**
- * Reads at most the first `maxLines` lines of a file and its mtime through one open descriptor:
- * the fstat rides on the fd we already hold, so there is no separate stat pass. Plain fds, not
- * FileHandle objects: this runs once per memory file on every scan.
+ * Reads at most the first `maxLines` lines of a file and its mtime through one open descriptor
+ * (the fstat rides on the fd, so there is no separate stat pass). Blocking, with one reused
+ * buffer: it runs in the scan worker thread, never on the main thread, because a bare syscall
+ * costs microseconds and a thread-pool round trip several times that. Async callers use
+ * `readHead` in scan.ts.
  */
-export async function readHead(
-  path: string,
-  maxLines: number,
-): Promise<{ content: string; mtimeMs: number }> {
-  const fd = await openFd(path, 'r')
+export function readHeadSync(path: string, maxLines: number): FileHead {
+  const fd = openSync(path, 'r')
   try {
-    const st = await fstatFd(fd)
+    const st = fstatSync(fd)
     if (!st.isFile()) throw new Error(`not a regular file: ${path}`)
-    let buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, st.size)))
     let total = 0
     let newlines = 0
     while (total < MAX_HEAD_BYTES) {
-      if (total === buf.length) {
-        const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, MAX_HEAD_BYTES))
-        buf.copy(bigger, 0, 0, total)
-        buf = bigger
-      }
-      const n = await readFd(fd, buf.subarray(total), total)
+      if (total === scratch.length) scratch = grow(scratch, total)
+      const n = readSync(fd, scratch, total, scratch.length - total, total)
       if (n === 0) break
-      newlines += countNewlines(buf.subarray(total, total + n), n)
       total += n
-      if (newlines >= maxLines || total >= st.size) break
+      // Most memory files fit in the first read; only a longer one needs its lines counted.
+      if (total >= st.size) break
+      newlines += countNewlines(scratch, total - n, total)
+      if (newlines >= maxLines) break
     }
-    const text = buf.toString('utf8', 0, total)
-    if (newlines < maxLines) return { content: text, mtimeMs: st.mtimeMs }
-    let cut = -1
-    for (let i = 0; i < maxLines; i++) cut = text.indexOf('\n', cut + 1)
-    return { content: text.slice(0, cut), mtimeMs: st.mtimeMs }
+    return { content: headText(scratch, total, maxLines), mtimeMs: st.mtimeMs }
   } finally {
-    await closeFd(fd)
+    closeSync(fd)
   }
 }

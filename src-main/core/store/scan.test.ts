@@ -1,9 +1,10 @@
-import { utimesSync } from 'node:fs'
+import { mkdirSync, symlinkSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import { formatMemoryManifest } from './manifest.js'
-import { scanMemoryFiles } from './scan.js'
+import { newestFirst, scanMemoryFiles } from './scan.js'
+import { listMemoryFilesSync, scanMemoryFilesSync, shardOf } from './scan-sync.js'
 
 const mem = (name: string, description: string, type = 'project') =>
   `---\nname: ${name}\ndescription: ${description}\ntype: ${type}\n---\n\nbody of ${name}\n`
@@ -81,6 +82,49 @@ describe('scanMemoryFiles', () => {
 
   it('returns [] for a missing dir', async () => {
     expect(await scanMemoryFiles(join(tempDir(), 'nope'))).toEqual([])
+  })
+
+  it('beyond the limit keeps exactly the newest a full read keeps, skipping what cannot be read', async () => {
+    const dir = tempDir()
+    const base = Date.UTC(2026, 0, 1)
+    for (let i = 0; i < 260; i++) {
+      const p = writeFile(join(dir, i % 3 ? 'team' : '', `m${i}.md`), mem(`m${i}`, `memory ${i}`))
+      touch(p, base + (i % 50) * 60_000) // many equal mtimes: ties break by file name
+    }
+    // Newest of all, yet not memories: a directory named like one, and a dangling symlink.
+    mkdirSync(join(dir, 'folder.md'))
+    touch(join(dir, 'folder.md'), base + 3_600_000)
+    symlinkSync(join(dir, 'gone.md'), join(dir, 'ghost.md'))
+    const everything = await scanMemoryFiles(dir, { limit: Infinity })
+    expect(everything).toHaveLength(260)
+    const kept = await scanMemoryFiles(dir)
+    expect(kept).toEqual(everything.slice(0, 200))
+  })
+
+  it('lists through symlinked folders once, even when links form a cycle', async () => {
+    const dir = tempDir()
+    const elsewhere = tempDir()
+    writeFile(join(elsewhere, 'shared.md'), mem('S', 'linked in'))
+    writeFile(join(dir, 'own.md'), mem('O', 'own'))
+    symlinkSync(elsewhere, join(dir, 'linked'))
+    symlinkSync(dir, join(elsewhere, 'back')) // elsewhere/back -> dir: a cycle
+    expect(listMemoryFilesSync(dir).sort()).toEqual(['linked/shared.md', 'own.md'])
+    expect((await scanMemoryFiles(dir)).map((h) => h.filename).sort()).toEqual(['linked/shared.md', 'own.md'])
+  })
+})
+
+describe('sharded scan', () => {
+  it('shards split the files by name, and merged they are the unsharded scan', () => {
+    const dir = tempDir()
+    for (let i = 0; i < 120; i++)
+      touch(writeFile(join(dir, `f${i}.md`), mem(`f${i}`, `d${i}`)), Date.UTC(2026, 0, 1) + i)
+    for (const count of [2, 3]) {
+      const parts = Array.from({ length: count }, (_, index) =>
+        scanMemoryFilesSync(dir, 50, { index, count }),
+      )
+      for (const p of parts) for (const h of p) expect(shardOf(h.filename, count)).toBe(parts.indexOf(p))
+      expect(parts.flat().sort(newestFirst).slice(0, 50)).toEqual(scanMemoryFilesSync(dir, 50))
+    }
   })
 })
 

@@ -1,23 +1,14 @@
-import { readdir } from 'node:fs/promises'
-import { basename, join, sep } from 'node:path'
-import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
-import { parseMemoryFile } from './frontmatter.js'
-import type { MemoryType } from './memory-types.js'
-import { readHead } from './read-head.js'
+import {
+  FRONTMATTER_MAX_LINES,
+  isMemoryFileName,
+  MAX_MEMORY_FILES,
+  type MemoryHeader,
+  newestFirst,
+} from './memory-header.js'
+import type { FileHead } from './read-head.js'
+import { runScanJobInWorker, runShardedScanJob } from './scan-worker-client.js'
 
-export const MAX_MEMORY_FILES = 200
-export const FRONTMATTER_MAX_LINES = 30
-const READ_CONCURRENCY = 64
-
-export interface MemoryHeader {
-  /** Path relative to the scanned dir, always with `/`. */
-  filename: string
-  filePath: string
-  mtimeMs: number
-  name?: string
-  description: string | null
-  type?: MemoryType
-}
+export { FRONTMATTER_MAX_LINES, isMemoryFileName, MAX_MEMORY_FILES, newestFirst, type MemoryHeader }
 
 export interface ScanOptions {
   signal?: AbortSignal
@@ -25,77 +16,56 @@ export interface ScanOptions {
   limit?: number
 }
 
-export function isMemoryFileName(relPath: string): boolean {
-  return relPath.endsWith('.md') && basename(relPath) !== ENTRYPOINT_NAME
+/** Every memory file under the dir (relative, with `/`); a missing dir has none. */
+export function listMemoryFiles(memoryDir: string): Promise<string[]> {
+  return runScanJobInWorker({ kind: 'list', dir: memoryDir })
 }
 
-export async function listMemoryFiles(memoryDir: string): Promise<string[]> {
-  let entries: string[]
-  try {
-    entries = await readdir(memoryDir, { recursive: true })
-  } catch {
-    return []
-  }
-  return entries.filter(isMemoryFileName).map((p) => p.split(sep).join('/'))
-}
-
-export async function readMemoryHeader(memoryDir: string, filename: string): Promise<MemoryHeader> {
-  const filePath = join(memoryDir, filename)
-  const { content, mtimeMs } = await readHead(filePath, FRONTMATTER_MAX_LINES)
-  const parsed = parseMemoryFile(content)
-  return {
-    filename,
-    filePath,
-    mtimeMs,
-    name: parsed.name,
-    description: parsed.description,
-    type: parsed.type,
-  }
-}
-
-/** Runs `fn` over `items` with at most `limit` in flight; failures become undefined. */
-export async function mapSettledBounded<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-  signal?: AbortSignal,
-): Promise<(R | undefined)[]> {
-  const out = new Array<R | undefined>(items.length)
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) {
-      if (signal?.aborted) return
-      const i = next++
-      try {
-        out[i] = await fn(items[i] as T)
-      } catch {
-        out[i] = undefined
-      }
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
-  return out
-}
-
-export function newestFirst(a: MemoryHeader, b: MemoryHeader): number {
-  return b.mtimeMs - a.mtimeMs || a.filename.localeCompare(b.filename)
+function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work
+  if (signal.aborted) return Promise.reject(new Error('scan aborted'))
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Error('scan aborted'))
+    signal.addEventListener('abort', onAbort, { once: true })
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
 }
 
 /**
  * SPEC §5: every `.md` but MEMORY.md, header from the first 30 lines, newest first, capped.
- * Unreadable files and bad frontmatter are skipped, never thrown.
+ * Unreadable files and bad frontmatter are skipped, never thrown. The reads run in the scan
+ * worker threads, each taking a shard of the files (see scan-sync.ts for how).
  */
-export async function scanMemoryFiles(memoryDir: string, opts: ScanOptions = {}): Promise<MemoryHeader[]> {
+export function scanMemoryFiles(memoryDir: string, opts: ScanOptions = {}): Promise<MemoryHeader[]> {
   const limit = opts.limit ?? MAX_MEMORY_FILES
-  const files = await listMemoryFiles(memoryDir)
-  const headers = await mapSettledBounded(
-    files,
-    READ_CONCURRENCY,
-    (f) => readMemoryHeader(memoryDir, f),
+  const shards = runShardedScanJob((index, count) => ({
+    kind: 'scan' as const,
+    dir: memoryDir,
+    limit,
+    shard: count > 1 ? { index, count } : undefined,
+  }))
+  return abortable(
+    shards.then((parts) =>
+      parts.length === 1 ? (parts[0] ?? []) : parts.flat().sort(newestFirst).slice(0, limit),
+    ),
     opts.signal,
   )
-  if (opts.signal?.aborted) throw new Error('scan aborted')
-  const ok = headers.filter((h): h is MemoryHeader => h !== undefined)
-  ok.sort(newestFirst)
-  return ok.slice(0, limit)
+}
+
+/** Headers of these files (paths relative to the dir), in order; a file that cannot be read is null. */
+export function readMemoryHeaders(memoryDir: string, files: string[]): Promise<(MemoryHeader | null)[]> {
+  return runScanJobInWorker({ kind: 'headers', dir: memoryDir, files })
+}
+
+/** The first `maxLines` lines and mtime of each file, in order; undefined where it cannot be read. */
+export async function readHeads(paths: string[], maxLines: number): Promise<(FileHead | undefined)[]> {
+  const got = await runScanJobInWorker({ kind: 'heads', paths, maxLines })
+  return got.map((r) => (r.ok ? r.head : undefined))
+}
+
+/** One file's first `maxLines` lines and mtime; rejects (with the errno code) when it cannot be read. */
+export async function readHead(path: string, maxLines: number): Promise<FileHead> {
+  const [r] = await runScanJobInWorker({ kind: 'heads', paths: [path], maxLines })
+  if (r?.ok) return r.head
+  throw Object.assign(new Error(r?.error ?? `cannot read ${path}`), { code: r?.ok ? undefined : r?.code })
 }

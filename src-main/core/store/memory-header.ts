@@ -1,0 +1,27 @@
+import { basename } from 'node:path'
+import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
+import type { MemoryType } from './memory-types.js'
+
+export const MAX_MEMORY_FILES = 200
+export const FRONTMATTER_MAX_LINES = 30
+
+export interface MemoryHeader {
+  /** Path relative to the scanned dir, always with `/`. */
+  filename: string
+  filePath: string
+  mtimeMs: number
+  name?: string
+  description: string | null
+  type?: MemoryType
+}
+
+export function isMemoryFileName(relPath: string): boolean {
+  return relPath.endsWith('.md') && basename(relPath) !== ENTRYPOINT_NAME
+}
+
+export function newestFirst(
+  a: { mtimeMs: number; filename: string },
+  b: { mtimeMs: number; filename: string },
+) {
+  return b.mtimeMs - a.mtimeMs || a.filename.localeCompare(b.filename)
+}

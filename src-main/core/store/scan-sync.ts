@@ -1,0 +1,160 @@
+import { type Dirent, readdirSync, realpathSync, statSync } from 'node:fs'
+import { join, sep } from 'node:path'
+import { parseMemoryHeaderFields } from './frontmatter.js'
+import { FRONTMATTER_MAX_LINES, isMemoryFileName, type MemoryHeader, newestFirst } from './memory-header.js'
+import { type FileHead, readHeadSync } from './read-head.js'
+
+// Blocking implementations of the scan. They run in the scan worker thread (scan-worker.ts);
+// the main thread reaches them only through scan.ts.
+
+/**
+ * Every memory file under the dir, relative, with `/`. A walk on the entry types readdir already
+ * returns: Node 20's `readdir({ recursive: true })` stats every entry to find the subdirectories,
+ * which costs as much as reading the file. Only symlinks are stat'ed (followed, like recursive
+ * readdir does, but each real directory is walked once, so a link cycle ends).
+ */
+export function listMemoryFilesSync(memoryDir: string): string[] {
+  const out: string[] = []
+  let seen: Set<string> | undefined
+  const walk = (abs: string, rel: string) => {
+    let entries: Dirent[]
+    try {
+      entries = readdirSync(abs, { withFileTypes: true })
+    } catch {
+      return // missing or unreadable: nothing to list here, the rest still is
+    }
+    for (const d of entries) {
+      const relPath = rel + d.name
+      let isDir = d.isDirectory()
+      if (d.isSymbolicLink()) {
+        seen ??= new Set([tryRealDir(memoryDir) ?? memoryDir])
+        const real = tryRealDir(join(abs, d.name))
+        isDir = real !== undefined && !seen.has(real)
+        if (real) seen.add(real)
+      }
+      if (isMemoryFileName(relPath)) out.push(relPath)
+      if (isDir) walk(join(abs, d.name), relPath + '/')
+    }
+  }
+  walk(memoryDir, '')
+  return out
+}
+
+function tryRealDir(path: string): string | undefined {
+  try {
+    return statSync(path).isDirectory() ? realpathSync(path) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** `join(memoryDir, filename)` for many files: the dir is normalized once, not per file. */
+function pathJoiner(memoryDir: string): (filename: string) => string {
+  const root = join(memoryDir, sep)
+  return sep === '/' ? (f) => root + f : (f) => join(root, f)
+}
+
+function readHeaderAt(filename: string, filePath: string): MemoryHeader {
+  const { content, mtimeMs } = readHeadSync(filePath, FRONTMATTER_MAX_LINES)
+  const { name, description, type } = parseMemoryHeaderFields(content)
+  return { filename, filePath, mtimeMs, name, description, type }
+}
+
+function tryReadHeader(filename: string, filePath: string): MemoryHeader | null {
+  try {
+    return readHeaderAt(filename, filePath)
+  } catch {
+    return null
+  }
+}
+
+/** Which of `shards` scanners handles a file: by its name, so two listings taken a moment apart agree. */
+export function shardOf(filename: string, shards: number): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < filename.length; i++) h = Math.imul(h ^ filename.charCodeAt(i), 0x01000193)
+  return (h >>> 0) % shards
+}
+
+export interface Shard {
+  index: number
+  count: number
+}
+
+/**
+ * SPEC §5 scan. Up to `limit` files: one pass, each file's header and mtime from one descriptor.
+ * With more files than are kept, reading every header would be wasted work, so the mtimes come
+ * from a stat pass and headers are read newest first until `limit` of them parse; the result is
+ * the same list (an unreadable file is skipped and the next newest takes its place). With a
+ * `shard`, only that share of the files is scanned; merging every shard's newest `limit` and
+ * keeping the newest `limit` of those gives the unsharded result.
+ */
+export function scanMemoryFilesSync(memoryDir: string, limit: number, shard?: Shard): MemoryHeader[] {
+  const listed = listMemoryFilesSync(memoryDir)
+  const files = shard ? listed.filter((f) => shardOf(f, shard.count) === shard.index) : listed
+  const pathOf = pathJoiner(memoryDir)
+  if (files.length <= limit) {
+    const out: MemoryHeader[] = []
+    for (const f of files) {
+      const h = tryReadHeader(f, pathOf(f))
+      if (h) out.push(h)
+    }
+    return out.sort(newestFirst)
+  }
+  const stamped: { filename: string; filePath: string; mtimeMs: number }[] = []
+  for (const filename of files) {
+    const filePath = pathOf(filename)
+    try {
+      const st = statSync(filePath, { throwIfNoEntry: false })
+      if (st?.isFile()) stamped.push({ filename, filePath, mtimeMs: st.mtimeMs })
+    } catch {
+      // unreadable: skipped, as the one-pass read would skip it
+    }
+  }
+  stamped.sort(newestFirst)
+  const out: MemoryHeader[] = []
+  for (let i = 0; i < stamped.length && out.length < limit; i++) {
+    const s = stamped[i] as { filename: string; filePath: string }
+    const h = tryReadHeader(s.filename, s.filePath)
+    if (h) out.push(h)
+  }
+  // A file edited between its stat and its read carries the newer mtime.
+  return out.sort(newestFirst)
+}
+
+export type HeadResult = { ok: true; head: FileHead } | { ok: false; error: string; code?: string }
+
+/** The jobs the scan worker runs, and what each returns. */
+export type ScanJob =
+  | { kind: 'list'; dir: string }
+  | { kind: 'scan'; dir: string; limit: number; shard?: Shard }
+  | { kind: 'headers'; dir: string; files: string[] }
+  | { kind: 'heads'; paths: string[]; maxLines: number }
+
+export type ScanJobResult<J extends ScanJob> = J extends { kind: 'list' }
+  ? string[]
+  : J extends { kind: 'scan' }
+    ? MemoryHeader[]
+    : J extends { kind: 'headers' }
+      ? (MemoryHeader | null)[]
+      : HeadResult[]
+
+export function runScanJob<J extends ScanJob>(job: J): ScanJobResult<J> {
+  switch (job.kind) {
+    case 'list':
+      return listMemoryFilesSync(job.dir) as ScanJobResult<J>
+    case 'scan':
+      return scanMemoryFilesSync(job.dir, job.limit, job.shard) as ScanJobResult<J>
+    case 'headers':
+      return job.files.map((f) => tryReadHeader(f, join(job.dir, f))) as ScanJobResult<J>
+    case 'heads':
+      return job.paths.map((p): HeadResult => {
+        try {
+          return { ok: true, head: readHeadSync(p, job.maxLines) }
+        } catch (e) {
+          const err = e as NodeJS.ErrnoException
+          return { ok: false, error: err.message, code: err.code }
+        }
+      }) as ScanJobResult<J>
+  }
+  throw new Error(`unknown scan job: ${(job as { kind: string }).kind}`)
+}

@@ -1,0 +1,11 @@
+import { parentPort } from 'node:worker_threads'
+import { runScanJob, type ScanJob } from './scan-sync.js'
+
+// Worker thread entry: runs blocking scan jobs so the main thread never waits on the disk.
+parentPort?.on('message', ({ id, job }: { id: number; job: ScanJob }) => {
+  try {
+    parentPort?.postMessage({ id, ok: true, value: runScanJob(job) })
+  } catch (e) {
+    parentPort?.postMessage({ id, ok: false, error: e instanceof Error ? e.message : String(e) })
+  }
+})
