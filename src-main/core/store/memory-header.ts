@@ -1,4 +1,4 @@
-import { basename } from 'node:path'
+import { basename, join, sep } from 'node:path'
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import type { MemoryType } from './memory-types.js'
 
@@ -24,4 +24,10 @@ export function newestFirst(
   b: { mtimeMs: number; filename: string },
 ) {
   return b.mtimeMs - a.mtimeMs || a.filename.localeCompare(b.filename)
+}
+
+/** `join(memoryDir, filename)` for many files: the dir is normalized once, not per file. */
+export function memoryFilePathJoiner(memoryDir: string): (filename: string) => string {
+  const root = join(memoryDir, sep)
+  return sep === '/' ? (f) => root + f : (f) => join(root, f)
 }

@@ -1,7 +1,14 @@
 import { type Dirent, readdirSync, realpathSync, statSync } from 'node:fs'
-import { join, sep } from 'node:path'
+import { join } from 'node:path'
 import { parseMemoryHeaderFields } from './frontmatter.js'
-import { FRONTMATTER_MAX_LINES, isMemoryFileName, type MemoryHeader, newestFirst } from './memory-header.js'
+import {
+  FRONTMATTER_MAX_LINES,
+  isMemoryFileName,
+  type MemoryHeader,
+  memoryFilePathJoiner,
+  newestFirst,
+} from './memory-header.js'
+import { packHeaders, type PackedHeaders } from './packed-headers.js'
 import { type FileHead, readHeadSync } from './read-head.js'
 
 // Blocking implementations of the scan. They run in the scan worker thread (scan-worker.ts);
@@ -48,12 +55,6 @@ function tryRealDir(path: string): string | undefined {
   }
 }
 
-/** `join(memoryDir, filename)` for many files: the dir is normalized once, not per file. */
-function pathJoiner(memoryDir: string): (filename: string) => string {
-  const root = join(memoryDir, sep)
-  return sep === '/' ? (f) => root + f : (f) => join(root, f)
-}
-
 function readHeaderAt(filename: string, filePath: string): MemoryHeader {
   const { content, mtimeMs } = readHeadSync(filePath, FRONTMATTER_MAX_LINES)
   const { name, description, type } = parseMemoryHeaderFields(content)
@@ -91,7 +92,7 @@ export interface Shard {
 export function scanMemoryFilesSync(memoryDir: string, limit: number, shard?: Shard): MemoryHeader[] {
   const listed = listMemoryFilesSync(memoryDir)
   const files = shard ? listed.filter((f) => shardOf(f, shard.count) === shard.index) : listed
-  const pathOf = pathJoiner(memoryDir)
+  const pathOf = memoryFilePathJoiner(memoryDir)
   if (files.length <= limit) {
     const out: MemoryHeader[] = []
     for (const f of files) {
@@ -132,20 +133,20 @@ export type ScanJob =
 
 export type ScanJobResult<J extends ScanJob> = J extends { kind: 'list' }
   ? string[]
-  : J extends { kind: 'scan' }
-    ? MemoryHeader[]
-    : J extends { kind: 'headers' }
-      ? (MemoryHeader | null)[]
-      : HeadResult[]
+  : J extends { kind: 'scan' | 'headers' }
+    ? PackedHeaders
+    : HeadResult[]
 
 export function runScanJob<J extends ScanJob>(job: J): ScanJobResult<J> {
   switch (job.kind) {
     case 'list':
       return listMemoryFilesSync(job.dir) as ScanJobResult<J>
     case 'scan':
-      return scanMemoryFilesSync(job.dir, job.limit, job.shard) as ScanJobResult<J>
-    case 'headers':
-      return job.files.map((f) => tryReadHeader(f, join(job.dir, f))) as ScanJobResult<J>
+      return packHeaders(scanMemoryFilesSync(job.dir, job.limit, job.shard)) as ScanJobResult<J>
+    case 'headers': {
+      const pathOf = memoryFilePathJoiner(job.dir)
+      return packHeaders(job.files.map((f) => tryReadHeader(f, pathOf(f)))) as ScanJobResult<J>
+    }
     case 'heads':
       return job.paths.map((p): HeadResult => {
         try {

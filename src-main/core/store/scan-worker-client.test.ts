@@ -2,17 +2,19 @@ import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
+import { memoryFilePathJoiner } from './memory-header.js'
+import { unpackHeaders } from './packed-headers.js'
 import { ScanWorker } from './scan-worker-client.js'
 
 const memory = '---\nname: A\ndescription: the one\ntype: user\n---\nbody\n'
 
-// A stand-in worker: answers its first job with [] and exits on the second.
+// A stand-in worker: answers its first job with no headers and exits on the second.
 const answersOnceThenDies = `
 const { parentPort } = require('node:worker_threads')
 let jobs = 0
 parentPort.on('message', ({ id }) => {
   if (jobs++) process.exit(3)
-  parentPort.postMessage({ id, ok: true, value: [] })
+  parentPort.postMessage({ id, ok: true, value: { text: '', lengths: new Int32Array(0), mtimes: new Float64Array(0) } })
 })`
 
 describe('ScanWorker', () => {
@@ -24,7 +26,7 @@ describe('ScanWorker', () => {
     })
     const cannotLoad = new ScanWorker(() => new Worker('throw new Error("broken bundle")', { eval: true }))
     for (const w of [cannotSpawn, cannotLoad]) {
-      const [h] = await w.run({ kind: 'scan', dir, limit: 200 })
+      const [h] = unpackHeaders(await w.run({ kind: 'scan', dir, limit: 200 }), memoryFilePathJoiner(dir))
       expect(h).toMatchObject({ filename: 'a.md', description: 'the one', type: 'user' })
     }
   })
@@ -36,9 +38,10 @@ describe('ScanWorker', () => {
       return new Worker(answersOnceThenDies, { eval: true })
     })
     const dir = tempDir()
-    expect(await w.run({ kind: 'scan', dir, limit: 1 })).toEqual([])
+    const none = { text: '', lengths: new Int32Array(0), mtimes: new Float64Array(0) }
+    expect(await w.run({ kind: 'scan', dir, limit: 1 })).toEqual(none)
     await expect(w.run({ kind: 'scan', dir, limit: 1 })).rejects.toThrow('scan worker exited (code 3)')
-    expect(await w.run({ kind: 'scan', dir, limit: 1 })).toEqual([])
+    expect(await w.run({ kind: 'scan', dir, limit: 1 })).toEqual(none)
     expect(started).toBe(2)
   })
 })

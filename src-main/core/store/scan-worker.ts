@@ -4,7 +4,11 @@ import { runScanJob, type ScanJob } from './scan-sync.js'
 // Worker thread entry: runs blocking scan jobs so the main thread never waits on the disk.
 parentPort?.on('message', ({ id, job }: { id: number; job: ScanJob }) => {
   try {
-    parentPort?.postMessage({ id, ok: true, value: runScanJob(job) })
+    const value = runScanJob(job)
+    // Packed headers hand their typed arrays over rather than copying them.
+    const moved =
+      'mtimes' in value ? [value.lengths.buffer as ArrayBuffer, value.mtimes.buffer as ArrayBuffer] : []
+    parentPort?.postMessage({ id, ok: true, value }, moved)
   } catch (e) {
     parentPort?.postMessage({ id, ok: false, error: e instanceof Error ? e.message : String(e) })
   }

@@ -3,8 +3,10 @@ import {
   isMemoryFileName,
   MAX_MEMORY_FILES,
   type MemoryHeader,
+  memoryFilePathJoiner,
   newestFirst,
 } from './memory-header.js'
+import { unpackHeaders } from './packed-headers.js'
 import type { FileHead } from './read-head.js'
 import { runScanJobInWorker, runShardedScanJob } from './scan-worker-client.js'
 
@@ -44,17 +46,23 @@ export function scanMemoryFiles(memoryDir: string, opts: ScanOptions = {}): Prom
     limit,
     shard: count > 1 ? { index, count } : undefined,
   }))
+  const pathOf = memoryFilePathJoiner(memoryDir)
   return abortable(
-    shards.then((parts) =>
-      parts.length === 1 ? (parts[0] ?? []) : parts.flat().sort(newestFirst).slice(0, limit),
-    ),
+    shards.then((packed) => {
+      const parts = packed.map((p) => unpackHeaders(p, pathOf) as MemoryHeader[])
+      return parts.length === 1 ? (parts[0] ?? []) : parts.flat().sort(newestFirst).slice(0, limit)
+    }),
     opts.signal,
   )
 }
 
 /** Headers of these files (paths relative to the dir), in order; a file that cannot be read is null. */
-export function readMemoryHeaders(memoryDir: string, files: string[]): Promise<(MemoryHeader | null)[]> {
-  return runScanJobInWorker({ kind: 'headers', dir: memoryDir, files })
+export async function readMemoryHeaders(
+  memoryDir: string,
+  files: string[],
+): Promise<(MemoryHeader | null)[]> {
+  const packed = await runScanJobInWorker({ kind: 'headers', dir: memoryDir, files })
+  return unpackHeaders(packed, memoryFilePathJoiner(memoryDir))
 }
 
 /** The first `maxLines` lines and mtime of each file, in order; undefined where it cannot be read. */
