@@ -1,4 +1,13 @@
-import { type Dirent, readdirSync, realpathSync, statSync } from 'node:fs'
+import {
+  closeSync,
+  type Dirent,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { parseMemoryHeaderFields } from './frontmatter.js'
 import {
@@ -122,6 +131,28 @@ export function scanMemoryFilesSync(memoryDir: string, limit: number, shard?: Sh
   return out.sort(newestFirst)
 }
 
+export type TextFileResult =
+  | { kind: 'text'; text: string }
+  | { kind: 'too_large'; size: number }
+  | { kind: 'not_file' }
+  | { kind: 'error'; message: string }
+
+/** Whole files as UTF-8, each checked against `maxBytes` on the descriptor it is read from. */
+function readTextFileSync(path: string, maxBytes: number): TextFileResult {
+  let fd: number | undefined
+  try {
+    fd = openSync(path, 'r')
+    const st = fstatSync(fd)
+    if (!st.isFile()) return { kind: 'not_file' }
+    if (st.size > maxBytes) return { kind: 'too_large', size: st.size }
+    return { kind: 'text', text: readFileSync(fd, 'utf8') }
+  } catch (e) {
+    return { kind: 'error', message: (e as Error).message }
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+}
+
 export type HeadResult = { ok: true; head: FileHead } | { ok: false; error: string; code?: string }
 
 /** The jobs the scan worker runs, and what each returns. */
@@ -130,12 +161,15 @@ export type ScanJob =
   | { kind: 'scan'; dir: string; limit: number; shard?: Shard }
   | { kind: 'headers'; dir: string; files: string[] }
   | { kind: 'heads'; paths: string[]; maxLines: number }
+  | { kind: 'texts'; paths: string[]; maxBytes: number }
 
 export type ScanJobResult<J extends ScanJob> = J extends { kind: 'list' }
   ? string[]
   : J extends { kind: 'scan' | 'headers' }
     ? PackedHeaders
-    : HeadResult[]
+    : J extends { kind: 'texts' }
+      ? TextFileResult[]
+      : HeadResult[]
 
 export function runScanJob<J extends ScanJob>(job: J): ScanJobResult<J> {
   switch (job.kind) {
@@ -156,6 +190,8 @@ export function runScanJob<J extends ScanJob>(job: J): ScanJobResult<J> {
           return { ok: false, error: err.message, code: err.code }
         }
       }) as ScanJobResult<J>
+    case 'texts':
+      return job.paths.map((p) => readTextFileSync(p, job.maxBytes)) as ScanJobResult<J>
   }
   throw new Error(`unknown scan job: ${(job as { kind: string }).kind}`)
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import { formatMemoryManifest } from './manifest.js'
-import { newestFirst, scanMemoryFiles } from './scan.js'
+import { newestFirst, readTextFiles, scanMemoryFiles } from './scan.js'
 import { listMemoryFilesSync, scanMemoryFilesSync, shardOf } from './scan-sync.js'
 
 const mem = (name: string, description: string, type = 'project') =>
@@ -145,5 +145,20 @@ describe('formatMemoryManifest', () => {
     ).toBe(
       '- [feedback] testing.md (2026-03-15T10:30:00.000Z): Integration tests use a real DB\n- plain.md (2026-03-15T10:30:00.000Z)',
     )
+  })
+})
+
+describe('readTextFiles', () => {
+  it('reads whole files in order and says which are too large, not files, or unreadable', async () => {
+    const dir = tempDir()
+    const small = writeFile(join(dir, 'small.md'), 'héllo\n')
+    const big = writeFile(join(dir, 'big.md'), 'x'.repeat(101))
+    mkdirSync(join(dir, 'sub'))
+    expect(await readTextFiles([small, big, join(dir, 'sub'), join(dir, 'gone.md')], 100)).toEqual([
+      { kind: 'text', text: 'héllo\n' },
+      { kind: 'too_large', size: 101 },
+      { kind: 'not_file' },
+      { kind: 'error', message: expect.stringContaining('ENOENT') },
+    ])
   })
 })

@@ -8,8 +8,10 @@ import {
 } from './memory-header.js'
 import { unpackHeaders } from './packed-headers.js'
 import type { FileHead } from './read-head.js'
+import type { TextFileResult } from './scan-sync.js'
 import { runScanJobInWorker, runShardedScanJob } from './scan-worker-client.js'
 
+export type { TextFileResult }
 export { FRONTMATTER_MAX_LINES, isMemoryFileName, MAX_MEMORY_FILES, newestFirst, type MemoryHeader }
 
 export interface ScanOptions {
@@ -76,4 +78,9 @@ export async function readHead(path: string, maxLines: number): Promise<FileHead
   const [r] = await runScanJobInWorker({ kind: 'heads', paths: [path], maxLines })
   if (r?.ok) return r.head
   throw Object.assign(new Error(r?.error ?? `cannot read ${path}`), { code: r?.ok ? undefined : r?.code })
+}
+
+/** Whole files (UTF-8) up to `maxBytes` each, in order, read off the main thread in one batch. */
+export function readTextFiles(paths: string[], maxBytes: number): Promise<TextFileResult[]> {
+  return runScanJobInWorker({ kind: 'texts', paths, maxBytes })
 }

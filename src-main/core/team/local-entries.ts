@@ -1,5 +1,6 @@
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { join, sep } from 'node:path'
+import { readTextFiles, type TextFileResult } from '../store/scan.js'
 import { validateTeamMemKey } from './keys.js'
 import { describeFindings, scanForSecrets } from './secret-scan.js'
 
@@ -25,6 +26,7 @@ export async function readLocalTeamEntries(
   } catch {
     return { entries, skipped }
   }
+  const candidates: { key: string; path: string }[] = []
   for (const name of names.sort()) {
     const key = name.split(sep).join('/')
     if (!key.endsWith('.md') || key.split('/').some((s) => s.startsWith('.'))) continue
@@ -34,28 +36,30 @@ export async function readLocalTeamEntries(
       skipped.push({ key, kind: 'invalid_key', reason: (e as Error).message })
       continue
     }
-    const path = join(teamDir, name)
-    try {
-      const st = await stat(path)
-      if (!st.isFile()) continue
-      if (st.size > MAX_TEAM_FILE_BYTES) {
-        skipped.push({
-          key,
-          kind: 'too_large',
-          reason: `${st.size} bytes is over the ${MAX_TEAM_FILE_BYTES}-byte limit`,
-        })
-        continue
-      }
-      const content = await readFile(path, 'utf8')
-      const secrets = scanForSecrets(content)
-      if (secrets.length) {
-        skipped.push({ key, kind: 'secret', reason: `not uploaded: contains a ${describeFindings(secrets)}` })
-        continue
-      }
-      entries.set(key, content)
-    } catch (e) {
-      skipped.push({ key, kind: 'unreadable', reason: (e as Error).message })
-    }
+    candidates.push({ key, path: join(teamDir, name) })
   }
+  // One batch in the scan worker: awaiting a stat and a readFile per file cost ~0.5 ms each.
+  const read = await readTextFiles(
+    candidates.map((c) => c.path),
+    MAX_TEAM_FILE_BYTES,
+  )
+  candidates.forEach(({ key }, i) => {
+    const r = read[i] as TextFileResult
+    if (r.kind === 'not_file') return
+    if (r.kind === 'error') return void skipped.push({ key, kind: 'unreadable', reason: r.message })
+    if (r.kind === 'too_large') {
+      return void skipped.push({
+        key,
+        kind: 'too_large',
+        reason: `${r.size} bytes is over the ${MAX_TEAM_FILE_BYTES}-byte limit`,
+      })
+    }
+    const secrets = scanForSecrets(r.text)
+    if (secrets.length) {
+      skipped.push({ key, kind: 'secret', reason: `not uploaded: contains a ${describeFindings(secrets)}` })
+      return
+    }
+    entries.set(key, r.text)
+  })
   return { entries, skipped }
 }
