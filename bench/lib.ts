@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-/** Median wall time of `runs` runs of fn, in ms (after one warm-up). */
-export async function timeIt(fn: () => Promise<unknown>, runs = 5): Promise<number> {
-  await fn()
+/** Median wall time of `runs` runs of fn, in ms, after `warmup` untimed runs (JIT tier-up). */
+export async function timeIt(fn: () => Promise<unknown>, runs = 5, warmup = 1): Promise<number> {
+  for (let i = 0; i < warmup; i++) await fn()
   const times: number[] = []
   for (let i = 0; i < runs; i++) {
     const t = performance.now()
@@ -48,3 +48,27 @@ export function table(rows: Record<string, string | number>[]): void {
 }
 
 export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`
+
+/** Runs `fn` over `items` with at most `limit` in flight; failures become undefined. */
+export async function mapSettledBounded<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+  signal?: AbortSignal,
+): Promise<(R | undefined)[]> {
+  const out = new Array<R | undefined>(items.length)
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) {
+      if (signal?.aborted) return
+      const i = next++
+      try {
+        out[i] = await fn(items[i] as T)
+      } catch {
+        out[i] = undefined
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  return out
+}
