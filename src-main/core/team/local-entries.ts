@@ -46,20 +46,20 @@ export async function readLocalTeamEntries(
   candidates.forEach(({ key }, i) => {
     const r = read[i] as TextFileResult
     if (r.kind === 'not_file') return
-    if (r.kind === 'error') return void skipped.push({ key, kind: 'unreadable', reason: r.message })
-    if (r.kind === 'too_large') {
-      return void skipped.push({
+    if (r.kind === 'error') {
+      skipped.push({ key, kind: 'unreadable', reason: r.message })
+    } else if (r.kind === 'too_large') {
+      skipped.push({
         key,
         kind: 'too_large',
         reason: `${r.size} bytes is over the ${MAX_TEAM_FILE_BYTES}-byte limit`,
       })
+    } else {
+      const secrets = scanForSecrets(r.text)
+      if (secrets.length)
+        skipped.push({ key, kind: 'secret', reason: `not uploaded: contains a ${describeFindings(secrets)}` })
+      else entries.set(key, r.text)
     }
-    const secrets = scanForSecrets(r.text)
-    if (secrets.length) {
-      skipped.push({ key, kind: 'secret', reason: `not uploaded: contains a ${describeFindings(secrets)}` })
-      return
-    }
-    entries.set(key, r.text)
   })
   return { entries, skipped }
 }
