@@ -143,7 +143,34 @@ describe('memory workspace in the browser', () => {
     }
   })
 
-  it('meters a 250-line MEMORY.md against 200 lines / 25,000 bytes and marks the cut lines', async () => {
+  it('counts characters as Claude Code does: a 27 KB CJK index is not cut; comments are shown as stripped', async () => {
+    const app = await openApp(browser, {}, (sb) => {
+      const lines = Array.from(
+        { length: 100 },
+        (_, i) => `- [记忆${i}](m${i}.md) — ${'部署流程说明'.repeat(15)}`,
+      )
+      writeFile(
+        join(getAutoMemPath(sb.ctx()), 'MEMORY.md'),
+        ['<!-- maintained by the team -->', ...lines].join('\r\n') + '\r\n',
+      )
+    })
+    const { page } = app
+    try {
+      await page.getByRole('button', { name: 'MEMORY.md' }).click()
+      await page.getByTestId('meter-chars').waitFor()
+      expect(await page.getByTestId('meter-chars').innerText()).toMatch(
+        /^Size\s+9,\d{3} \/ 25,000 characters$/,
+      )
+      expect(await page.getByTestId('meter-chars').getAttribute('class')).not.toContain('over')
+      expect(await page.getByTestId('index-warning').count()).toBe(0)
+      expect(await page.locator('li[data-cut="true"]').count()).toBe(0)
+      expect(await page.locator('li[data-stripped="true"]').innerText()).toContain('maintained by the team')
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('meters a 250-line MEMORY.md against 200 lines / 25,000 characters and marks the cut lines', async () => {
     const app = await openApp(browser, {}, (sb) => {
       const lines = Array.from(
         { length: 250 },
@@ -157,7 +184,7 @@ describe('memory workspace in the browser', () => {
       await page.getByTestId('meter-lines').waitFor()
       expect(await page.getByTestId('meter-lines').innerText()).toContain('250 / 200 lines')
       expect(await page.getByTestId('meter-lines').getAttribute('class')).toContain('over')
-      expect(await page.getByTestId('meter-bytes').getAttribute('class')).not.toContain('over')
+      expect(await page.getByTestId('meter-chars').getAttribute('class')).not.toContain('over')
       expect(await page.getByTestId('index-warning').innerText()).toContain(
         'MEMORY.md is 250 lines (limit: 200). Only part of it was loaded.',
       )

@@ -60,14 +60,18 @@ export interface ConflictDetails {
 export interface IndexView {
   path: string
   exists: boolean
+  /** The file with CRLF normalised; `lineStates` has one entry per `raw.split('\n')` line. */
   raw: string
   /** What the agent loads (cut, with the warning). */
   loaded: string
+  /** Lines and characters (UTF-16 code units, as Claude Code counts) once frontmatter and comments are stripped. */
   lineCount: number
-  byteCount: number
+  charCount: number
   maxLines: number
-  maxBytes: number
+  maxChars: number
   keptLines: number
+  /** loaded: the agent sees it; stripped: frontmatter/comment, not loaded and not counted; cut: past a limit. */
+  lineStates: ('loaded' | 'stripped' | 'cut')[]
   warning: string | null
 }
 

@@ -37,8 +37,9 @@ import {
 import { MemoryIndex } from '../core/store/memory-index.js'
 import { indexLocationFor } from '../core/store/memory-files.js'
 import {
-  MAX_ENTRYPOINT_BYTES,
+  MAX_ENTRYPOINT_CHARS,
   MAX_ENTRYPOINT_LINES,
+  normalizeEntrypointText,
   truncateEntrypointContent,
 } from '../core/store/truncate.js'
 import { TeamSyncScheduler, type TeamSyncEvent } from '../core/team/scheduler.js'
@@ -173,6 +174,7 @@ export class Workspace {
     await new Promise<void>((r) => this.watcher!.once('ready', () => r()))
     this.sessions = new SessionWatcher(getProjectTranscriptDir(this.deps.ctx), {
       debounceMs: Number(this.deps.ctx.env.MEMDIR_WATCH_DEBOUNCE_MS) || 500,
+      idleMs: Number(this.deps.ctx.env.MEMDIR_TURN_IDLE_MS) || undefined,
       onTurnEnded: (e) => void this.extractor.executeExtractMemories({ messages: e.messages }),
     })
     await this.sessions.start().catch(() => undefined)
@@ -426,13 +428,14 @@ export class Workspace {
     return {
       path,
       exists: raw !== null,
-      raw: (raw ?? '').trim(),
+      raw: normalizeEntrypointText(raw ?? ''),
       loaded: t.content,
       lineCount: t.lineCount,
-      byteCount: t.byteCount,
+      charCount: t.charCount,
       maxLines: MAX_ENTRYPOINT_LINES,
-      maxBytes: MAX_ENTRYPOINT_BYTES,
+      maxChars: MAX_ENTRYPOINT_CHARS,
       keptLines: t.keptLines,
+      lineStates: t.lineStates,
       warning: t.warning ?? null,
     }
   }

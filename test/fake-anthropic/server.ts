@@ -149,7 +149,12 @@ function sendSse(res: ServerResponse, msg: ReturnType<typeof messageJson>) {
  * A loopback Messages-API server replaying scripted turns and recording every request.
  * Runs the real SDK end to end; an exhausted script answers 500 so a test never hangs.
  */
-export async function startFakeAnthropic(script: FakeStep[] = []): Promise<FakeAnthropic> {
+export async function startFakeAnthropic(
+  script: FakeStep[] = [],
+  opts: {
+    /** Answers every request once the script is used up (a scripted client session). */ fallback?: FakeStep
+  } = {},
+): Promise<FakeAnthropic> {
   const queue = [...script]
   const requests: RecordedRequest[] = []
   const server = createServer(async (req, res) => {
@@ -177,7 +182,7 @@ export async function startFakeAnthropic(script: FakeStep[] = []): Promise<FakeA
       res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'no such route' } }))
       return
     }
-    let step = queue.shift() ?? failWith(500, {}, 'fake-anthropic: script exhausted')
+    let step = queue.shift() ?? opts.fallback ?? failWith(500, {}, 'fake-anthropic: script exhausted')
     while (step.kind === 'dynamic') step = step.respond(recorded)
     if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs))
     if (step.kind === 'error') {

@@ -16,6 +16,7 @@ export async function watchCommand(ctx: ProjectContext, io: CliIO, signal: Abort
   })
   const watcher = new SessionWatcher(dir, {
     debounceMs: Number(ctx.env.MEMDIR_WATCH_DEBOUNCE_MS) || 500,
+    idleMs: Number(ctx.env.MEMDIR_TURN_IDLE_MS) || undefined,
     onTurnEnded: (e) => {
       io.stdout(`turn ended in session ${e.sessionId}\n`)
       void extractor.executeExtractMemories({ messages: e.messages })

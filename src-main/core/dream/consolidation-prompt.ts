@@ -1,4 +1,4 @@
-import { MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES } from '../store/truncate.js'
+import { MAX_ENTRYPOINT_CHARS, MAX_ENTRYPOINT_LINES } from '../store/truncate.js'
 
 export interface ConsolidationPromptOptions {
   memoryDir: string
@@ -31,7 +31,7 @@ export function buildConsolidationPrompt(o: ConsolidationPromptOptions): string 
     '- Keep the frontmatter (name, a specific one-line description, type) accurate for every file you touch.',
     '',
     '## Phase 4 — Prune and index',
-    `- MEMORY.md must stay under ${MAX_ENTRYPOINT_LINES} lines and ~${Math.round(MAX_ENTRYPOINT_BYTES / 1000)} KB: one line per memory, each under ~200 characters (\`- [Title](file.md) — one-line hook\`).`,
+    `- MEMORY.md must stay under ${MAX_ENTRYPOINT_LINES} lines and ${MAX_ENTRYPOINT_CHARS.toLocaleString('en-US')} characters: one line per memory, each under ~200 characters (\`- [Title](file.md) — one-line hook\`).`,
     '- Remove pointers to files that no longer exist and add pointers for files that lack one.',
     '',
     'Finish with a short summary of what you changed and why.',

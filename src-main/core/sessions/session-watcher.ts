@@ -1,7 +1,7 @@
 import { basename } from 'node:path'
 import { watch, type FSWatcher } from 'chokidar'
 import { TranscriptTail } from './transcript-tail.js'
-import { mainChain, toMessages, turnEndedAt, type TranscriptMessage } from './transcript.js'
+import { mainChain, toMessages, turnState, type TranscriptMessage } from './transcript.js'
 
 export interface TurnEndedEvent {
   sessionId: string
@@ -14,9 +14,16 @@ export interface TurnEndedEvent {
 export interface SessionWatcherOptions {
   /** Quiet time after the last append before a file is evaluated (writes come in bursts). */
   debounceMs?: number
+  /**
+   * How long a session must stay quiet before an assistant message without a stop reason counts as
+   * the end of the turn (streaming clients write the tool_use block of the same message seconds later).
+   */
+  idleMs?: number
   onTurnEnded: (e: TurnEndedEvent) => void
   onError?: (e: Error) => void
 }
+
+export const DEFAULT_TURN_IDLE_MS = 30_000
 
 /** Subagent transcripts (`agent-*.jsonl`) never trigger extraction. */
 export function isMainSessionFile(path: string): boolean {
@@ -33,6 +40,7 @@ export class SessionWatcher {
   private readonly tails = new Map<string, TranscriptTail>()
   private readonly lastEmitted = new Map<string, string>()
   private readonly timers = new Map<string, NodeJS.Timeout>()
+  private readonly idleTimers = new Map<string, NodeJS.Timeout>()
 
   constructor(
     readonly transcriptDir: string,
@@ -63,8 +71,8 @@ export class SessionWatcher {
   private async prime(path: string): Promise<void> {
     const tail = this.tailFor(path)
     await tail.readNew().catch(() => [])
-    const leaf = turnEndedAt(tail.entries)
-    if (leaf) this.lastEmitted.set(path, leaf)
+    const s = turnState(tail.entries)
+    if (s.state !== 'open') this.lastEmitted.set(path, s.leafUuid)
   }
 
   private tailFor(path: string): TranscriptTail {
@@ -77,6 +85,7 @@ export class SessionWatcher {
   }
 
   private schedule(path: string): void {
+    clearTimeout(this.idleTimers.get(path))
     clearTimeout(this.timers.get(path))
     this.timers.set(
       path,
@@ -84,12 +93,21 @@ export class SessionWatcher {
     )
   }
 
-  private async evaluate(path: string): Promise<void> {
+  private async evaluate(path: string, idle = false): Promise<void> {
     try {
       const tail = this.tailFor(path)
       await tail.readNew()
-      const leaf = turnEndedAt(tail.entries)
-      if (!leaf || this.lastEmitted.get(path) === leaf) return
+      const s = turnState(tail.entries)
+      if (s.state === 'open' || this.lastEmitted.get(path) === s.leafUuid) return
+      if (s.state === 'maybe' && !idle) {
+        // Re-armed by any append (schedule clears it): only a quiet session ends the turn.
+        this.idleTimers.set(
+          path,
+          setTimeout(() => void this.evaluate(path, true), this.opts.idleMs ?? DEFAULT_TURN_IDLE_MS),
+        )
+        return
+      }
+      const leaf = s.leafUuid
       this.lastEmitted.set(path, leaf)
       this.opts.onTurnEnded({
         sessionId: basename(path, '.jsonl'),
@@ -103,8 +121,9 @@ export class SessionWatcher {
   }
 
   async close(): Promise<void> {
-    for (const t of this.timers.values()) clearTimeout(t)
+    for (const t of [...this.timers.values(), ...this.idleTimers.values()]) clearTimeout(t)
     this.timers.clear()
+    this.idleTimers.clear()
     await this.watcher?.close()
   }
 }

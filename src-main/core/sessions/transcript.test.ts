@@ -24,13 +24,15 @@ describe('Claude Code transcript reader', () => {
     expect(p.summaries).toEqual([{ summary: 'Fix flaky checkout integration test', leafUuid: 'u-0012' }])
   })
 
-  it('follows the live chain: no sidechain, no abandoned branch, no meta entries', () => {
+  // Meta entries (command caveats, hook context) stay: the real client sends them to the model
+  // (claude-code-fixtures.test.ts checks that against what each client version sent).
+  it('follows the live chain: no sidechain, no abandoned branch; meta entries kept', () => {
     const { messages } = readTranscriptMessages(text)
     const all = JSON.stringify(messages)
     expect(all).not.toContain('docker compose." }]') // the subagent's own turn is not in the main chain…
     expect(all).not.toContain('msg_SC1')
     expect(all).not.toContain('abandoned answer')
-    expect(all).not.toContain('/clear')
+    expect(messages[0]!.content[0]).toEqual({ type: 'text', text: '<command-name>/clear</command-name>' })
     expect(messages.map((m) => m.role)).toEqual([
       'user',
       'assistant',

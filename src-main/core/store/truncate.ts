@@ -1,74 +1,109 @@
 import { formatFileSize } from './format-size.js'
 
 export const MAX_ENTRYPOINT_LINES = 200
-export const MAX_ENTRYPOINT_BYTES = 25_000
+/** Counted as Claude Code counts it: string length (UTF-16 code units), not UTF-8 bytes. */
+export const MAX_ENTRYPOINT_CHARS = 25_000
+
+/** What happens to each line of MEMORY.md when an agent loads it. */
+export type EntrypointLineState = 'loaded' | 'stripped' | 'cut'
 
 export interface EntrypointTruncation {
   /** What the agent sees: possibly cut, with the warning appended when cut. */
   content: string
+  /** Lines and characters of the index once frontmatter and comments are stripped. */
   lineCount: number
-  byteCount: number
+  charCount: number
   wasLineTruncated: boolean
-  wasByteTruncated: boolean
-  /** Lines (1-based, of the trimmed input) kept; lines after it were cut. */
+  wasCharTruncated: boolean
+  /** Lines of the stripped index that were loaded; lines after it were cut. */
   keptLines: number
+  /** One state per line of the CRLF-normalised file (`text.split('\n')`). */
+  lineStates: EntrypointLineState[]
   warning?: string
 }
 
-function cutAtLastNewline(text: string, maxBytes: number): string {
-  const buf = Buffer.from(text, 'utf8')
-  if (buf.length <= maxBytes) return text
-  const nl = buf.lastIndexOf(10, maxBytes - 1)
-  if (nl > 0) return buf.subarray(0, nl).toString('utf8')
-  // One giant line: cut at the limit, backing off to a UTF-8 character boundary.
-  let end = maxBytes
-  while (end > 0 && ((buf[end] ?? 0) & 0xc0) === 0x80) end--
-  return buf.subarray(0, end).toString('utf8')
+/** CommonMark HTML block of type 2: from a line starting `<!--` to the line holding `-->`. */
+const COMMENT_START = /^ {0,3}<!--/
+
+/**
+ * Claude Code loads MEMORY.md without its frontmatter (a closed `---` block at the top) and
+ * without HTML comment blocks; an inline comment inside a line stays, as does an unclosed block.
+ */
+function strippedLines(lines: readonly string[]): boolean[] {
+  const stripped = lines.map(() => false)
+  if (lines[0]?.trimEnd() === '---') {
+    const close = lines.findIndex((l, i) => i > 0 && l.trimEnd() === '---')
+    if (close > 0) for (let i = 0; i <= close; i++) stripped[i] = true
+  }
+  for (let i = 0; i < lines.length; i++) {
+    if (stripped[i] || !COMMENT_START.test(lines[i]!)) continue
+    let end = i
+    while (end < lines.length && !lines[end]!.includes('-->', end === i ? lines[i]!.indexOf('<!--') + 4 : 0))
+      end++
+    for (let j = i; j <= Math.min(end, lines.length - 1); j++) stripped[j] = true
+    i = end
+  }
+  return stripped
+}
+
+/** The last newline at or before `limit` (a newline right at the limit keeps the text before it). */
+function cutAtLastNewline(text: string, limit: number): string {
+  if (text.length <= limit) return text
+  const nl = text.lastIndexOf('\n', limit)
+  if (nl > 0) return text.slice(0, nl)
+  // One giant line: cut at the limit without splitting a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(text[limit - 1] ?? '') ? limit - 1 : limit
+  return text.slice(0, end)
+}
+
+export function normalizeEntrypointText(raw: string): string {
+  return raw.replace(/\r\n?/g, '\n')
 }
 
 /**
- * SPEC §3/§10: trim, cut to 200 lines, then cut at the last newline before 25,000 bytes;
- * append a warning that names why. The byte reason uses the original size.
+ * SPEC §3/§10, as Claude Code loads MEMORY.md: CRLF normalised, frontmatter and HTML comment
+ * blocks stripped, trimmed; cut to 200 lines, then at the last newline at or before 25,000
+ * characters; a warning names why (the size reason uses the size before the cut).
  */
 export function truncateEntrypointContent(raw: string): EntrypointTruncation {
-  const trimmed = raw.trim()
-  const lines = trimmed === '' ? [] : trimmed.split('\n')
+  const all = normalizeEntrypointText(raw).split('\n')
+  const stripped = strippedLines(all)
+  const keptIdx = all.map((_, i) => i).filter((i) => !stripped[i])
+  // trim(): leading and trailing blank lines go, and the outer whitespace of the first/last line.
+  let lo = 0
+  let hi = keptIdx.length
+  while (lo < hi && all[keptIdx[lo]!]!.trim() === '') lo++
+  while (hi > lo && all[keptIdx[hi - 1]!]!.trim() === '') hi--
+  const bodyIdx = keptIdx.slice(lo, hi)
+  const text = bodyIdx
+    .map((i) => all[i])
+    .join('\n')
+    .trim()
+  const lines = text === '' ? [] : text.split('\n')
   const lineCount = lines.length
-  const byteCount = Buffer.byteLength(trimmed, 'utf8')
+  const charCount = text.length
   const wasLineTruncated = lineCount > MAX_ENTRYPOINT_LINES
-  const wasByteTruncated = byteCount > MAX_ENTRYPOINT_BYTES
+  const wasCharTruncated = charCount > MAX_ENTRYPOINT_CHARS
 
-  if (!wasLineTruncated && !wasByteTruncated) {
-    return {
-      content: trimmed,
-      lineCount,
-      byteCount,
-      wasLineTruncated,
-      wasByteTruncated,
-      keptLines: lineCount,
-    }
-  }
-
-  let truncated = wasLineTruncated ? lines.slice(0, MAX_ENTRYPOINT_LINES).join('\n') : trimmed
-  truncated = cutAtLastNewline(truncated, MAX_ENTRYPOINT_BYTES)
+  let truncated = wasLineTruncated ? lines.slice(0, MAX_ENTRYPOINT_LINES).join('\n') : text
+  truncated = cutAtLastNewline(truncated, MAX_ENTRYPOINT_CHARS)
   const keptLines = truncated === '' ? 0 : truncated.split('\n').length
+  const loaded = new Set(bodyIdx.slice(0, keptLines))
+  const body = new Set(bodyIdx)
+  const lineStates = all.map<EntrypointLineState>((_, i) =>
+    loaded.has(i) ? 'loaded' : body.has(i) ? 'cut' : 'stripped',
+  )
+  const result = { lineCount, charCount, wasLineTruncated, wasCharTruncated, keptLines, lineStates }
+  if (!wasLineTruncated && !wasCharTruncated) return { ...result, content: text }
 
   const reason =
-    wasByteTruncated && !wasLineTruncated
-      ? `${formatFileSize(byteCount)} (limit: ${formatFileSize(MAX_ENTRYPOINT_BYTES)}) — index entries are too long`
-      : wasLineTruncated && !wasByteTruncated
+    wasCharTruncated && !wasLineTruncated
+      ? `${formatFileSize(charCount)} (limit: ${formatFileSize(MAX_ENTRYPOINT_CHARS)}) — index entries are too long`
+      : wasLineTruncated && !wasCharTruncated
         ? `${lineCount} lines (limit: ${MAX_ENTRYPOINT_LINES})`
-        : `${lineCount} lines and ${formatFileSize(byteCount)}`
+        : `${lineCount} lines and ${formatFileSize(charCount)}`
   const warning =
     `WARNING: MEMORY.md is ${reason}. Only part of it was loaded. ` +
     'Keep each index entry to one short line (under ~200 characters) and move detail into topic files.'
-  return {
-    content: `${truncated}\n\n> ${warning}`,
-    lineCount,
-    byteCount,
-    wasLineTruncated,
-    wasByteTruncated,
-    keptLines,
-    warning,
-  }
+  return { ...result, content: `${truncated}\n\n> ${warning}`, warning }
 }

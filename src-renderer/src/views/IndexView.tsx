@@ -46,7 +46,7 @@ export function IndexView() {
 
   if (error) return <p className="error-text">{error}</p>
   if (!data) return <div className="loading">Loading MEMORY.md…</div>
-  const lines = data.raw ? data.raw.split('\n') : []
+  const lines = data.raw.trim() ? data.raw.replace(/\n$/, '').split('\n') : []
   return (
     <div className="page">
       <header className="pane-head">
@@ -54,11 +54,18 @@ export function IndexView() {
         <span className="muted mono">{data.path}</span>
       </header>
       <p className="muted">
-        The index the agent loads at the start of every session. Lines past the limits are not loaded.
+        The index the agent loads at the start of every session. Lines past the limits are not loaded;
+        frontmatter and HTML comments are stripped before the limits count.
       </p>
       <div className="meters">
         <Meter label="Lines" value={data.lineCount} max={data.maxLines} unit="lines" testId="meter-lines" />
-        <Meter label="Size" value={data.byteCount} max={data.maxBytes} unit="bytes" testId="meter-bytes" />
+        <Meter
+          label="Size"
+          value={data.charCount}
+          max={data.maxChars}
+          unit="characters"
+          testId="meter-chars"
+        />
       </div>
       {data.warning && (
         <p className="warning-box" role="alert" data-testid="index-warning">
@@ -74,8 +81,14 @@ export function IndexView() {
           {lines.map((l, i) => (
             <li
               key={i}
-              className={i >= data.keptLines ? 'cut' : ''}
-              data-cut={i >= data.keptLines ? 'true' : undefined}
+              className={data.lineStates[i] === 'loaded' ? '' : data.lineStates[i]}
+              data-cut={data.lineStates[i] === 'cut' ? 'true' : undefined}
+              data-stripped={data.lineStates[i] === 'stripped' ? 'true' : undefined}
+              title={
+                data.lineStates[i] === 'stripped'
+                  ? 'Not loaded: frontmatter and HTML comments are stripped'
+                  : undefined
+              }
             >
               <span className="ln">{i + 1}</span>
               <span className="mono">{l || ' '}</span>
