@@ -82,7 +82,9 @@ describe('memdir CLI', () => {
     expect(r.stdout).toContain('WARNING: MEMORY.md is 250 lines (limit: 200). Only part of it was loaded.')
     expect(r.stdout).not.toContain('[m200]')
     const j = JSON.parse((await cli(['index', '--json'], sb.env, sb.project)).stdout)
-    expect(j).toMatchObject({ lineCount: 250, wasLineTruncated: true, keptLines: 200 })
+    expect(j).toMatchObject({ lineCount: 250, maxLines: 200, keptLines: 200, maxChars: 25_000 })
+    expect(j.warning).toContain('250 lines (limit: 200)')
+    expect(j.lineStates.filter((s: string) => s === 'cut')).toHaveLength(50)
   })
 
   it('exits 2 on bad usage and 1 on errors, with a one-line message', async () => {
