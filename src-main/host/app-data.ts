@@ -33,6 +33,8 @@ export interface AppSettings {
   selectorModel?: string
   agentModel?: string
   reviewMode?: boolean
+  /** Frontmatter format for new memories: auto (as the newest memory), flat `type:` or nested `metadata.type`. */
+  memoryFormat?: 'auto' | 'flat' | 'nested'
 }
 
 /** `<app data>/settings.json`; a missing or broken file means defaults. */

@@ -29,6 +29,7 @@ export function createDreamService(
       const auto = getAutoMemoryEnablement(ctx)
       return auto.enabled ? { ok: true } : { ok: false, reason: `auto memory is off: ${auto.reason}` }
     },
-    systemPrompt: async () => (await loadMemoryPrompt(ctx)) ?? '',
+    memoryFormat: () => settings.memoryFormat ?? 'auto',
+    systemPrompt: async (format) => (await loadMemoryPrompt(ctx, { format })) ?? '',
   })
 }

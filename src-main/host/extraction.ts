@@ -19,6 +19,7 @@ export interface ExtractionServiceOptions {
   enabled?: () => boolean
   throttleEvery?: number
   review?: ExtractDeps['review']
+  memoryFormat?: ExtractDeps['memoryFormat']
 }
 
 const MAIN_AGENT_INTRO =
@@ -46,8 +47,9 @@ export function createExtractionService(ctx: ProjectContext, opts: ExtractionSer
         { ok: !isRemoteMode(ctx), reason: 'remote mode' },
       ]
     },
-    systemPrompt: async () => {
-      const memory = await loadMemoryPrompt(ctx)
+    memoryFormat: opts.memoryFormat,
+    systemPrompt: async (format) => {
+      const memory = await loadMemoryPrompt(ctx, { format })
       return memory ? `${MAIN_AGENT_INTRO}\n\n${memory}` : MAIN_AGENT_INTRO
     },
   })

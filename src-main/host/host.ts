@@ -16,7 +16,8 @@ import { ActivityLog } from './activity-log.js'
 import { getAppDataDir, loadAppSettings, type AppSettings } from './app-data.js'
 import { createModelRuntime } from './model.js'
 import { createProjectContext } from './project.js'
-import { HostError, Workspace } from './workspace.js'
+import { HostError } from './errors.js'
+import { Workspace } from './workspace.js'
 
 export interface HostOptions {
   env: Env
@@ -206,15 +207,15 @@ export async function createHost(opts: HostOptions): Promise<Host> {
         throw new HostError('NOT_FOUND', `No such folder: ${a?.projectRoot ?? ''}`)
       return open(createProjectContext({ cwd: root, env: opts.env }), false)
     },
-    'memory/list': () => current().listMemories(),
-    'memory/read': (a: { relPath: string }) => current().readMemory(a.relPath),
+    'memory/list': () => current().memories.list(),
+    'memory/read': (a: { relPath: string }) => current().memories.read(a.relPath),
     'memory/create': (a: { input: never; scope: 'private' | 'team'; fileName?: string }) =>
-      current().createMemory(a.input, a.scope === 'team' ? 'team' : 'private', a.fileName),
+      current().memories.create(a.input, a.scope === 'team' ? 'team' : 'private', a.fileName),
     'memory/update': (a: { relPath: string; input: never; expectedHash: string }) =>
-      current().updateMemory(a.relPath, a.input, a.expectedHash),
-    'memory/rename': (a: { from: string; to: string }) => current().renameMemory(a.from, a.to),
+      current().memories.update(a.relPath, a.input, a.expectedHash),
+    'memory/rename': (a: { from: string; to: string }) => current().memories.rename(a.from, a.to),
     'memory/delete': (a: { relPath: string; expectedHash?: string }) =>
-      current().deleteMemory(a.relPath, a.expectedHash),
+      current().memories.delete(a.relPath, a.expectedHash),
     'index/get': () => current().indexView(),
     'prompt/get': (a: { mode: 'normal' | 'team' | 'kairos' }) => current().promptPreview(a?.mode ?? 'normal'),
     'recall/preview': (a: { query: string; recentTools: string[] }) =>
@@ -223,19 +224,19 @@ export async function createHost(opts: HostOptions): Promise<Host> {
         Array.isArray(a?.recentTools) ? a.recentTools.map(String) : [],
       ),
     'activity/list': async () => activity.list(),
-    'team/status': async () => current().teamStatus(),
-    'team/syncNow': () => current().syncNow(),
+    'team/status': async () => current().team.status(),
+    'team/syncNow': () => current().team.syncNow(),
     'settings/get': async () => settingsView(),
     'settings/set': (a: SettingsInput) => saveSettings(a ?? {}),
-    'history/list': (a: { path?: string }) => current().historyList(a?.path),
-    'history/diff': (a: { id: number }) => current().historyDiff(Number(a?.id)),
+    'history/list': (a: { path?: string }) => current().timeline.list(a?.path),
+    'history/diff': (a: { id: number }) => current().timeline.diff(Number(a?.id)),
     'history/restore': (a: { path: string; id: number }) =>
-      current().historyRestore(String(a?.path), Number(a?.id)),
-    'history/undoRun': (a: { runId: string }) => current().historyUndoRun(String(a?.runId)),
-    'review/list': () => current().reviewList(),
+      current().timeline.restore(String(a?.path), Number(a?.id)),
+    'history/undoRun': (a: { runId: string }) => current().timeline.undoRun(String(a?.runId)),
+    'review/list': () => current().timeline.proposals(),
     'review/approve': (a: { id: string; edits?: Record<string, string | null> }) =>
-      current().reviewApprove(String(a?.id), a?.edits),
-    'review/reject': (a: { id: string }) => current().reviewReject(String(a?.id)),
+      current().timeline.approve(String(a?.id), a?.edits),
+    'review/reject': (a: { id: string }) => current().timeline.reject(String(a?.id)),
   }
 
   // First workspace: the one asked for, else the busiest known project, else the demo.

@@ -1,11 +1,11 @@
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
-import { formatMemoryManifest } from '../../core/store/manifest.js'
-import { scanMemoryFiles } from '../../core/store/scan.js'
+import { manifestView } from '../../host/views.js'
 import { type CliIO, printJson } from '../io.js'
 
 export async function listCommand(ctx: ProjectContext, io: CliIO, json: boolean): Promise<number> {
-  const memories = await scanMemoryFiles(getAutoMemPath(ctx))
+  const dir = getAutoMemPath(ctx)
+  const { memories, manifest } = await manifestView(dir)
   if (json) {
     printJson(
       io,
@@ -17,9 +17,7 @@ export async function listCommand(ctx: ProjectContext, io: CliIO, json: boolean)
       })),
     )
   } else {
-    io.stdout(
-      memories.length ? formatMemoryManifest(memories) + '\n' : `no memories in ${getAutoMemPath(ctx)}\n`,
-    )
+    io.stdout(memories.length ? manifest + '\n' : `no memories in ${dir}\n`)
   }
   return 0
 }

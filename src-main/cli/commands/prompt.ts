@@ -1,5 +1,7 @@
 import type { ProjectContext } from '../../core/paths/context.js'
-import { loadMemoryPromptDetailed, type MemoryPromptMode } from '../../core/prompt/load.js'
+import type { MemoryPromptMode } from '../../core/prompt/load.js'
+import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
+import { memoryFormatFor, promptPreview } from '../../host/views.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
 const MODES: readonly MemoryPromptMode[] = ['normal', 'team', 'kairos']
@@ -13,10 +15,8 @@ export async function promptCommand(
   if (mode !== undefined && !MODES.includes(mode as MemoryPromptMode)) {
     throw new UsageError(`--mode must be one of ${MODES.join(', ')}`)
   }
-  const r = await loadMemoryPromptDetailed(ctx, {
-    mode: mode as MemoryPromptMode | undefined,
-    ensureDir: false,
-  })
+  const format = await memoryFormatFor(ctx, getAutoMemPath(ctx))
+  const r = await promptPreview(ctx, mode as MemoryPromptMode | undefined, format)
   if (json) printJson(io, r)
   else io.stdout(r.enabled ? r.prompt + '\n' : `disabled: ${r.reason}\n`)
   return 0

@@ -1,8 +1,7 @@
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
-import { findRelevantMemories } from '../../core/recall/find-relevant.js'
-import { buildRecallInjection } from '../../core/recall/inject.js'
 import { createModelRuntime } from '../../host/model.js'
+import { recallPreview } from '../../host/views.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
 export async function recallCommand(
@@ -20,16 +19,15 @@ export async function recallCommand(
         .map((t) => t.trim())
         .filter(Boolean)
     : []
-  const result = await findRelevantMemories(query, getAutoMemPath(ctx), { client, recentTools: tools })
-  const injections = await buildRecallInjection(result.memories)
+  const result = await recallPreview(getAutoMemPath(ctx), query, { client, recentTools: tools })
   if (json) {
-    printJson(io, { ...result, injections })
+    printJson(io, result)
     return result.error ? 1 : 0
   }
   const out = [result.mode === 'offline' ? `[${result.note}]` : `[model: ${client?.config.selectorModel}]`]
   if (result.error) out.push(`recall failed: ${result.error}`)
   out.push(`${result.memories.length} of ${result.candidates} memories selected`)
-  if (injections.length) out.push('', ...injections)
+  if (result.injections.length) out.push('', ...result.injections)
   io.stdout(out.join('\n') + '\n')
   return result.error ? 1 : 0
 }

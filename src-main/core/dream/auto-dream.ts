@@ -5,6 +5,9 @@ import { buildCacheSafeParams } from '../model/cache-safe.js'
 import type { ModelClient } from '../model/client.js'
 import { MEMORY_AGENT_TOOLS, toAnthropicTool } from '../model/tools/index.js'
 import { ENTRYPOINT_NAME, isPathInside } from '../paths/auto-mem-path.js'
+import type { MemoryFormat } from '../store/frontmatter.js'
+import { type MemoryFormatSetting, preferredMemoryFormat } from '../store/memory-format.js'
+import { scanMemoryFiles } from '../store/scan.js'
 import { buildConsolidationPrompt } from './consolidation-prompt.js'
 import {
   readLastConsolidatedAt,
@@ -43,7 +46,10 @@ export interface DreamDeps {
   client?: ModelClient
   /** The feature switch and auto-memory enablement. */
   enabled: () => { ok: boolean; reason?: string }
-  systemPrompt: () => Promise<string>
+  /** The agent's system prompt, telling it the frontmatter format to write. */
+  systemPrompt: (format: MemoryFormat) => Promise<string>
+  /** Which frontmatter format memories use; default: detected from the newest memory. */
+  memoryFormat?: () => MemoryFormatSetting
   minHours?: number
   minSessions?: number
   scanIntervalMs?: number
@@ -129,9 +135,10 @@ export function createAutoDream(deps: DreamDeps) {
       const snap = await createSnapshot(deps.memoryDir, deps.snapshotDir, 'dream', t)
       snapshotId = snap.id
       emit({ type: 'started', sessions: sessions.length, snapshotId })
+      const format = preferredMemoryFormat(await scanMemoryFiles(deps.memoryDir), deps.memoryFormat?.())
       const base = buildCacheSafeParams({
         model: deps.client.config.agentModel,
-        system: await deps.systemPrompt(),
+        system: await deps.systemPrompt(format),
         tools: MEMORY_AGENT_TOOLS.map(toAnthropicTool),
       })
       const prompt: Anthropic.MessageParam = {

@@ -6,6 +6,8 @@ import { MEMORY_AGENT_TOOLS, toAnthropicTool } from '../model/tools/index.js'
 import { isPathInside, ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { toApiMessages, type TranscriptMessage } from '../sessions/transcript.js'
 import { formatMemoryManifest } from '../store/manifest.js'
+import type { MemoryFormat } from '../store/frontmatter.js'
+import { type MemoryFormatSetting, preferredMemoryFormat } from '../store/memory-format.js'
 import { scanMemoryFiles } from '../store/scan.js'
 import { buildExtractionPrompt } from './extraction-prompt.js'
 import { hasMemoryWritesSince, messagesSince } from './mutual-exclusion.js'
@@ -40,8 +42,10 @@ export interface ExtractDeps {
   client?: ModelClient
   /** Feature switch, auto-memory enablement and remote mode, checked in this order each call. */
   gates: () => ExtractionGate[]
-  /** The parent system prompt used when a context carries no cacheSafeParams. */
-  systemPrompt: () => Promise<string>
+  /** The parent system prompt used when a context carries no cacheSafeParams, telling agents the format to write. */
+  systemPrompt: (format: MemoryFormat) => Promise<string>
+  /** Which frontmatter format new memories use; default: detected from the newest memory. */
+  memoryFormat?: () => MemoryFormatSetting
   /** Run every N eligible turns (default 1). */
   throttleEvery?: number
   maxTurns?: number
@@ -84,11 +88,11 @@ export function initExtractMemories(deps: ExtractDeps): Extractor {
   const emit = (e: ExtractionEvent) => deps.onEvent?.(e)
   const skip = (reason: string) => emit({ type: 'skipped', reason })
 
-  async function parentParams(ctx: ExtractionContext): Promise<CacheSafeParams> {
+  async function parentParams(ctx: ExtractionContext, format: MemoryFormat): Promise<CacheSafeParams> {
     if (ctx.cacheSafeParams) return ctx.cacheSafeParams
     return buildCacheSafeParams({
       model: deps.client!.config.agentModel,
-      system: await deps.systemPrompt(),
+      system: await deps.systemPrompt(format),
       tools: MEMORY_AGENT_TOOLS.map(toAnthropicTool),
       messages: toApiMessages(ctx.messages),
     })
@@ -112,14 +116,16 @@ export function initExtractMemories(deps: ExtractDeps): Extractor {
     const runId = ++runIds
     emit({ type: 'started', runId, newMessageCount: fresh.length, trailing })
     try {
-      const manifest = formatMemoryManifest(await scanMemoryFiles(deps.memoryDir))
+      const headers = await scanMemoryFiles(deps.memoryDir)
+      const format = preferredMemoryFormat(headers, deps.memoryFormat?.())
       const prompt = buildExtractionPrompt({
         newMessageCount: fresh.length,
         memoryDir: deps.memoryDir,
         teamDir: deps.teamDir,
-        manifest,
+        manifest: formatMemoryManifest(headers),
+        format,
       })
-      const base = await parentParams(ctx)
+      const base = await parentParams(ctx, format)
       const forkPrompt: Anthropic.MessageParam = { role: 'user', content: [{ type: 'text', text: prompt }] }
       const { result, proposed } = await runMemoryAgent({
         client: deps.client,

@@ -1,4 +1,5 @@
-import { DRIFT_CAVEAT, FRONTMATTER_EXAMPLE, WHAT_NOT_TO_SAVE, typesSection } from '../prompt/sections.js'
+import { DRIFT_CAVEAT, frontmatterExample, WHAT_NOT_TO_SAVE, typesSection } from '../prompt/sections.js'
+import type { MemoryFormat } from '../store/frontmatter.js'
 
 export interface ExtractionPromptOptions {
   newMessageCount: number
@@ -6,6 +7,7 @@ export interface ExtractionPromptOptions {
   /** Set when team memory is on: the combined variant with scope routing. */
   teamDir?: string
   manifest: string
+  format?: MemoryFormat
 }
 
 /** The instruction appended to the forked conversation (SPEC §7, §10). */
@@ -30,7 +32,7 @@ export function buildExtractionPrompt(opts: ExtractionPromptOptions): string {
     '',
     'Each memory is its own file with this frontmatter:',
     '',
-    ...FRONTMATTER_EXAMPLE,
+    ...frontmatterExample(opts.format),
     '',
     'Then add a one-line pointer `- [Title](file.md) — one-line hook` to the MEMORY.md of the same directory. MEMORY.md is an index only: one line per memory, under ~150 characters, no content.',
     '',

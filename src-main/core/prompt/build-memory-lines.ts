@@ -1,3 +1,4 @@
+import type { MemoryFormat } from '../store/frontmatter.js'
 import { truncateEntrypointContent } from '../store/truncate.js'
 import {
   closingGuidance,
@@ -14,6 +15,7 @@ export interface MemoryLinesOptions {
   /** Agent memory writes files directly: no MEMORY.md step. */
   skipIndex?: boolean
   extraGuidelines?: string[]
+  format?: MemoryFormat
 }
 
 /** The guidance part of the prompt (everything before `## MEMORY.md`), SPEC §4 order. */
@@ -27,7 +29,7 @@ export function buildMemoryLines(opts: MemoryLinesOptions): string[] {
     '',
     ...typesSection({ withScope: false }),
     ...WHAT_NOT_TO_SAVE,
-    ...howToSaveSection({ skipIndex: opts.skipIndex ?? false }),
+    ...howToSaveSection({ skipIndex: opts.skipIndex ?? false, format: opts.format }),
     ...closingGuidance(),
   ]
   if (opts.extraGuidelines?.length) lines.push(...opts.extraGuidelines, '')
@@ -36,15 +38,15 @@ export function buildMemoryLines(opts: MemoryLinesOptions): string[] {
 
 /** `## MEMORY.md` followed by the index as loaded (truncated, with its warning) or "currently empty". */
 export function entrypointSection(indexContent: string | null, heading = '## MEMORY.md'): string[] {
-  const trimmed = (indexContent ?? '').trim()
-  if (!trimmed) {
+  const loaded = truncateEntrypointContent(indexContent ?? '').content
+  if (!loaded) {
     return [
       heading,
       '',
       'Your MEMORY.md is currently empty. When you save new memories, they will appear here.',
     ]
   }
-  return [heading, '', truncateEntrypointContent(trimmed).content]
+  return [heading, '', loaded]
 }
 
 /** The single-directory prompt: guidance plus the index. */

@@ -1,3 +1,4 @@
+import type { MemoryFormat } from '../store/frontmatter.js'
 import {
   closingGuidance,
   DIR_EXISTS_GUIDANCE,
@@ -12,6 +13,7 @@ export interface CombinedPromptOptions {
   teamDir: string
   privateIndex: string | null
   teamIndex: string | null
+  format?: MemoryFormat
 }
 
 /** Private + team memory in one section, with per-type scope routing (SPEC §4). */
@@ -32,6 +34,7 @@ export function buildCombinedMemoryPrompt(opts: CombinedPromptOptions): string {
     ...howToSaveSection({
       skipIndex: false,
       indexHint: 'the `MEMORY.md` of the same directory (private or team)',
+      format: opts.format,
     }),
     ...closingGuidance(),
     ...entrypointSection(opts.privateIndex, '## MEMORY.md (private)'),

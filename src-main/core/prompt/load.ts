@@ -5,6 +5,7 @@ import { isEnvTruthy } from '../paths/context.js'
 import { getAutoMemoryEnablement, isTeamMemoryEnabled } from '../paths/enablement.js'
 import { getTeamMemPath } from '../paths/team-agent-paths.js'
 import { readIfExists } from '../store/atomic-write.js'
+import type { MemoryFormat } from '../store/frontmatter.js'
 import { ensureMemoryDirExists, type Logger } from '../store/ensure-dir.js'
 import { buildMemoryPrompt } from './build-memory-lines.js'
 import { buildCombinedMemoryPrompt } from './combined.js'
@@ -18,6 +19,8 @@ export interface LoadMemoryPromptOptions {
   log?: Logger
   /** The agent's load creates the dir (SPEC §3); a read-only preview passes false. */
   ensureDir?: boolean
+  /** The frontmatter format agents are told to write (preferredMemoryFormat); default flat. */
+  format?: MemoryFormat
 }
 
 export type LoadedMemoryPrompt =
@@ -57,7 +60,13 @@ export async function loadMemoryPromptDetailed(
       enabled: true,
       mode,
       memoryDir,
-      prompt: buildCombinedMemoryPrompt({ autoDir: memoryDir, teamDir, privateIndex, teamIndex }),
+      prompt: buildCombinedMemoryPrompt({
+        autoDir: memoryDir,
+        teamDir,
+        privateIndex,
+        teamIndex,
+        format: opts.format,
+      }),
     }
   }
   await ensure(memoryDir)
@@ -66,7 +75,7 @@ export async function loadMemoryPromptDetailed(
     enabled: true,
     mode,
     memoryDir,
-    prompt: buildMemoryPrompt({ displayName: 'auto memory', memoryDir, indexContent }),
+    prompt: buildMemoryPrompt({ displayName: 'auto memory', memoryDir, indexContent, format: opts.format }),
   }
 }
 

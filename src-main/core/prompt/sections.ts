@@ -1,3 +1,5 @@
+import type { MemoryFormat } from '../store/frontmatter.js'
+
 /**
  * The guidance texts of the memory prompt section. Each is a list of lines so the builders
  * can compose them; wording is Memdir's own, structure follows SPEC §4.
@@ -6,17 +8,27 @@
 export const DIR_EXISTS_GUIDANCE =
   'This directory already exists — write to it directly with the Write tool. Do not run mkdir or check whether it exists.'
 
-export const FRONTMATTER_EXAMPLE = [
-  '```markdown',
-  '---',
-  'name: {{short memory name}}',
-  'description: {{one specific line — future conversations use it to decide whether this memory is relevant}}',
-  'type: {{user | feedback | project | reference}}',
-  '---',
-  '',
-  '{{the memory itself. For feedback and project memories: state the rule or fact first, then a **Why:** line and a **How to apply:** line}}',
-  '```',
-]
+/**
+ * The frontmatter agents are asked to write, in the format this memory dir uses (see
+ * preferredMemoryFormat): flat `type:`, or the newer kebab-case name with `metadata.type` and
+ * `[[name]]` links between memories.
+ */
+export function frontmatterExample(format: MemoryFormat = 'flat'): string[] {
+  const nested = format === 'nested'
+  return [
+    '```markdown',
+    '---',
+    nested ? 'name: {{short-kebab-case-name}}' : 'name: {{short memory name}}',
+    'description: {{one specific line — future conversations use it to decide whether this memory is relevant}}',
+    ...(nested
+      ? ['metadata:', '  type: {{user | feedback | project | reference}}']
+      : ['type: {{user | feedback | project | reference}}']),
+    '---',
+    '',
+    `{{the memory itself. For feedback and project memories: state the rule or fact first, then a **Why:** line and a **How to apply:** line${nested ? '. Refer to a related memory as [[its-name]]' : ''}}}`,
+    '```',
+  ]
+}
 
 interface TypeText {
   type: 'user' | 'feedback' | 'project' | 'reference'
@@ -86,14 +98,18 @@ export const WHAT_NOT_TO_SAVE = [
   '',
 ]
 
-export function howToSaveSection(opts: { skipIndex: boolean; indexHint?: string }): string[] {
+export function howToSaveSection(opts: {
+  skipIndex: boolean
+  indexHint?: string
+  format?: MemoryFormat
+}): string[] {
   if (opts.skipIndex) {
     return [
       '## How to save memories',
       '',
       'Write each memory to its own file in the memory directory with this frontmatter:',
       '',
-      ...FRONTMATTER_EXAMPLE,
+      ...frontmatterExample(opts.format),
       '',
       'There is no index to maintain: the file itself is the memory.',
       '',
@@ -106,7 +122,7 @@ export function howToSaveSection(opts: { skipIndex: boolean; indexHint?: string 
     '',
     '**Step 1** — write the memory to its own topic file (for example `feedback_testing.md`) with this frontmatter:',
     '',
-    ...FRONTMATTER_EXAMPLE,
+    ...frontmatterExample(opts.format),
     '',
     `**Step 2** — add a pointer line for it to ${opts.indexHint ?? '`MEMORY.md`'}: \`- [Title](file.md) — one-line hook\`. MEMORY.md is only an index: keep each entry to one line under ~150 characters, put no memory content in it, and no frontmatter.`,
     '',

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  parseMemoryFile,
-  parseMemoryHeaderFields,
-  parseWithGrayMatter,
-  serializeMemoryFile,
-  toParsed,
-} from './frontmatter.js'
+import { kebabSlug, parseMemoryFile, parseMemoryHeaderFields, serializeMemoryFile } from './frontmatter.js'
 
 const samples = [
   '---\nname: Testing policy\ndescription: Integration tests hit the real DB\ntype: feedback\n---\n\nbody\n',
@@ -31,18 +25,67 @@ const samples = [
   '---\nname: - dash\ndescription: ? what\n---\n',
   '---\nname: +x\ndescription: ends with colon:\n---\n',
   '---\nname: tab\tinside\ndescription: nbsp\u00a0here\n---\n',
+  '---\nname: deploy-freeze\ndescription: No deploys on Fridays\nmetadata:\n  type: project\n---\n\nLinks [[release-train]].\n',
+  '---\nname: nested-odd\ndescription: x\nmetadata:\n  type: project\n  owner: ops\nextra: 1\n---\n',
+  '---\nname: empty-meta\ndescription: x\nmetadata:\n---\n',
+  '---\nname: .inf\ndescription: .nan\n---\n',
 ]
 
 describe('frontmatter parsing', () => {
-  it.each(samples)('the fast path agrees with gray-matter: %j', (text) => {
-    expect(parseMemoryFile(text)).toEqual(toParsed(parseWithGrayMatter(text)))
+  it.each(samples)('the fast path agrees with the YAML path: %j', (text) => {
+    expect(parseMemoryFile(text)).toEqual(parseMemoryFile(text, { fastPath: false }))
   })
 
   it.each(samples)('the header-only parse gives the same fields: %j', (text) => {
-    const { name, description, type } = parseMemoryFile(text)
-    expect(parseMemoryHeaderFields(text)).toEqual({ name, description, type })
+    const { name, description, type, format } = parseMemoryFile(text)
+    expect(parseMemoryHeaderFields(text)).toEqual({ name, description, type, format })
   })
 
+  it.each([
+    ['Deploy: never on Fridays', 'Deploy: never on Fridays'],
+    ['*bold* rule', '*bold* rule'],
+    ['@oncall owns this', '@oncall owns this'],
+    ['{service} names are kebab-case', '{service} names are kebab-case'],
+    ['`npm test` before push: always', '`npm test` before push: always'],
+  ])('when YAML fails on %j, the value is read quoted', (raw, expected) => {
+    const text = `---\nname: Rule\ndescription: ${raw}\ntype: feedback\n---\nbody\n`
+    expect(parseMemoryFile(text)).toMatchObject({ name: 'Rule', description: expected, type: 'feedback' })
+  })
+
+  it('matches type case-sensitively', () => {
+    expect(parseMemoryFile('---\nname: a\ndescription: b\ntype: User\n---\n').type).toBeUndefined()
+    expect(parseMemoryFile('---\nname: a\ndescription: b\ntype: user\n---\n').type).toBe('user')
+  })
+
+  it('an unclosed block is no frontmatter: everything is body', () => {
+    const text = '---\nname: open\ndescription: never closed\n\nbody'
+    expect(parseMemoryFile(text)).toMatchObject({ name: undefined, description: null, body: text })
+  })
+
+  it('dates stay YYYY-MM-DD', () => {
+    expect(parseMemoryFile('---\nname: d\ndescription: 2026-03-05\nsince: 2026-01-02\n---\n')).toMatchObject({
+      description: '2026-03-05',
+      data: { since: '2026-01-02' },
+    })
+  })
+
+  it('reads the newer format: kebab-case name and metadata.type', () => {
+    expect(parseMemoryFile(samples[23]!)).toMatchObject({
+      name: 'deploy-freeze',
+      type: 'project',
+      format: 'nested',
+      body: 'Links [[release-train]].\n',
+    })
+    expect(parseMemoryFile(samples[0]!).format).toBe('flat')
+  })
+
+  it('bad YAML never throws: the file keeps its body', () => {
+    const text = '---\nname: [a\n  b: {\n---\nbody'
+    expect(parseMemoryFile(text)).toMatchObject({ description: null })
+  })
+})
+
+describe('serializeMemoryFile', () => {
   it('round-trips what it serializes', () => {
     for (const description of [
       'plain words',
@@ -52,9 +95,48 @@ describe('frontmatter parsing', () => {
       "it's fine",
       '"quoted"',
       '- dash first',
+      'Deploy: never on Fridays',
+      '2026-03-05',
+      'yes',
     ]) {
       const text = serializeMemoryFile({ name: 'N', description, type: 'project', body: 'b\n' })
       expect(parseMemoryFile(text)).toMatchObject({ name: 'N', description, type: 'project', body: 'b\n' })
     }
+  })
+
+  it('a value can never inject a field', () => {
+    const text = serializeMemoryFile({
+      name: 'x\ntype: user',
+      description: 'd\ninjected: true',
+      type: 'user\ndescription: injected' as never,
+      body: '',
+    })
+    const parsed = parseMemoryFile(text)
+    expect(parsed.type).toBeUndefined()
+    expect(parsed.data).not.toHaveProperty('injected')
+    expect(parsed.description).toBe('d injected: true')
+    expect(Object.keys(parsed.data)).toEqual(['name', 'description'])
+  })
+
+  it('writes the newer format with a kebab-case name and metadata.type, keeping other metadata', () => {
+    const text = serializeMemoryFile(
+      {
+        name: 'Deploy Freeze',
+        description: 'No Friday deploys',
+        type: 'project',
+        body: 'See [[release-train]]\n',
+      },
+      { metadata: { owner: 'ops' }, originSessionId: 'abc' },
+      'nested',
+    )
+    expect(text).toBe(
+      '---\nname: deploy-freeze\ndescription: No Friday deploys\nmetadata:\n  owner: ops\n  type: project\noriginSessionId: abc\n---\n\nSee [[release-train]]\n',
+    )
+    expect(parseMemoryFile(text)).toMatchObject({ name: 'deploy-freeze', type: 'project', format: 'nested' })
+  })
+
+  it('kebab slugs', () => {
+    expect(kebabSlug('Déploy: Friday  freeze!')).toBe('deploy-friday-freeze')
+    expect(kebabSlug('日本語')).toBe('memory')
   })
 })

@@ -1,11 +1,19 @@
-import matter from 'gray-matter'
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml'
 import { type MemoryType, parseMemoryType } from './memory-types.js'
+
+/**
+ * How a memory names its type. `flat`: `type: user` (Claude Code until 2.1.x); `nested`:
+ * `metadata: { type: user }` with a kebab-case `name` (newer Claude Code).
+ */
+export type MemoryFormat = 'flat' | 'nested'
 
 export interface ParsedMemory {
   data: Record<string, unknown>
   name?: string
   description: string | null
   type?: MemoryType
+  /** Where the file keeps its type; undefined when it has none. */
+  format?: MemoryFormat
   body: string
 }
 
@@ -15,104 +23,165 @@ const UNUSUAL_SPACE = /\s\s|[^\S ]/
 function oneLine(v: unknown): string | undefined {
   if (typeof v === 'string') return (UNUSUAL_SPACE.test(v) ? v.replace(/\s+/g, ' ') : v).trim() || undefined
   if (typeof v === 'number' || typeof v === 'boolean') return String(v)
-  if (v instanceof Date) return v.toISOString()
   return undefined
 }
 
-// A frontmatter line we can read without a YAML parser: `key: plain value` whose value YAML
-// would also read as a plain string (no quotes, flow/anchor/tag/block indicators, dates or numbers).
-const SIMPLE_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*))?$/
-const INDICATOR_START = /^(?:["'[\]{}&*!|>%@`#]|-\s|\?\s|[-+]?(?:\d|\.\d))/
-const YAML_WORDS = new Set(['~', 'null', 'true', 'false', 'yes', 'no', 'on', 'off'])
-
-/** Would YAML read this (trimmed, non-empty) plain value as something other than that string? */
-function needsYaml(raw: string): boolean {
-  if (raw.length <= 5 && YAML_WORDS.has(raw.toLowerCase())) return true
-  return INDICATOR_START.test(raw) || raw.includes(': ') || raw.endsWith(':')
-}
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /**
- * Fast path for the flat frontmatter Claude Code writes; undefined means "let YAML decide".
- * Returns the fields and where the body starts, so a header-only caller never builds the body.
+ * The frontmatter block: `---` on the first line up to the next line that is `---`. An unclosed
+ * block is no frontmatter: the whole text is the body.
  */
-function parseSimpleFrontmatter(
-  text: string,
-): { data: Record<string, unknown>; bodyStart: number } | undefined {
+function splitFrontmatter(text: string): { yaml: string; bodyStart: number } | undefined {
   let pos: number
   if (text.startsWith('---\n')) pos = 4
   else if (text.startsWith('---\r\n')) pos = 5
   else return undefined
-  const data: Record<string, unknown> = {}
+  const start = pos
   while (pos <= text.length) {
     const nl = text.indexOf('\n', pos)
     const end = nl === -1 ? text.length : nl
-    const next = nl === -1 ? text.length + 1 : nl + 1
-    const line =
-      text.charCodeAt(end - 1) === 13 && end > pos ? text.slice(pos, end - 1) : text.slice(pos, end)
-    pos = next
-    if (line === '---') return { data, bodyStart: Math.min(next, text.length) }
+    const line = text.slice(pos, text.charCodeAt(end - 1) === 13 ? end - 1 : end)
+    if (line.trimEnd() === '---')
+      return { yaml: text.slice(start, pos), bodyStart: Math.min(end + 1, text.length) }
+    if (nl === -1) return undefined
+    pos = nl + 1
+  }
+  return undefined
+}
+
+// A frontmatter line read without a YAML parser: `key: plain value` that YAML's core schema would
+// also read as that string (no quotes, flow/anchor/tag/block indicators, numbers, null or booleans).
+const SIMPLE_LINE = /^( *)([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*))?$/
+const INDICATOR_START = /^(?:["'[\]{}&*!|>%@`#.]|-\s|\?\s|[-+]?\d)/
+const YAML_WORDS = new Set(['~', 'null', 'true', 'false'])
+
+/** Would YAML read this (trimmed, non-empty) plain value as something other than that string? */
+function needsYaml(raw: string): boolean {
+  if (raw.length <= 5 && YAML_WORDS.has(raw.toLowerCase())) return true
+  return INDICATOR_START.test(raw) || raw.includes(': ') || raw.endsWith(':') || raw.includes('\t')
+}
+
+/**
+ * Fast path for the frontmatter Claude Code writes (flat keys, and one nested `metadata:` map);
+ * undefined means "let YAML decide". A scan reads hundreds of headers: no parser for the common case.
+ */
+function parseSimpleFrontmatter(yaml: string): Record<string, unknown> | undefined {
+  const data: Record<string, unknown> = {}
+  let nested: { key: string; map: Record<string, unknown>; indent: number } | undefined
+  for (const rawLine of yaml.split('\n')) {
+    const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine
     if (line.trim() === '') continue
     const m = SIMPLE_LINE.exec(line)
     if (!m) return undefined
-    const value = m[2] ?? ''
+    const indent = m[1]!.length
+    const value = m[3] ?? ''
     const raw = (value.includes('#') ? value.replace(/\s+#.*$/, '') : value).trim()
-    if (raw === '') return undefined // null / nested mapping: YAML semantics
+    if (indent > 0) {
+      if (!nested || (nested.indent && indent !== nested.indent) || raw === '' || needsYaml(raw))
+        return undefined
+      nested.indent = indent
+      nested.map[m[2]!] = raw
+      continue
+    }
+    if (nested && !nested.indent) return undefined // `key:` with nothing under it: YAML null
+    nested = undefined
+    if (raw === '') {
+      nested = { key: m[2]!, map: {}, indent: 0 }
+      data[m[2]!] = nested.map
+      continue
+    }
     if (needsYaml(raw)) return undefined
-    data[m[1] as string] = raw
+    data[m[2]!] = raw
   }
-  return undefined // no closing fence: let gray-matter apply its own rule
+  if (nested && !nested.indent) return undefined
+  return data
+}
+
+/** Quotes the value of every `key: value` line that is not quoted already (the retry for bad YAML). */
+function quoteValues(yaml: string): string {
+  return yaml
+    .split('\n')
+    .map((line) => {
+      const m = /^(\s*(?:- )?[^\s:#'"][^:]*?:[ \t]+)(.*?)(\r?)$/.exec(line)
+      if (!m) return line
+      const value = m[2]!.trim()
+      if (value === '' || /^["'|>]/.test(value)) return line
+      return `${m[1]}${JSON.stringify(value)}${m[3]}`
+    })
+    .join('\n')
+}
+
+function yamlMapping(yaml: string): Record<string, unknown> | undefined {
+  try {
+    // YAML 1.2 core schema: dates stay strings ("2026-03-05"), yes/no stay words.
+    const v = parseYaml(yaml, { schema: 'core', uniqueKeys: false, prettyErrors: false }) as unknown
+    return isRecord(v) ? v : v == null ? {} : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The frontmatter as Claude Code reads it: YAML, and when YAML fails on unquoted values with
+ * special characters (`Deploy: never on Fridays`, `*`, `@`, `{`), the same with those values
+ * quoted. Undefined: no frontmatter, or YAML that even the retry cannot read.
+ */
+export function parseFrontmatterData(
+  text: string,
+  opts: { fastPath?: boolean } = {},
+): { data: Record<string, unknown>; bodyStart: number } | undefined {
+  const block = splitFrontmatter(text)
+  if (!block) return undefined
+  const data =
+    (opts.fastPath === false ? undefined : parseSimpleFrontmatter(block.yaml)) ??
+    yamlMapping(block.yaml) ??
+    yamlMapping(quoteValues(block.yaml))
+  return data ? { data, bodyStart: block.bodyStart } : undefined
 }
 
 /**
  * Parses a memory file (or its first lines). Bad YAML never throws: the frontmatter is
  * treated as absent and the whole text becomes the body.
  */
-export function parseMemoryFile(text: string): ParsedMemory {
-  const simple = parseSimpleFrontmatter(text)
-  return toParsed(
-    simple ? { data: simple.data, body: text.slice(simple.bodyStart) } : parseWithGrayMatter(text),
-  )
-}
-
-export type MemoryHeaderFields = Pick<ParsedMemory, 'name' | 'description' | 'type'>
-
-/** Just `name/description/type`, as parseMemoryFile would give them, without building the body. */
-export function parseMemoryHeaderFields(text: string): MemoryHeaderFields {
-  const data = parseSimpleFrontmatter(text)?.data ?? parseWithGrayMatter(text).data
-  return headerFields(data)
-}
-
-function headerFields(data: Record<string, unknown>): MemoryHeaderFields {
-  return {
-    name: oneLine(data.name),
-    description: oneLine(data.description) ?? null,
-    type: parseMemoryType(data.type),
-  }
-}
-
-/** The YAML path (gray-matter), also the reference the fast path is tested against. */
-export function parseWithGrayMatter(text: string): { data: Record<string, unknown>; body: string } {
-  try {
-    // Passing options disables gray-matter's unbounded content cache.
-    const parsed = matter(text, { excerpt: false })
-    const data =
-      parsed.data && typeof parsed.data === 'object' ? (parsed.data as Record<string, unknown>) : {}
-    return { data, body: parsed.content }
-  } catch {
-    return { data: {}, body: text }
-  }
-}
-
-export function toParsed({ data, body }: { data: Record<string, unknown>; body: string }): ParsedMemory {
+export function parseMemoryFile(text: string, opts: { fastPath?: boolean } = {}): ParsedMemory {
+  const fm = parseFrontmatterData(text, opts)
+  const data = fm?.data ?? {}
+  const body = fm ? text.slice(fm.bodyStart) : text
   return { data, ...headerFields(data), body: body.replace(/^\r?\n/, '') }
 }
 
-// Safe unquoted YAML: no `: `, ` #`, leading indicators or trailing space.
-const PLAIN_SCALAR = /^[A-Za-z0-9_][A-Za-z0-9_ .,()/+'=@-]*$/
+export type MemoryHeaderFields = Pick<ParsedMemory, 'name' | 'description' | 'type' | 'format'>
 
-function yamlScalar(v: unknown): string {
-  if (typeof v === 'string') return PLAIN_SCALAR.test(v) && !/\s$/.test(v) ? v : JSON.stringify(v)
-  return JSON.stringify(v) ?? 'null'
+/** Just `name/description/type`, as parseMemoryFile would give them, without building the body. */
+export function parseMemoryHeaderFields(text: string): MemoryHeaderFields {
+  return headerFields(parseFrontmatterData(text)?.data ?? {})
+}
+
+function headerFields(data: Record<string, unknown>): MemoryHeaderFields {
+  const flat = parseMemoryType(data.type)
+  const meta = isRecord(data.metadata) ? data.metadata : undefined
+  const nested = meta ? parseMemoryType(meta.type) : undefined
+  return {
+    name: oneLine(data.name),
+    description: oneLine(data.description) ?? null,
+    type: flat ?? nested,
+    format: flat ? 'flat' : nested || meta?.type !== undefined ? 'nested' : undefined,
+  }
+}
+
+/** The slug newer Claude Code writes as `name`: lower-case words joined by `-`. */
+export function kebabSlug(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '')
+  return slug || 'memory'
 }
 
 export interface MemoryFields {
@@ -122,17 +191,33 @@ export interface MemoryFields {
   body: string
 }
 
-/** Serializes a memory with `name/description/type` first; other existing keys are kept after them. */
-export function serializeMemoryFile(fields: MemoryFields, extra: Record<string, unknown> = {}): string {
-  const lines = ['---', `name: ${yamlScalar(fields.name.trim())}`]
-  lines.push(`description: ${yamlScalar(fields.description.replace(/\s+/g, ' ').trim())}`)
-  if (fields.type) lines.push(`type: ${fields.type}`)
-  for (const [k, v] of Object.entries(extra)) {
-    if (k === 'name' || k === 'description' || k === 'type' || v === undefined) continue
-    if (!/^[A-Za-z0-9_-]+$/.test(k)) continue
-    lines.push(`${k}: ${yamlScalar(v instanceof Date ? v.toISOString() : v)}`)
+/**
+ * Serializes a memory with `name/description/type` first (the type flat or under `metadata`, as
+ * `format` says); other existing keys are kept after them. Written by a YAML library: a value can
+ * never start a field of its own.
+ */
+export function serializeMemoryFile(
+  fields: MemoryFields,
+  extra: Record<string, unknown> = {},
+  format: MemoryFormat = 'flat',
+): string {
+  const type = parseMemoryType(fields.type)
+  const doc: Record<string, unknown> = {
+    name: format === 'nested' ? kebabSlug(fields.name) : fields.name.trim(),
+    description: fields.description.replace(/\s+/g, ' ').trim(),
   }
-  lines.push('---', '', '')
+  if (type && format === 'flat') doc.type = type
+  const meta = isRecord(extra.metadata) ? { ...extra.metadata } : {}
+  if (format === 'nested') {
+    if (type) meta.type = type
+    else delete meta.type
+  } else delete meta.type
+  if (format === 'nested' || Object.keys(meta).length) doc.metadata = meta
+  for (const [k, v] of Object.entries(extra)) {
+    if (k === 'name' || k === 'description' || k === 'type' || k === 'metadata' || v === undefined) continue
+    doc[k] = v
+  }
+  const yaml = stringifyYaml(doc, { lineWidth: 0 })
   const body = fields.body.replace(/^\n+/, '')
-  return lines.join('\n') + body + (body.endsWith('\n') || body === '' ? '' : '\n')
+  return `---\n${yaml}---\n\n${body}${body.endsWith('\n') || body === '' ? '' : '\n'}`
 }

@@ -4,7 +4,7 @@ import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { TEAM_DIRNAME } from '../paths/team-agent-paths.js'
 import { ConflictError, readIfExists, sha256Hex, writeFileIfUnchanged } from './atomic-write.js'
 import { PathTraversalError, resolveContainedPath } from './contained-path.js'
-import { type MemoryFields, parseMemoryFile, serializeMemoryFile } from './frontmatter.js'
+import { type MemoryFields, type MemoryFormat, parseMemoryFile, serializeMemoryFile } from './frontmatter.js'
 import { findIndexLine, formatIndexLine, removeIndexLine, upsertIndexLine } from './index-lines.js'
 import type { MemoryType } from './memory-types.js'
 
@@ -128,12 +128,12 @@ async function removePointer(memoryDir: string, relPath: string): Promise<void> 
 /** Step 1 writes the topic file (never over an existing one); step 2 adds its MEMORY.md pointer. */
 export async function createMemory(
   memoryDir: string,
-  fields: MemoryFields & { relPath?: string },
+  fields: MemoryFields & { relPath?: string; format?: MemoryFormat },
 ): Promise<MemoryRecord> {
   validateFields(fields)
   const relPath = fields.relPath ?? `${slugForName(fields.name)}.md`
   const path = await resolveMemoryPath(memoryDir, relPath)
-  const raw = serializeMemoryFile(fields)
+  const raw = serializeMemoryFile(fields, {}, fields.format)
   try {
     await writeFileIfUnchanged(path, raw, null)
   } catch (e) {
@@ -145,18 +145,23 @@ export async function createMemory(
   return readMemory(memoryDir, relPath)
 }
 
-/** Saves only if the file still hashes to `expectedHash`; otherwise ConflictError with both versions. */
+/**
+ * Saves only if the file still hashes to `expectedHash`; otherwise ConflictError with both versions.
+ * The file keeps the frontmatter format it has; one without a type gets `format`.
+ */
 export async function updateMemory(
   memoryDir: string,
   relPath: string,
   fields: MemoryFields,
   expectedHash: string,
+  format: MemoryFormat = 'flat',
 ): Promise<MemoryRecord> {
   validateFields(fields)
   const path = await resolveMemoryPath(memoryDir, relPath)
   const existing = await readIfExists(path)
-  const extra = existing === null ? {} : parseMemoryFile(existing).data
-  await writeFileIfUnchanged(path, serializeMemoryFile(fields, extra), expectedHash)
+  const parsed = existing === null ? undefined : parseMemoryFile(existing)
+  const raw = serializeMemoryFile(fields, parsed?.data ?? {}, parsed?.format ?? format)
+  await writeFileIfUnchanged(path, raw, expectedHash)
   await upsertPointer(memoryDir, relPath, fields)
   return readMemory(memoryDir, relPath)
 }

@@ -1,5 +1,6 @@
 import { basename, join, sep } from 'node:path'
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
+import type { MemoryFormat } from './frontmatter.js'
 import type { MemoryType } from './memory-types.js'
 
 export const MAX_MEMORY_FILES = 200
@@ -13,6 +14,8 @@ export interface MemoryHeader {
   name?: string
   description: string | null
   type?: MemoryType
+  /** Where the file keeps its type (`type:` or `metadata.type`), when it has one. */
+  format?: MemoryFormat
 }
 
 export function isMemoryFileName(relPath: string): boolean {

@@ -14,6 +14,7 @@ describe('packed headers', () => {
         name: 'Deploy — ☃',
         description: 'has\u0000a NUL and "quotes"',
         type: 'project',
+        format: 'nested',
       },
       null,
       { filename: 'bare.md', filePath: '/mem/bare.md', mtimeMs: 0, description: null },

@@ -1,3 +1,4 @@
+import type { MemoryFormat } from './frontmatter.js'
 import type { MemoryHeader } from './memory-header.js'
 import type { MemoryType } from './memory-types.js'
 
@@ -9,12 +10,12 @@ import type { MemoryType } from './memory-types.js'
  */
 export interface PackedHeaders {
   text: string
-  /** Four per header: filename, name, description, type. A missing header has filename -1. */
+  /** Five per header: filename, name, description, type, format. A missing header has filename -1. */
   lengths: Int32Array
   mtimes: Float64Array
 }
 
-const FIELDS = 4
+const FIELDS = 5
 
 export function packHeaders(headers: readonly (MemoryHeader | null)[]): PackedHeaders {
   const parts: string[] = []
@@ -22,8 +23,8 @@ export function packHeaders(headers: readonly (MemoryHeader | null)[]): PackedHe
   const mtimes = new Float64Array(headers.length)
   headers.forEach((h, i) => {
     const fields = h
-      ? [h.filename, h.name, h.description, h.type]
-      : [undefined, undefined, undefined, undefined]
+      ? [h.filename, h.name, h.description, h.type, h.format]
+      : [undefined, undefined, undefined, undefined, undefined]
     fields.forEach((f, k) => {
       lengths[i * FIELDS + k] = f == null ? -1 : f.length
       if (f != null) parts.push(f)
@@ -52,10 +53,19 @@ export function unpackHeaders(
     const name = take(lengths[at + 1] as number)
     const description = take(lengths[at + 2] as number) ?? null
     const type = take(lengths[at + 3] as number) as MemoryType | undefined
+    const format = take(lengths[at + 4] as number) as MemoryFormat | undefined
     out[i] =
       filename === undefined
         ? null
-        : { filename, filePath: pathOf(filename), mtimeMs: mtimes[i] as number, name, description, type }
+        : {
+            filename,
+            filePath: pathOf(filename),
+            mtimeMs: mtimes[i] as number,
+            name,
+            description,
+            type,
+            format,
+          }
   }
   return out
 }

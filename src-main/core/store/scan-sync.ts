@@ -66,8 +66,7 @@ function tryRealDir(path: string): string | undefined {
 
 function readHeaderAt(filename: string, filePath: string): MemoryHeader {
   const { content, mtimeMs } = readHeadSync(filePath, FRONTMATTER_MAX_LINES)
-  const { name, description, type } = parseMemoryHeaderFields(content)
-  return { filename, filePath, mtimeMs, name, description, type }
+  return { filename, filePath, mtimeMs, ...parseMemoryHeaderFields(content) }
 }
 
 function tryReadHeader(filename: string, filePath: string): MemoryHeader | null {

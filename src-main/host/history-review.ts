@@ -1,0 +1,77 @@
+import type { HistoryDiff, HistoryItem, ProposalView } from '../../src-shared/types.js'
+import type { HistoryStore } from '../core/history/history-store.js'
+import { diffLines } from '../core/history/line-diff.js'
+import { restoreVersion, undoRun } from '../core/history/restore.js'
+import type { ProposalStore } from '../core/review/proposals.js'
+import type { MemoryIndex } from '../core/store/memory-index.js'
+import type { ChangeRecorder } from './change-recorder.js'
+import { HostError } from './errors.js'
+
+export interface HistoryReviewDeps {
+  memoryDir: string
+  history: HistoryStore
+  proposals: ProposalStore
+  index: MemoryIndex
+  recorder: ChangeRecorder
+  onReviewChanged: () => void
+}
+
+/** The history timeline (diffs, restore, undo a run) and the review inbox of one workspace. */
+export class HistoryReview {
+  constructor(private readonly deps: HistoryReviewDeps) {}
+
+  async list(path?: string): Promise<HistoryItem[]> {
+    return (await this.deps.history.list({ path }))
+      .map(({ id, at, path: p, author, change, runId }) => ({ id, at, path: p, author, change, runId }))
+      .reverse()
+  }
+
+  async diff(id: number): Promise<HistoryDiff> {
+    const { history } = this.deps
+    const e = await history.get(id)
+    if (!e) throw new HostError('NOT_FOUND', `No history entry ${id}.`)
+    const before = e.before === null ? null : await history.blob(e.before)
+    const after = e.after === null ? null : await history.blob(e.after)
+    const { before: _b, after: _a, ...entry } = e
+    return { entry, before, after, lines: diffLines(before ?? '', after ?? '') }
+  }
+
+  async restore(path: string, id: number): Promise<void> {
+    await restoreVersion(this.deps.history, this.deps.memoryDir, path, id)
+    await this.deps.index.update([path])
+  }
+
+  async undoRun(runId: string): Promise<string[]> {
+    const paths = await undoRun(this.deps.history, this.deps.memoryDir, runId)
+    await this.deps.index.update(paths)
+    return paths
+  }
+
+  async proposals(): Promise<ProposalView[]> {
+    return (await this.deps.proposals.list()).map((p) => ({
+      ...p,
+      files: p.files.map((f) => ({ ...f, lines: diffLines(f.before ?? '', f.after ?? '') })),
+    }))
+  }
+
+  async approve(id: string, edits?: Record<string, string | null>): Promise<void> {
+    const { proposals, recorder } = this.deps
+    const p = await proposals.get(id)
+    const runId = `${p.author}-review-${id}`
+    recorder.beginRun(p.author, runId)
+    try {
+      const applied = await proposals.approve(id, this.deps.memoryDir, edits)
+      const paths = applied.map((f) => f.path)
+      await recorder.record(p.author, paths, runId)
+      await this.deps.index.update(paths)
+    } finally {
+      recorder.endRun()
+    }
+    this.deps.onReviewChanged()
+  }
+
+  async reject(id: string): Promise<void> {
+    await this.deps.proposals.reject(id)
+    this.deps.onReviewChanged()
+  }
+}

@@ -1,0 +1,112 @@
+import type { MemoryDoc, MemoryInput, MemoryListItem } from '../../src-shared/types.js'
+import { ENTRYPOINT_NAME } from '../core/paths/auto-mem-path.js'
+import { TEAM_DIRNAME } from '../core/paths/team-agent-paths.js'
+import type { MemoryFormat } from '../core/store/frontmatter.js'
+import { kebabSlug } from '../core/store/frontmatter.js'
+import {
+  createMemory,
+  deleteMemory,
+  indexLocationFor,
+  readMemory,
+  renameMemory,
+  slugForName,
+  updateMemory,
+} from '../core/store/memory-files.js'
+import { MemoryIndex } from '../core/store/memory-index.js'
+import type { ChangeRecorder } from './change-recorder.js'
+import { HostError } from './errors.js'
+import { AGENT_PREFIX, docOf, listItemOf } from './memory-views.js'
+
+export interface MemoryCrudDeps {
+  memoryDir: string
+  /** `.claude/agent-memory/` of the project: listed read-only under `@agent/`. */
+  agentRoot: string
+  index: MemoryIndex
+  recorder: ChangeRecorder
+  /** The frontmatter format new memories are written in. */
+  format: () => Promise<MemoryFormat>
+}
+
+/** The editor's reads and writes: every write also updates the index and lands in history as the user's. */
+export class MemoryCrud {
+  constructor(private readonly deps: MemoryCrudDeps) {}
+
+  async list(): Promise<MemoryListItem[]> {
+    const now = Date.now()
+    const own = (await this.deps.index.list()).map((h) => listItemOf(h, h.filename, now))
+    const agent = new MemoryIndex(this.deps.agentRoot)
+    const agentItems = (await agent.list()).map((h) => listItemOf(h, AGENT_PREFIX + h.filename, now))
+    return [...own, ...agentItems].sort((a, b) => b.mtimeMs - a.mtimeMs)
+  }
+
+  private split(relPath: string): { dir: string; rel: string; agent: boolean } {
+    return relPath.startsWith(AGENT_PREFIX)
+      ? { dir: this.deps.agentRoot, rel: relPath.slice(AGENT_PREFIX.length), agent: true }
+      : { dir: this.deps.memoryDir, rel: relPath, agent: false }
+  }
+
+  private writable(relPath: string): string {
+    const p = this.split(relPath)
+    if (p.agent)
+      throw new HostError(
+        'READ_ONLY',
+        'Agent memories are shown read-only; the subagent that owns them edits them.',
+      )
+    return p.rel
+  }
+
+  async read(relPath: string): Promise<MemoryDoc> {
+    const p = this.split(relPath)
+    return docOf(await readMemory(p.dir, p.rel), relPath)
+  }
+
+  /** Editor writes: the file and the MEMORY.md that indexes it, attributed to the user. */
+  private async recordUser(rels: string[]) {
+    const paths = [...new Set(rels.flatMap((r) => [r, indexLocationFor(r).indexRel]))]
+    await this.deps.index.update([...paths, ENTRYPOINT_NAME])
+    await this.deps.recorder.record('user', paths)
+  }
+
+  async create(input: MemoryInput, scope: 'private' | 'team', fileName?: string): Promise<MemoryDoc> {
+    const format = await this.deps.format()
+    const given = fileName?.trim()
+    const base = given ? (given.endsWith('.md') ? given : `${given}.md`) : undefined
+    const slug = format === 'nested' ? kebabSlug(input.name) : slugForName(input.name)
+    const file = base ?? `${slug}.md`
+    const doc = await createMemory(this.deps.memoryDir, {
+      name: input.name,
+      description: input.description,
+      type: input.type ?? undefined,
+      body: input.body,
+      relPath: scope === 'team' ? `${TEAM_DIRNAME}/${file}` : file,
+      format,
+    })
+    await this.recordUser([doc.relPath])
+    return docOf(doc)
+  }
+
+  async update(relPath: string, input: MemoryInput, expectedHash: string): Promise<MemoryDoc> {
+    const rel = this.writable(relPath)
+    const doc = await updateMemory(
+      this.deps.memoryDir,
+      rel,
+      { ...input, type: input.type ?? undefined },
+      expectedHash,
+      await this.deps.format(),
+    )
+    await this.recordUser([rel])
+    return docOf(doc)
+  }
+
+  async rename(from: string, to: string): Promise<MemoryDoc> {
+    const doc = await renameMemory(this.deps.memoryDir, this.writable(from), this.writable(to))
+    await this.recordUser([from, to])
+    return docOf(doc)
+  }
+
+  async delete(relPath: string, expectedHash?: string): Promise<void> {
+    const rel = this.writable(relPath)
+    await deleteMemory(this.deps.memoryDir, rel, expectedHash)
+    await this.recordUser([rel])
+  }
+}
