@@ -1,8 +1,9 @@
+import { realpathSync } from 'node:fs'
 import { join, normalize, relative, sep, isAbsolute } from 'node:path'
 import { getMemoryBaseDir } from './base-dir.js'
 import { type ProjectContext, resolveHomeDir } from './context.js'
 import { findCanonicalGitRoot } from './git-root.js'
-import { sanitizePath } from './sanitize.js'
+import { projectDirName } from './sanitize.js'
 import { findSetting, loadAllSettings, TRUSTED_MEMORY_DIR_SOURCES, type SettingsSource } from './settings.js'
 import { checkMemoryPath } from './validate.js'
 
@@ -27,9 +28,19 @@ export interface AutoMemPathResolution {
   projectBase: string
 }
 
-/** The canonical git root shared by all worktrees, or the project root outside git. */
+/** The project root with symlinks resolved, as Claude Code names it (a symlinked checkout is its target). */
+export function getRealProjectRoot(ctx: ProjectContext): string {
+  try {
+    return realpathSync(ctx.projectRoot)
+  } catch {
+    return ctx.projectRoot
+  }
+}
+
+/** The canonical git root shared by all worktrees (a bare repository for its worktrees), or the project root. */
 export function getAutoMemBase(ctx: ProjectContext): string {
-  return findCanonicalGitRoot(ctx.projectRoot) ?? ctx.projectRoot
+  const real = getRealProjectRoot(ctx)
+  return findCanonicalGitRoot(real) ?? real
 }
 
 function resolveUncached(ctx: ProjectContext): AutoMemPathResolution {
@@ -52,9 +63,10 @@ function resolveUncached(ctx: ProjectContext): AutoMemPathResolution {
     rejected.push({ source, value: String(setting.value), reason: r.reason })
   }
 
-  const path = (
-    join(getMemoryBaseDir(ctx), 'projects', sanitizePath(projectBase), AUTO_MEM_DIRNAME) + sep
-  ).normalize('NFC')
+  const projects = join(getMemoryBaseDir(ctx), 'projects')
+  const path = (join(projects, projectDirName(projects, projectBase), AUTO_MEM_DIRNAME) + sep).normalize(
+    'NFC',
+  )
   return { path, source: 'default', rejected, projectBase }
 }
 

@@ -35,7 +35,7 @@ function readGitdirPointer(dotGitFile: string): string | undefined {
 
 /**
  * The main repository's root, also when `start` is inside a linked worktree, so that every
- * worktree of a repo shares one memory dir. Submodules keep their own root. A `.git` file whose
+ * worktree of a repo shares one memory dir (a bare repository's worktrees: the bare repo dir). Submodules keep their own root. A `.git` file whose
  * worktree metadata does not point back at it is not trusted (a repo could otherwise borrow
  * another repository's memory by writing a crafted `.git` file).
  */
@@ -69,6 +69,7 @@ export function findCanonicalGitRoot(start: string): string | undefined {
   } catch {
     return safeRealpath(root)
   }
-  if (basename(realCommon) !== '.git') return safeRealpath(root) // bare repository: no main work tree
+  // A bare repository has no main work tree: its worktrees share the repository's own dir.
+  if (basename(realCommon) !== '.git') return realCommon
   return dirname(realCommon)
 }

@@ -1,8 +1,8 @@
 import { join, sep } from 'node:path'
 import { getClaudeConfigDir } from './base-dir.js'
-import { getAutoMemBase, getAutoMemPath } from './auto-mem-path.js'
+import { getAutoMemBase, getAutoMemPath, getRealProjectRoot } from './auto-mem-path.js'
 import type { ProjectContext } from './context.js'
-import { sanitizeAgentTypeForPath, sanitizePath } from './sanitize.js'
+import { projectDirName, sanitizeAgentTypeForPath } from './sanitize.js'
 
 export const TEAM_DIRNAME = 'team'
 
@@ -27,7 +27,13 @@ export function getAgentMemoryDir(ctx: ProjectContext, agentType: string, scope:
     case 'local': {
       const remote = ctx.env.CLAUDE_CODE_REMOTE_MEMORY_DIR
       dir = remote
-        ? join(remote, 'projects', sanitizePath(getAutoMemBase(ctx)), 'agent-memory-local', type)
+        ? join(
+            remote,
+            'projects',
+            projectDirName(join(remote, 'projects'), getAutoMemBase(ctx)),
+            'agent-memory-local',
+            type,
+          )
         : join(ctx.projectRoot, '.claude', 'agent-memory-local', type)
       break
     }
@@ -35,7 +41,8 @@ export function getAgentMemoryDir(ctx: ProjectContext, agentType: string, scope:
   return (dir + sep).normalize('NFC')
 }
 
-/** Claude Code's transcript dir for this project: `<config>/projects/<sanitized cwd>/`. */
+/** Claude Code's transcript dir for this project: `<config>/projects/<sanitized real cwd>/`. */
 export function getProjectTranscriptDir(ctx: ProjectContext): string {
-  return join(getClaudeConfigDir(ctx), 'projects', sanitizePath(ctx.projectRoot))
+  const projects = join(getClaudeConfigDir(ctx), 'projects')
+  return join(projects, projectDirName(projects, getRealProjectRoot(ctx)))
 }
