@@ -49,7 +49,7 @@ export function createAutoMemCanUseTool(memoryDir: string): CanUseTool {
       }
       if (isPathInside(target, join(root, TEAM_DIRNAME))) {
         const incoming = toolName === 'Write' ? input.content : input.new_string
-        const secrets = typeof incoming === 'string' ? scanForSecrets(incoming) : []
+        const secrets = typeof incoming === 'string' ? await scanForSecrets(incoming) : []
         if (secrets.length) {
           return deny(
             `Team memory is shared with every contributor; this ${toolName} would put a ${describeFindings(secrets)} into it.`,

@@ -14,9 +14,13 @@ export interface SkippedEntry {
   reason: string
 }
 
-/** The team dir's uploadable files: valid keys, ≤ 250,000 bytes, no detected secret. */
+/**
+ * The team dir's uploadable files: valid keys, ≤ 250,000 bytes, no detected secret. With
+ * `scan: false` the caller scans what it is about to upload itself (scanEntryForSecrets).
+ */
 export async function readLocalTeamEntries(
   teamDir: string,
+  opts: { scan?: boolean } = {},
 ): Promise<{ entries: Map<string, string>; skipped: SkippedEntry[] }> {
   const entries = new Map<string, string>()
   const skipped: SkippedEntry[] = []
@@ -43,9 +47,9 @@ export async function readLocalTeamEntries(
     candidates.map((c) => c.path),
     MAX_TEAM_FILE_BYTES,
   )
-  candidates.forEach(({ key }, i) => {
+  for (const [i, { key }] of candidates.entries()) {
     const r = read[i] as TextFileResult
-    if (r.kind === 'not_file') return
+    if (r.kind === 'not_file') continue
     if (r.kind === 'error') {
       skipped.push({ key, kind: 'unreadable', reason: r.message })
     } else if (r.kind === 'too_large') {
@@ -55,11 +59,18 @@ export async function readLocalTeamEntries(
         reason: `${r.size} bytes is over the ${MAX_TEAM_FILE_BYTES}-byte limit`,
       })
     } else {
-      const secrets = scanForSecrets(r.text)
-      if (secrets.length)
-        skipped.push({ key, kind: 'secret', reason: `not uploaded: contains a ${describeFindings(secrets)}` })
+      const secret = opts.scan === false ? undefined : await scanEntryForSecrets(key, r.text)
+      if (secret) skipped.push(secret)
       else entries.set(key, r.text)
     }
-  })
+  }
   return { entries, skipped }
+}
+
+/** The skip record for a team file that holds a secret, or undefined when it is clean. */
+export async function scanEntryForSecrets(key: string, text: string): Promise<SkippedEntry | undefined> {
+  const secrets = await scanForSecrets(text)
+  return secrets.length
+    ? { key, kind: 'secret', reason: `not uploaded: contains a ${describeFindings(secrets)}` }
+    : undefined
 }

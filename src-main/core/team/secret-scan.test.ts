@@ -1,34 +1,66 @@
 import { describe, expect, it } from 'vitest'
-import { scanForSecrets } from './secret-scan.js'
+import { LOOK_ALIKES, REAL_SECRETS } from './secret-corpus.js'
+import { OWN_SECRET_RULE_IDS, scanForSecrets } from './secret-scan.js'
 
-describe('scanForSecrets', () => {
-  it.each([
-    ['anthropic-api-key', `key: sk-ant-api03-${'a1B2'.repeat(20)}`],
-    ['openai-api-key', `OPENAI=sk-proj-${'Q7w'.repeat(15)}`],
-    ['aws-access-key-id', 'AKIAIOSFODNN7EXAMPLE'],
-    ['github-token', `ghp_${'a'.repeat(36)}`],
-    ['google-api-key', `AIza${'S'.repeat(35)}`],
-    ['slack-token', 'xoxb-1234567890-abcdefghij'],
-    ['stripe-secret-key', `sk_live_${'4eC39HqLyjWDarjtT1zdp7dc'}`],
-    ['private-key', '-----BEGIN OPENSSH PRIVATE KEY-----'],
-    ['jwt', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'],
-    ['generic-secret-assignment', 'db_password = "x8Kq2mZ9vLp4Rt7wYb3N"'],
-  ])('detects %s and reports the rule, not the value', (rule, text) => {
-    const f = scanForSecrets(`intro\n${text}\n`)
-    expect(f.map((x) => x.ruleId)).toContain(rule)
-    expect(f.find((x) => x.ruleId === rule)!.line).toBe(2)
-    expect(JSON.stringify(f)).not.toContain(text.slice(-12))
+/** Every format Claude Code's team-memory scanner has a rule for (its 36 rule ids). */
+const CLAUDE_CODE_RULES = [
+  'aws-access-token', 'gcp-api-key', 'azure-ad-client-secret', 'digitalocean-pat', 'digitalocean-access-token',
+  'anthropic-api-key', 'anthropic-admin-api-key', 'openai-api-key', 'huggingface-access-token', 'github-pat',
+  'github-fine-grained-pat', 'github-app-token', 'github-oauth', 'github-refresh-token', 'gitlab-pat',
+  'gitlab-deploy-token', 'slack-bot-token', 'slack-user-token', 'slack-app-token', 'twilio-api-key',
+  'sendgrid-api-token', 'npm-access-token', 'pypi-upload-token', 'databricks-api-token', 'hashicorp-tf-api-token',
+  'pulumi-api-token', 'postman-api-token', 'grafana-api-key', 'grafana-cloud-api-token',
+  'grafana-service-account-token', 'sentry-user-token', 'sentry-org-token', 'stripe-access-token',
+  'shopify-access-token', 'shopify-shared-secret', 'private-key',
+] // prettier-ignore
+
+describe('scanForSecrets on the corpus', () => {
+  it('has at least 40 real-format secrets covering every Claude Code rule, and 40 look-alikes', () => {
+    expect(REAL_SECRETS.length).toBeGreaterThanOrEqual(40)
+    expect(LOOK_ALIKES.length).toBeGreaterThanOrEqual(40)
+    const kinds = new Set(REAL_SECRETS.map(([k]) => k.replace(/^aws-access-key-id$/, 'aws-access-token')))
+    expect(CLAUDE_CODE_RULES.filter((r) => !kinds.has(r))).toEqual([])
   })
 
-  it('leaves ordinary memory text alone', () => {
+  it('finds every real-format secret and flags no look-alike', async () => {
+    const missed: string[] = []
+    const bySource = { secretlint: 0, memdir: 0 }
+    for (const [kind, line] of REAL_SECRETS) {
+      const f = await scanForSecrets(`intro line\n${line}\n`)
+      if (!f.length) missed.push(kind)
+      else if (f.some((x) => x.ruleId.startsWith('secretlint/'))) bySource.secretlint++
+      else bySource.memdir++
+      expect(f.every((x) => x.line === 2)).toBe(true)
+    }
+    const falsePositives: string[] = []
+    for (const line of LOOK_ALIKES) if ((await scanForSecrets(line)).length) falsePositives.push(line)
+    const recall = (REAL_SECRETS.length - missed.length) / REAL_SECRETS.length
+    console.log(
+      `secret corpus: recall ${(recall * 100).toFixed(1)}% (${REAL_SECRETS.length - missed.length}/${REAL_SECRETS.length}; ` +
+        `${bySource.secretlint} by secretlint's preset, ${bySource.memdir} by Memdir's ${OWN_SECRET_RULE_IDS.length} own rules), ` +
+        `false positives ${falsePositives.length}/${LOOK_ALIKES.length}`,
+    )
+    expect(missed).toEqual([])
+    expect(falsePositives).toEqual([])
+  })
+
+  it('reports the rule and line, never the value', async () => {
+    const [, line] = REAL_SECRETS.find(([k]) => k === 'github-pat')!
+    const f = await scanForSecrets(`a\nb\n${line}`)
+    expect(f).toEqual([expect.objectContaining({ line: 3 })])
+    expect(JSON.stringify(f)).not.toContain(line.slice(-12))
+  })
+
+  it('leaves ordinary memory text alone', async () => {
     const text = [
       '---',
       'name: Token refresh',
       'description: The auth token refresh runs every 15 minutes',
       '---',
       'Set token_ttl = 900 in config. The password policy needs 12 characters.',
+      'oauth_redirect_path=/api/v2/oauth/callback/handler1',
       'See https://grafana.internal/d/checkout and ticket PAY-1234.',
     ].join('\n')
-    expect(scanForSecrets(text)).toEqual([])
+    expect(await scanForSecrets(text)).toEqual([])
   })
 })

@@ -4,7 +4,7 @@ import { readIfExists, writeFileAtomic } from '../store/atomic-write.js'
 import { TeamApiError, type TeamApiClient } from './api-client.js'
 import { entryChecksum } from './checksum.js'
 import { validateTeamMemWritePath } from './keys.js'
-import { readLocalTeamEntries, type SkippedEntry } from './local-entries.js'
+import { readLocalTeamEntries, scanEntryForSecrets, type SkippedEntry } from './local-entries.js'
 import { type RetryOptions, withRetries } from './retry.js'
 
 export const MAX_PUT_BODY_BYTES = 200_000
@@ -138,11 +138,24 @@ export function planBatches(keys: readonly string[], entries: ReadonlyMap<string
 
 /** Push: only keys whose content hash differs from the server's, in batches, resolving 412 conflicts. */
 export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
-  const { entries, skipped } = await readLocalTeamEntries(deps.teamDir)
+  // Secrets are scanned for in what is about to be uploaded: what the server has needs no scan.
+  const { entries, skipped } = await readLocalTeamEntries(deps.teamDir, { scan: false })
   const out: PushResult = { pushed: [], skipped, conflicts: 0, batches: 0 }
   if (!deps.state.serverChecksums) await refreshHashes(deps)
+  const scanned = new Set<string>()
   const done = new Set<string>()
+  const sums = new Map([...entries].map(([k, text]) => [k, entryChecksum(text)]))
   for (;;) {
+    const server = deps.state.serverChecksums ?? new Map<string, string>()
+    for (const [k, text] of [...entries]) {
+      if (scanned.has(k) || server.get(k) === sums.get(k)) continue
+      scanned.add(k)
+      const secret = await scanEntryForSecrets(k, text)
+      if (secret) {
+        out.skipped.push(secret)
+        entries.delete(k)
+      }
+    }
     let allowed = [...entries.keys()].sort()
     const max = deps.state.serverMaxEntries
     if (max !== undefined && allowed.length > max) {
@@ -157,11 +170,8 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
       }
       allowed = allowed.slice(0, max)
     }
-    const server = deps.state.serverChecksums ?? new Map<string, string>()
-    const delta = allowed.filter(
-      (k) => !done.has(k) && server.get(k) !== entryChecksum(entries.get(k) as string),
-    )
-    if (!delta.length) return out
+    const delta = allowed.filter((k) => !done.has(k) && server.get(k) !== sums.get(k))
+    if (!delta.length) return sortedSkips(out)
     let restart = false
     for (const batch of planBatches(delta, entries)) {
       const body = Object.fromEntries(batch.map((k) => [k, entries.get(k) as string]))
@@ -170,7 +180,7 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
       if (r.status === 200) {
         deps.state.etag = `"${r.result.checksum}"`
         for (const k of batch) {
-          server.set(k, entryChecksum(entries.get(k) as string))
+          server.set(k, sums.get(k)!)
           done.add(k)
           out.pushed.push(k)
         }
@@ -195,8 +205,13 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
       restart = true
       break
     }
-    if (!restart) return out
+    if (!restart) return sortedSkips(out)
   }
+}
+
+function sortedSkips(out: PushResult): PushResult {
+  out.skipped.sort((a, b) => a.key.localeCompare(b.key))
+  return out
 }
 
 /** sync = pull then push. */
