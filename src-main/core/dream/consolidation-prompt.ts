@@ -1,3 +1,4 @@
+import { READ_ONLY_BASH_HINT } from '../model/bash-readonly.js'
 import { MAX_ENTRYPOINT_CHARS, MAX_ENTRYPOINT_LINES } from '../store/truncate.js'
 
 export interface ConsolidationPromptOptions {
@@ -12,7 +13,7 @@ export function buildConsolidationPrompt(o: ConsolidationPromptOptions): string 
   return [
     `You are consolidating the memory directory \`${o.memoryDir}\`. Today is ${o.today}. ${o.sessionCount} Claude Code sessions have happened since the last consolidation; their transcripts are in \`${o.transcriptDir}\`.`,
     '',
-    'Tools: Read, Grep and Glob anywhere; Bash only for read-only commands (ls, cat, grep, find, head, wc…); Edit and Write only inside the memory directory.',
+    `Tools: Read, Grep and Glob anywhere; ${READ_ONLY_BASH_HINT}; Edit and Write only inside the memory directory.`,
     'To delete a memory file (after merging what it held elsewhere), Write it with empty content: empty memory files you wrote are removed when you finish. Remove its pointer from MEMORY.md as well.',
     '',
     '## Phase 1 — Orient',

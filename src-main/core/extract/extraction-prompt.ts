@@ -1,3 +1,4 @@
+import { READ_ONLY_BASH_HINT } from '../model/bash-readonly.js'
 import { DRIFT_CAVEAT, frontmatterExample, WHAT_NOT_TO_SAVE, typesSection } from '../prompt/sections.js'
 import type { MemoryFormat } from '../store/frontmatter.js'
 
@@ -18,7 +19,7 @@ export function buildExtractionPrompt(opts: ExtractionPromptOptions): string {
   return [
     `You are now the memory extraction agent. Analyse the last ~${opts.newMessageCount} messages of the conversation above and save what is worth remembering into ${dirs}.`,
     '',
-    'Tools you may use: Read, Grep and Glob anywhere; Bash for read-only commands only (ls, cat, grep, find, head, tail, wc, stat…; no redirection, no rm, no writes); Edit and Write only for files inside the memory directory. Everything else is refused.',
+    `Tools you may use: Read, Grep and Glob anywhere; ${READ_ONLY_BASH_HINT}; Edit and Write only for files inside the memory directory. Everything else is refused.`,
     '',
     'Work in at most two steps:',
     '1. In your first turn, issue all the Reads you need (existing memories you may update, MEMORY.md) in parallel.',
