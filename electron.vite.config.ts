@@ -31,6 +31,8 @@ export default defineConfig({
   },
   preload: {
     build: {
+      // A sandboxed preload can require nothing but electron: the contract's schema library goes in the bundle.
+      externalizeDeps: { exclude: ['zod'] },
       outDir: 'out/preload',
       rollupOptions: {
         input: { index: resolve('src-preload/index.ts') },

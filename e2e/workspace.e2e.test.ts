@@ -29,7 +29,8 @@ describe('memory workspace in the browser', () => {
     const { page } = app
     try {
       const dir = getAutoMemPath(app.sb.ctx())
-      await expect(page.getByText('No memories yet')).toBeDefined()
+      await page.getByText('No memories yet').waitFor()
+      expect(await page.getByText('No memories yet').isVisible()).toBe(true)
       await screenshot(page, '01-empty-workspace')
       await page.getByRole('button', { name: 'New memory' }).click()
       await page.locator('input[name=name]').fill('Deploys go through make ship')

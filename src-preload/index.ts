@@ -1,13 +1,18 @@
 import { contextBridge, ipcRenderer } from 'electron'
-import { createClient, type MemdirEvent } from '../src-shared/api'
-import { RpcFailure, type RpcResult } from '../src-shared/errors'
+import { createRawClient, type MemdirEvent } from '../src-shared/api'
+import { METHODS } from '../src-shared/contract'
+import type { RpcResult } from '../src-shared/errors'
 
-// Named functions built from the contract: the page never gets a raw invoke(channel).
-const client = createClient(
+// Named functions built from the contract: the page never gets a raw invoke(channel). Results
+// cross as {ok, value | error} values; the renderer turns errors into RpcFailure in its own world.
+const client = createRawClient(
+  METHODS,
   async (method, args) => {
-    const result = (await ipcRenderer.invoke('memdir:rpc', method, args)) as RpcResult<unknown>
-    if (!result.ok) throw new RpcFailure(result.error)
-    return result.value
+    try {
+      return (await ipcRenderer.invoke('memdir:rpc', method, args)) as RpcResult<unknown>
+    } catch (e) {
+      return { ok: false, error: { code: 'TRANSPORT', message: (e as Error).message } }
+    }
   },
   (listener) => {
     const handler = (_e: unknown, event: MemdirEvent) => listener(event)

@@ -117,4 +117,48 @@ describe.each(backends)('team server ($name)', ({ databaseUrl }) => {
     expect((await call(s.url, t, 'PUT', r, { body: { entries: { '../x.md': 'A' } } })).status).toBe(400)
     expect((await call(s.url, t, 'GET', 'not-a-repo')).status).toBe(400)
   })
+
+  it.each([
+    'ctl\u0001\u001b[31m.md',
+    'a\\b.md',
+    '%2e%2e/x.md',
+    './a.md',
+    'a/./b.md',
+    'a//b.md',
+    '/abs.md',
+    'C:/x.md',
+    'rtl\u202etxt.md',
+    'nul\u0000.md',
+    '\uff0e\uff0e/x.md',
+  ])('refuses the key %j with the client’s own check', async (key) => {
+    const s = await startTeamServer({ databaseUrl })
+    const r = repo()
+    const t = await s.token(r)
+    const res = await call(s.url, t, 'PUT', r, { body: { entries: { [key]: 'A' } } })
+    expect(res.status).toBe(400)
+    expect(res.body.error.message).toMatch(/invalid key/)
+  })
+
+  it('stays up under malformed queries, headers and bodies', async () => {
+    const s = await startTeamServer({ databaseUrl })
+    const r = repo()
+    const t = await s.token(r)
+    const bodies = [
+      '',
+      'null',
+      '[]',
+      '{"entries":null}',
+      '{"entries":[]}',
+      '{"entries":{"a.md":1}}',
+      '{"entries":{},"x":1}',
+      '{' + '"a":{'.repeat(2000),
+    ]
+    for (const body of bodies) expect((await call(s.url, t, 'PUT', r, { body })).status).toBe(400)
+    for (const q of ['?repo=%E0%A4%A', '?repo=a/b&view=all', '?', '?repo=' + 'a'.repeat(5000) + '/b']) {
+      const res = await fetch(`${s.url}${PATH}${q}`, { headers: { authorization: `Bearer ${t}` } })
+      expect([400, 401, 403]).toContain(res.status)
+    }
+    expect((await fetch(`${s.url}/%E0%A4%A`)).status).toBe(404)
+    expect((await call(s.url, t, 'PUT', r, { body: { entries: { 'ok.md': 'fine' } } })).status).toBe(200)
+  })
 })

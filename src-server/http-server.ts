@@ -1,6 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { TEAM_MEMORY_PATH, type TeamMemoryDocument } from '../src-main/core/team/api-types.js'
+import { validateTeamMemKey } from '../src-main/core/team/keys.js'
+import { describeIssues } from '../src-shared/contract.js'
+import {
+  TEAM_MEMORY_PATH,
+  TeamMemoryPutBodySchema,
+  TeamMemoryQuerySchema,
+  type TeamMemoryDocument,
+} from '../src-shared/team-api.js'
 import { quoteEtag, type RepoSnapshot, type TeamStore } from './store.js'
 
 export interface TeamServerOptions {
@@ -11,8 +18,6 @@ export interface TeamServerOptions {
   maxEntries?: number
   organizationId?: string
 }
-
-const REPO_RE = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/
 
 class HttpError extends Error {
   constructor(
@@ -79,16 +84,19 @@ function documentOf(
   }
 }
 
+/** The PUT body through its schema, every key through the client's own key check. */
 function validEntries(body: unknown): Record<string, string> {
-  const entries = (body as { entries?: unknown })?.entries
-  if (!entries || typeof entries !== 'object' || Array.isArray(entries))
-    throw new HttpError(400, 'body must be {"entries": {key: text}}')
-  for (const [k, v] of Object.entries(entries)) {
-    if (typeof v !== 'string') throw new HttpError(400, `entry ${k} must be a string`)
-    if (!k || k.includes('\0') || k.startsWith('/') || k.split('/').includes('..'))
-      throw new HttpError(400, `invalid key ${k}`)
+  const r = TeamMemoryPutBodySchema.safeParse(body)
+  if (!r.success)
+    throw new HttpError(400, `body must be {"entries": {key: text}}: ${describeIssues(r.error)}`)
+  for (const k of Object.keys(r.data.entries)) {
+    try {
+      validateTeamMemKey(k)
+    } catch (e) {
+      throw new HttpError(400, `invalid key: ${(e as Error).message}`)
+    }
   }
-  return entries as Record<string, string>
+  return r.data.entries
 }
 
 /** The self-hostable team memory server: exactly the API of SPEC §9/§10. */
@@ -108,10 +116,16 @@ export function createTeamServer(opts: TeamServerOptions): Server {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? '/', 'http://localhost')
+    let url: URL
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost')
+    } catch {
+      throw new HttpError(400, 'bad request target')
+    }
     if (url.pathname !== TEAM_MEMORY_PATH) throw new HttpError(404, 'not found')
-    const repo = url.searchParams.get('repo') ?? ''
-    if (!REPO_RE.test(repo)) throw new HttpError(400, 'repo must be owner/name')
+    const query = TeamMemoryQuerySchema.safeParse(Object.fromEntries(url.searchParams))
+    if (!query.success) throw new HttpError(400, describeIssues(query.error))
+    const { repo, view } = query.data
     await authorize(req, repo)
 
     if (req.method === 'GET') {
@@ -120,7 +134,7 @@ export function createTeamServer(opts: TeamServerOptions): Server {
       const etag = quoteEtag(snap.checksum)
       const headers = { etag, 'last-modified': new Date(snap.lastModified).toUTCString() }
       if (req.headers['if-none-match'] === etag) return send(res, 304, undefined, headers)
-      return send(res, 200, documentOf(orgId, repo, snap, url.searchParams.get('view') !== 'hashes'), headers)
+      return send(res, 200, documentOf(orgId, repo, snap, view !== 'hashes'), headers)
     }
     if (req.method === 'PUT') {
       const raw = await readBody(req, maxBody)
@@ -160,12 +174,18 @@ export function createTeamServer(opts: TeamServerOptions): Server {
     throw new HttpError(405, 'method not allowed')
   }
 
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     handle(req, res).catch((e) => {
+      if (res.headersSent) return res.destroy()
       if (e instanceof HttpError) send(res, e.status, { error: { message: e.message, ...e.extra } })
       else send(res, 500, { error: { message: 'internal error' } })
     })
   })
+  server.on('clientError', (_e, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\n\r\n')
+    else socket.destroy()
+  })
+  return server
 }
 
 export async function listen(server: Server, port: number, host = '127.0.0.1'): Promise<string> {

@@ -1,85 +1,14 @@
-import type {
-  ActivityItem,
-  HistoryDiff,
-  HistoryItem,
-  ProposalView,
-  IndexView,
-  MemoryDoc,
-  MemoryInput,
-  MemoryListItem,
-  MemoryScope,
-  PromptPreview,
-  RecallPreview,
-  SettingsInput,
-  SettingsView,
-  TeamStatus,
-  WorkspaceInfo,
-  WorkspaceSummary,
-} from './types.js'
+import type { RpcResult } from './errors.js'
+import { RpcFailure } from './errors.js'
+import type { ArgsOf, MethodName, ResultOf } from './contract.js'
+import type { ActivityItem, TeamStatus, WorkspaceInfo } from './types.js'
 
-/** Every call the UI can make, declared once. Transports only move `{method, args}` and results. */
-export interface MemdirApi {
-  'workspace/list': () => WorkspaceSummary[]
-  'workspace/current': () => WorkspaceInfo
-  'workspace/open': (a: { projectRoot: string }) => WorkspaceInfo
-  'memory/list': () => MemoryListItem[]
-  'memory/read': (a: { relPath: string }) => MemoryDoc
-  'memory/create': (a: {
-    input: MemoryInput
-    scope: Exclude<MemoryScope, 'agent'>
-    fileName?: string
-  }) => MemoryDoc
-  'memory/update': (a: { relPath: string; input: MemoryInput; expectedHash: string }) => MemoryDoc
-  'memory/rename': (a: { from: string; to: string }) => MemoryDoc
-  'memory/delete': (a: { relPath: string; expectedHash?: string }) => void
-  'index/get': () => IndexView
-  'prompt/get': (a: { mode: PromptPreview['mode'] }) => PromptPreview
-  'recall/preview': (a: { query: string; recentTools: string[] }) => RecallPreview
-  'activity/list': () => ActivityItem[]
-  'team/status': () => TeamStatus
-  'team/syncNow': () => TeamStatus
-  'settings/get': () => SettingsView
-  'settings/set': (a: SettingsInput) => SettingsView
-  'history/list': (a: { path?: string }) => HistoryItem[]
-  'history/diff': (a: { id: number }) => HistoryDiff
-  'history/restore': (a: { path: string; id: number }) => void
-  'history/undoRun': (a: { runId: string }) => string[]
-  'review/list': () => ProposalView[]
-  'review/approve': (a: { id: string; edits?: Record<string, string | null> }) => void
-  'review/reject': (a: { id: string }) => void
+export type { ArgsOf, MethodName, ResultOf } from './contract.js'
+
+/** Every call the UI can make (see contract.ts for the argument schemas). */
+export type MemdirApi = {
+  [M in MethodName]: ArgsOf<M> extends undefined ? () => ResultOf<M> : (a: ArgsOf<M>) => ResultOf<M>
 }
-
-export type MethodName = keyof MemdirApi
-export type ArgsOf<M extends MethodName> =
-  Parameters<MemdirApi[M]> extends [] ? undefined : Parameters<MemdirApi[M]>[0]
-export type ResultOf<M extends MethodName> = ReturnType<MemdirApi[M]>
-
-export const METHODS: readonly MethodName[] = [
-  'workspace/list',
-  'workspace/current',
-  'workspace/open',
-  'memory/list',
-  'memory/read',
-  'memory/create',
-  'memory/update',
-  'memory/rename',
-  'memory/delete',
-  'index/get',
-  'prompt/get',
-  'recall/preview',
-  'activity/list',
-  'team/status',
-  'team/syncNow',
-  'settings/get',
-  'settings/set',
-  'history/list',
-  'history/diff',
-  'history/restore',
-  'history/undoRun',
-  'review/list',
-  'review/approve',
-  'review/reject',
-]
 
 /** Events pushed to the UI. */
 export type MemdirEvent =
@@ -89,19 +18,59 @@ export type MemdirEvent =
   | { type: 'workspace/changed'; info: WorkspaceInfo }
   | { type: 'review/changed' }
 
-/** What the renderer sees as `window.memdir`: a named function per method plus an event stream. */
+type Subscribe = (listener: (e: MemdirEvent) => void) => () => void
+
+/**
+ * What a transport exposes (the Electron preload as `window.memdir`, the browser client): results
+ * as values, since custom Error properties do not survive contextBridge.
+ */
+export type RawClient = {
+  [M in MethodName]: (...args: Parameters<MemdirApi[M]>) => Promise<RpcResult<ResultOf<M>>>
+} & { onEvent: Subscribe }
+
+/** What the renderer calls: the same functions, throwing RpcFailure (built in the renderer's own world). */
 export type MemdirClient = {
   [M in MethodName]: (...args: Parameters<MemdirApi[M]>) => Promise<ResultOf<M>>
-} & {
-  onEvent: (listener: (e: MemdirEvent) => void) => () => void
+} & { onEvent: Subscribe }
+
+/** Builds the raw client object from one `invoke` and a method list (the preload). */
+export function createRawClient(
+  methods: readonly MethodName[],
+  invoke: (method: MethodName, args: unknown) => Promise<RpcResult<unknown>>,
+  subscribe: Subscribe,
+): RawClient {
+  const client: Record<string, unknown> = { onEvent: subscribe }
+  for (const m of methods) client[m] = (args?: unknown) => invoke(m, args)
+  return client as RawClient
 }
 
-/** Builds the client object from one `invoke` — used by the preload and the browser transport alike. */
-export function createClient(
-  invoke: (method: MethodName, args: unknown) => Promise<unknown>,
-  subscribe: (listener: (e: MemdirEvent) => void) => () => void,
-): MemdirClient {
-  const client: Record<string, unknown> = { onEvent: subscribe }
-  for (const m of METHODS) client[m] = (args?: unknown) => invoke(m, args)
-  return client as MemdirClient
+/** A raw client over one `invoke`, for any method name (the browser transport: no method list needed). */
+export function rawClientOver(
+  invoke: (method: string, args: unknown) => Promise<RpcResult<unknown>>,
+  subscribe: Subscribe,
+): RawClient {
+  return new Proxy({} as RawClient, {
+    get: (_target, prop) =>
+      prop === 'onEvent'
+        ? subscribe
+        : typeof prop === 'string'
+          ? (args?: unknown) => invoke(prop, args)
+          : undefined,
+  })
+}
+
+/** The throwing client over a raw one; needs no method list (the renderer does not load the schemas). */
+export function fromRawClient(raw: RawClient): MemdirClient {
+  return new Proxy({} as MemdirClient, {
+    get(_target, prop) {
+      if (prop === 'onEvent') return raw.onEvent
+      const fn = (raw as unknown as Record<string | symbol, unknown>)[prop]
+      if (typeof fn !== 'function') return undefined
+      return async (args?: unknown) => {
+        const r = (await (fn as (a?: unknown) => Promise<RpcResult<unknown>>)(args)) as RpcResult<unknown>
+        if (!r.ok) throw new RpcFailure(r.error)
+        return r.value
+      }
+    },
+  })
 }

@@ -42,12 +42,7 @@ export interface MemoryDoc extends MemoryListItem {
   hash: string
 }
 
-export interface MemoryInput {
-  name: string
-  description: string
-  type: MemoryType | null
-  body: string
-}
+export type { MemoryInput, SettingsInput } from './contract.js'
 
 export interface ConflictDetails {
   relPath: string
@@ -154,6 +149,8 @@ export interface TeamStatus {
   syncing: boolean
 }
 
+export type SettingSource = 'env' | 'settings' | 'default'
+
 export interface SettingsView {
   modelBaseURL: string
   modelApiKeySet: boolean
@@ -167,19 +164,11 @@ export interface SettingsView {
   teamTokenSet: boolean
   teamRepo: string
   reviewMode: boolean
-}
-
-export interface SettingsInput {
-  modelBaseURL?: string
-  modelApiKey?: string
-  selectorModel?: string
-  agentModel?: string
-  extractionEnabled?: boolean
-  dreamEnabled?: boolean
-  dreamMinHours?: number
-  dreamMinSessions?: number
-  teamUrl?: string
-  teamToken?: string
-  teamRepo?: string
-  reviewMode?: boolean
+  memoryFormat: 'auto' | 'flat' | 'nested'
+  /** The app's team-memory switch (null: not set, Claude Code's settings or the default decide). */
+  teamMemoryEnabled: boolean | null
+  /** Where each value in use comes from: an environment variable overrides the saved setting. */
+  sources: Record<string, { source: SettingSource; envVar?: string }>
+  /** The settings file could not be read (it was set aside); defaults apply. */
+  problem?: string
 }

@@ -48,6 +48,22 @@ describe('memdir recall', () => {
     expect(JSON.stringify(fake.requests[0]!.body.messages)).toContain('Recently used tools: Bash, Read')
   })
 
+  it('uses the API key and endpoint saved in Settings (the CLI and the app share one configuration)', async () => {
+    const { fake } = await fakeModel([reply(text('{"selected_memories":["deploy.md"]}'))])
+    const sb = sandbox()
+    sb.env.MEMDIR_DATA_DIR = join(sb.root, 'data')
+    writeFile(
+      join(sb.root, 'data', 'settings.json'),
+      JSON.stringify({ apiKey: 'sk-saved', baseURL: fake.url }),
+    )
+    seed(sb)
+    const { io, run } = cliSession(sb.env, sb.project)
+    expect(await run(['recall', 'how do I ship', '--json'])).toBe(0)
+    expect(JSON.parse(io.stdout)).toMatchObject({ mode: 'model' })
+    const h = fake.requests[0]!.headers
+    expect(`${h['x-api-key'] ?? ''} ${h.authorization ?? ''}`).toContain('sk-saved')
+  })
+
   it('needs a query', async () => {
     const sb = sandbox()
     expect(await cliSession(sb.env, sb.project).run(['recall'])).toBe(2)

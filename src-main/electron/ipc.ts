@@ -1,5 +1,4 @@
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron'
-import { METHODS, type MethodName } from '../../src-shared/api.js'
 import type { Host } from '../host/host.js'
 import { APP_ORIGIN } from './protocol.js'
 
@@ -15,10 +14,8 @@ export function bindHost(host: Host, win: BrowserWindow): () => void {
   ipcMain.handle('memdir:rpc', async (event, method: unknown, args: unknown) => {
     if (!isTrustedSender(event, win))
       return { ok: false, error: { code: 'FORBIDDEN', message: 'untrusted sender' } }
-    if (!METHODS.includes(method as MethodName)) {
-      return { ok: false, error: { code: 'UNKNOWN_METHOD', message: `Unknown method: ${String(method)}` } }
-    }
-    return host.call(method as MethodName, args)
+    // The host checks the method name and the arguments against the contract.
+    return host.call(method, args)
   })
   const off = host.onEvent((e) => {
     if (!win.isDestroyed()) win.webContents.send('memdir:event', e)

@@ -12,14 +12,30 @@ export function registerAppScheme(): void {
   ])
 }
 
+/** The file under `rendererDir` an app:// URL names, or undefined (outside it, malformed, NUL). */
+export function rendererFileFor(rendererDir: string, requestUrl: string): string | undefined {
+  let url: URL
+  let path: string
+  try {
+    url = new URL(requestUrl)
+    path = decodeURIComponent(url.pathname)
+  } catch {
+    return undefined
+  }
+  if (url.host !== 'memdir' || path.includes('\0')) return undefined
+  const file = join(rendererDir, normalize(path).replace(/^([\\/])+/, '') || 'index.html')
+  return file.startsWith(rendererDir + sep) ? file : undefined
+}
+
 /** Serves the built renderer from app://memdir/… (not file://), refusing paths outside it. */
 export function serveRenderer(rendererDir: string): void {
-  protocol.handle(APP_SCHEME, (req) => {
-    const url = new URL(req.url)
-    const rel = normalize(decodeURIComponent(url.pathname)).replace(/^([\\/])+/, '') || 'index.html'
-    const file = join(rendererDir, rel)
-    if (url.host !== 'memdir' || !file.startsWith(rendererDir + sep))
+  protocol.handle(APP_SCHEME, async (req) => {
+    const file = rendererFileFor(rendererDir, req.url)
+    if (!file) return new Response('not found', { status: 404 })
+    try {
+      return await net.fetch(pathToFileURL(file).toString())
+    } catch {
       return new Response('not found', { status: 404 })
-    return net.fetch(pathToFileURL(file).toString())
+    }
   })
 }

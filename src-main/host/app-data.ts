@@ -1,7 +1,11 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { mkdir, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { resolveHomeDir, type ProjectContext } from '../core/paths/context.js'
 import { sanitizePath } from '../core/paths/sanitize.js'
+import { writeFileAtomic } from '../core/store/atomic-write.js'
+import { describeIssues } from '../../src-shared/contract.js'
+import { AppSettingsSchema, type AppSettings } from '../../src-shared/settings.js'
 
 /** Memdir's own data (snapshots, history, app settings): never inside a memory dir. */
 export function getAppDataDir(ctx: ProjectContext): string {
@@ -20,29 +24,57 @@ export function proposalsDirFor(ctx: ProjectContext, memoryDir: string): string 
   return join(getAppDataDir(ctx), 'proposals', sanitizePath(memoryDir))
 }
 
-export interface AppSettings {
-  teamUrl?: string
-  teamToken?: string
-  teamRepo?: string
-  extractionEnabled?: boolean
-  dreamEnabled?: boolean
-  dreamMinHours?: number
-  dreamMinSessions?: number
-  apiKey?: string
-  baseURL?: string
-  selectorModel?: string
-  agentModel?: string
-  reviewMode?: boolean
-  /** Frontmatter format for new memories: auto (as the newest memory), flat `type:` or nested `metadata.type`. */
-  memoryFormat?: 'auto' | 'flat' | 'nested'
+export type { AppSettings }
+
+export function settingsFilePath(ctx: ProjectContext): string {
+  return join(getAppDataDir(ctx), 'settings.json')
 }
 
-/** `<app data>/settings.json`; a missing or broken file means defaults. */
-export function loadAppSettings(ctx: ProjectContext): AppSettings {
+export interface LoadedSettings {
+  settings: AppSettings
+  /** Why the file could not be used (not JSON, or not the settings shape); defaults apply meanwhile. */
+  problem?: string
+}
+
+/** `<app data>/settings.json` through its schema; a missing file is defaults, a broken one says why. */
+export function readAppSettings(ctx: ProjectContext): LoadedSettings {
+  let text: string
   try {
-    const v = JSON.parse(readFileSync(join(getAppDataDir(ctx), 'settings.json'), 'utf8')) as unknown
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as AppSettings) : {}
-  } catch {
-    return {}
+    text = readFileSync(settingsFilePath(ctx), 'utf8')
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { settings: {} }
+    return { settings: {}, problem: `cannot read ${settingsFilePath(ctx)}: ${(e as Error).message}` }
   }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (e) {
+    return { settings: {}, problem: `${settingsFilePath(ctx)} is not JSON: ${(e as Error).message}` }
+  }
+  const r = AppSettingsSchema.safeParse(json)
+  if (!r.success) return { settings: {}, problem: `${settingsFilePath(ctx)}: ${describeIssues(r.error)}` }
+  return { settings: r.data }
+}
+
+export function loadAppSettings(ctx: ProjectContext): AppSettings {
+  return readAppSettings(ctx).settings
+}
+
+/** Moves a broken settings file aside (never deleted) so the next save cannot lose it; returns where. */
+export async function setAsideBrokenSettings(ctx: ProjectContext): Promise<string | undefined> {
+  if (!readAppSettings(ctx).problem || !existsSync(settingsFilePath(ctx))) return undefined
+  const aside = join(
+    getAppDataDir(ctx),
+    `settings.broken-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+  )
+  await rename(settingsFilePath(ctx), aside)
+  return aside
+}
+
+/** Validates with the same schema and writes atomically, readable by the user only (it holds tokens). */
+export async function saveAppSettings(ctx: ProjectContext, settings: AppSettings): Promise<void> {
+  const valid = AppSettingsSchema.parse(settings)
+  await mkdir(getAppDataDir(ctx), { recursive: true })
+  await setAsideBrokenSettings(ctx)
+  await writeFileAtomic(settingsFilePath(ctx), JSON.stringify(valid, null, 2) + '\n', { mode: 0o600 })
 }

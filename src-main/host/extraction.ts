@@ -7,7 +7,8 @@ import {
 import type { ModelClient } from '../core/model/client.js'
 import { getAutoMemPath } from '../core/paths/auto-mem-path.js'
 import { isRemoteMode } from '../core/paths/base-dir.js'
-import { isEnvDefinedFalsy, type ProjectContext } from '../core/paths/context.js'
+import type { ProjectContext } from '../core/paths/context.js'
+import { loadEffectiveConfig, type EffectiveConfig } from './config.js'
 import { getAutoMemoryEnablement, isTeamMemoryEnabled } from '../core/paths/enablement.js'
 import { getTeamMemPath } from '../core/paths/team-agent-paths.js'
 import { loadMemoryPrompt } from '../core/prompt/load.js'
@@ -15,11 +16,10 @@ import { loadMemoryPrompt } from '../core/prompt/load.js'
 export interface ExtractionServiceOptions {
   client?: ModelClient
   onEvent?: (e: ExtractionEvent) => void
-  /** The app's on/off switch (settings); env MEMDIR_EXTRACTION=0 also turns it off. */
-  enabled?: () => boolean
+  /** The effective configuration (its extraction switch and memory format); read from the context by default. */
+  config?: EffectiveConfig
   throttleEvery?: number
   review?: ExtractDeps['review']
-  memoryFormat?: ExtractDeps['memoryFormat']
 }
 
 const MAIN_AGENT_INTRO =
@@ -28,6 +28,7 @@ const MAIN_AGENT_INTRO =
 /** The extraction service of one workspace, with its gates read live from the context. */
 export function createExtractionService(ctx: ProjectContext, opts: ExtractionServiceOptions = {}): Extractor {
   const memoryDir = getAutoMemPath(ctx)
+  const config = opts.config ?? loadEffectiveConfig(ctx)
   return initExtractMemories({
     memoryDir,
     teamDir: isTeamMemoryEnabled(ctx) ? getTeamMemPath(ctx) : undefined,
@@ -40,14 +41,17 @@ export function createExtractionService(ctx: ProjectContext, opts: ExtractionSer
       const auto = getAutoMemoryEnablement(ctx)
       return [
         {
-          ok: (opts.enabled?.() ?? true) && !isEnvDefinedFalsy(ctx.env.MEMDIR_EXTRACTION),
-          reason: 'extraction is switched off',
+          ok: config.extractionEnabled.value,
+          reason:
+            config.extractionEnabled.source === 'env'
+              ? 'extraction is switched off (MEMDIR_EXTRACTION=0)'
+              : 'extraction is switched off in settings',
         },
         { ok: auto.enabled, reason: `auto memory is off: ${auto.reason}` },
         { ok: !isRemoteMode(ctx), reason: 'remote mode' },
       ]
     },
-    memoryFormat: opts.memoryFormat,
+    memoryFormat: () => config.memoryFormat.value,
     systemPrompt: async (format) => {
       const memory = await loadMemoryPrompt(ctx, { format })
       return memory ? `${MAIN_AGENT_INTRO}\n\n${memory}` : MAIN_AGENT_INTRO

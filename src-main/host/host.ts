@@ -1,19 +1,28 @@
 import { cp, mkdir, readdir, readFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import type { MethodName, MemdirEvent } from '../../src-shared/api.js'
+import type { MemdirEvent } from '../../src-shared/api.js'
+import {
+  isMethodName,
+  parseArgs,
+  type ArgsOf,
+  type MethodName,
+  type ResultOf,
+} from '../../src-shared/contract.js'
 import type { RpcError, RpcResult } from '../../src-shared/errors.js'
+import type { AppSettings } from '../../src-shared/settings.js'
 import type { SettingsInput, SettingsView, WorkspaceSummary } from '../../src-shared/types.js'
 import { clearAutoMemPathCache } from '../core/paths/auto-mem-path.js'
 import { getClaudeConfigDir } from '../core/paths/base-dir.js'
 import type { Env, ProjectContext } from '../core/paths/context.js'
-import { ConflictError, sha256Hex, writeFileAtomic } from '../core/store/atomic-write.js'
+import { ConflictError, sha256Hex } from '../core/store/atomic-write.js'
 import { PathTraversalError } from '../core/store/contained-path.js'
+import { SecretInMemoryError } from '../core/store/secret-guard.js'
 import { MemoryFileError } from '../core/store/memory-files.js'
 import { listMemoryFiles } from '../core/store/scan.js'
-import { DEFAULT_AGENT_MODEL, DEFAULT_SELECTOR_MODEL } from '../core/model/config.js'
 import { ActivityLog } from './activity-log.js'
-import { getAppDataDir, loadAppSettings, type AppSettings } from './app-data.js'
+import { getAppDataDir, readAppSettings, saveAppSettings } from './app-data.js'
+import { effectiveConfig, loadEffectiveConfig } from './config.js'
 import { createModelRuntime } from './model.js'
 import { createProjectContext } from './project.js'
 import { HostError } from './errors.js'
@@ -28,10 +37,9 @@ export interface HostOptions {
   teamPullIntervalMs?: number
 }
 
-type Handler = (args: never) => Promise<unknown>
-
 export interface Host {
-  call: (method: MethodName, args: unknown) => Promise<RpcResult<unknown>>
+  /** Any method name and arguments: both are checked against the contract before a handler runs. */
+  call: (method: unknown, args: unknown) => Promise<RpcResult<unknown>>
   onEvent: (listener: (e: MemdirEvent) => void) => () => void
   close: () => Promise<void>
 }
@@ -48,6 +56,12 @@ export function toRpcError(e: unknown): RpcError {
       },
     }
   }
+  if (e instanceof SecretInMemoryError)
+    return {
+      code: e.code,
+      message: e.message,
+      details: { relPath: e.relPath, findings: e.findings },
+    }
   if (e instanceof MemoryFileError || e instanceof HostError)
     return { code: e.code, message: e.message, details: (e as HostError).details }
   if (e instanceof PathTraversalError) return { code: 'INVALID_PATH', message: e.message }
@@ -73,10 +87,25 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   const emit = (e: MemdirEvent) => listeners.forEach((l) => l(e))
   const activity = new ActivityLog((item) => emit({ type: 'activity', item }))
   const baseCtx = createProjectContext({ env: opts.env, cwd: opts.projectRoot ?? process.cwd() })
-  const settingsPath = join(getAppDataDir(baseCtx), 'settings.json')
   let workspace: Workspace | undefined
 
-  const settingsNow = (): AppSettings => loadAppSettings(baseCtx)
+  async function open(ctx: ProjectContext, isDemo: boolean) {
+    await workspace?.close()
+    clearAutoMemPathCache()
+    workspace = new Workspace({
+      ctx,
+      model: createModelRuntime(loadEffectiveConfig(ctx)),
+      activity,
+      isDemo,
+      teamPullIntervalMs: opts.teamPullIntervalMs,
+      onMemoriesChanged: (paths) => emit({ type: 'memories/changed', paths }),
+      onTeamStatus: (status) => emit({ type: 'team/status', status }),
+      onReviewChanged: () => emit({ type: 'review/changed' }),
+    })
+    await workspace.start()
+    emit({ type: 'workspace/changed', info: workspace.info() })
+    return workspace.info()
+  }
 
   async function demoContext(): Promise<ProjectContext> {
     const demoRoot = join(getAppDataDir(baseCtx), 'demo')
@@ -111,72 +140,49 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     return out.filter((w) => w.projectRoot).sort((a, b) => b.memoryCount - a.memoryCount)
   }
 
-  async function open(ctx: ProjectContext, isDemo: boolean) {
-    await workspace?.close()
-    clearAutoMemPathCache()
-    const s = settingsNow()
-    const model = createModelRuntime(ctx.env, {
-      apiKey: s.apiKey,
-      baseURL: s.baseURL,
-      selectorModel: s.selectorModel,
-      agentModel: s.agentModel,
-    })
-    workspace = new Workspace({
-      ctx,
-      model,
-      activity,
-      isDemo,
-      teamPullIntervalMs: opts.teamPullIntervalMs,
-      onMemoriesChanged: (paths) => emit({ type: 'memories/changed', paths }),
-      onTeamStatus: (status) => emit({ type: 'team/status', status }),
-      onReviewChanged: () => emit({ type: 'review/changed' }),
-    })
-    await workspace.start()
-    emit({ type: 'workspace/changed', info: workspace.info() })
-    return workspace.info()
-  }
-
   function current(): Workspace {
     if (!workspace) throw new HostError('NO_WORKSPACE', 'No workspace is open.')
     return workspace
   }
 
   function settingsView(): SettingsView {
-    const s = settingsNow()
+    const loaded = readAppSettings(baseCtx)
+    const c = effectiveConfig(opts.env, loaded.settings)
+    const sources = Object.fromEntries(
+      Object.entries(c).map(([k, v]) => [k, { source: v.source, ...(v.envVar ? { envVar: v.envVar } : {}) }]),
+    )
     return {
-      modelBaseURL: s.baseURL ?? opts.env.ANTHROPIC_BASE_URL ?? '',
-      modelApiKeySet: Boolean(s.apiKey || opts.env.ANTHROPIC_API_KEY || opts.env.ANTHROPIC_AUTH_TOKEN),
-      selectorModel: s.selectorModel ?? opts.env.MEMDIR_SELECTOR_MODEL ?? DEFAULT_SELECTOR_MODEL,
-      agentModel: s.agentModel ?? opts.env.MEMDIR_AGENT_MODEL ?? DEFAULT_AGENT_MODEL,
-      extractionEnabled: s.extractionEnabled !== false,
-      dreamEnabled: s.dreamEnabled !== false,
-      dreamMinHours: s.dreamMinHours ?? 24,
-      dreamMinSessions: s.dreamMinSessions ?? 5,
-      teamUrl: s.teamUrl ?? opts.env.MEMDIR_TEAM_URL ?? '',
-      teamTokenSet: Boolean(s.teamToken || opts.env.MEMDIR_TEAM_TOKEN),
-      teamRepo: s.teamRepo ?? opts.env.MEMDIR_TEAM_REPO ?? '',
-      reviewMode: s.reviewMode === true,
+      modelBaseURL: c.baseURL.value ?? '',
+      modelApiKeySet: Boolean(c.apiKey.value || c.authToken.value),
+      selectorModel: c.selectorModel.value,
+      agentModel: c.agentModel.value,
+      extractionEnabled: c.extractionEnabled.value,
+      dreamEnabled: c.dreamEnabled.value,
+      dreamMinHours: c.dreamMinHours.value,
+      dreamMinSessions: c.dreamMinSessions.value,
+      teamUrl: c.teamUrl.value ?? '',
+      teamTokenSet: Boolean(c.teamToken.value),
+      teamRepo: c.teamRepo.value ?? '',
+      reviewMode: c.reviewMode.value,
+      memoryFormat: c.memoryFormat.value,
+      teamMemoryEnabled: c.teamMemoryEnabled.value ?? null,
+      sources,
+      ...(loaded.problem ? { problem: loaded.problem } : {}),
     }
   }
 
   async function saveSettings(input: SettingsInput): Promise<SettingsView> {
-    const s = { ...settingsNow() }
-    const set = <K extends keyof AppSettings>(k: K, v: AppSettings[K] | undefined) => {
-      if (v !== undefined) s[k] = v === '' ? undefined : v
-    }
-    if (input.dreamMinHours !== undefined && !(input.dreamMinHours >= 0))
-      throw new HostError('INVALID_INPUT', 'Minimum hours must be 0 or more.')
-    if (
-      input.dreamMinSessions !== undefined &&
-      !(Number.isInteger(input.dreamMinSessions) && input.dreamMinSessions >= 0)
-    ) {
-      throw new HostError('INVALID_INPUT', 'Minimum sessions must be a whole number.')
+    const s: AppSettings = { ...readAppSettings(baseCtx).settings }
+    const set = <K extends keyof AppSettings>(k: K, v: AppSettings[K] | '' | null | undefined) => {
+      if (v === undefined) return
+      if (v === '' || v === null) delete s[k]
+      else s[k] = v
     }
     if (input.teamUrl) {
       try {
         new URL(input.teamUrl)
       } catch {
-        throw new HostError('INVALID_INPUT', `Not a URL: ${input.teamUrl}`)
+        throw new HostError('BAD_REQUEST', `teamUrl: not a URL: ${input.teamUrl}`)
       }
     }
     set('baseURL', input.modelBaseURL)
@@ -191,52 +197,48 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     set('teamToken', input.teamToken)
     set('teamRepo', input.teamRepo)
     set('reviewMode', input.reviewMode)
-    await mkdir(getAppDataDir(baseCtx), { recursive: true })
-    // Holds tokens and keys: readable by the user only.
-    await writeFileAtomic(settingsPath, JSON.stringify(s, null, 2) + '\n', { mode: 0o600 })
-    if (workspace) await open(workspace.ctx, workspace.info().isDemo)
+    set('memoryFormat', input.memoryFormat)
+    set('teamMemoryEnabled', input.teamMemoryEnabled)
+    await saveAppSettings(baseCtx, s)
+    if (workspace) await open(reopened(workspace.ctx), workspace.info().isDemo)
     return settingsView()
   }
 
-  const handlers: Record<MethodName, Handler> = {
+  /** The same project with the settings just saved (the team switch lives in its context). */
+  const reopened = (ctx: ProjectContext) =>
+    createProjectContext({ cwd: ctx.projectRoot, env: ctx.env, flagSettingsPath: ctx.flagSettingsPath })
+
+  const handlers: { [M in MethodName]: (a: ArgsOf<M>) => Promise<ResultOf<M>> } = {
     'workspace/list': () => listWorkspaces(),
     'workspace/current': async () => current().info(),
-    'workspace/open': async (a: { projectRoot: string }) => {
-      const root = resolve(String(a?.projectRoot ?? ''))
-      if (!a?.projectRoot || !existsSync(root))
-        throw new HostError('NOT_FOUND', `No such folder: ${a?.projectRoot ?? ''}`)
+    'workspace/open': async ({ projectRoot }) => {
+      const root = resolve(projectRoot)
+      if (!existsSync(root)) throw new HostError('NOT_FOUND', `No such folder: ${projectRoot}`)
       return open(createProjectContext({ cwd: root, env: opts.env }), false)
     },
     'memory/list': () => current().memories.list(),
-    'memory/read': (a: { relPath: string }) => current().memories.read(a.relPath),
-    'memory/create': (a: { input: never; scope: 'private' | 'team'; fileName?: string }) =>
-      current().memories.create(a.input, a.scope === 'team' ? 'team' : 'private', a.fileName),
-    'memory/update': (a: { relPath: string; input: never; expectedHash: string }) =>
-      current().memories.update(a.relPath, a.input, a.expectedHash),
-    'memory/rename': (a: { from: string; to: string }) => current().memories.rename(a.from, a.to),
-    'memory/delete': (a: { relPath: string; expectedHash?: string }) =>
-      current().memories.delete(a.relPath, a.expectedHash),
+    'memory/read': ({ relPath }) => current().memories.read(relPath),
+    'memory/create': ({ input, scope, fileName, acceptSecretWarning }) =>
+      current().memories.create(input, scope, fileName, acceptSecretWarning),
+    'memory/update': ({ relPath, input, expectedHash, acceptSecretWarning }) =>
+      current().memories.update(relPath, input, expectedHash, acceptSecretWarning),
+    'memory/rename': ({ from, to }) => current().memories.rename(from, to),
+    'memory/delete': ({ relPath, expectedHash }) => current().memories.delete(relPath, expectedHash),
     'index/get': () => current().indexView(),
-    'prompt/get': (a: { mode: 'normal' | 'team' | 'kairos' }) => current().promptPreview(a?.mode ?? 'normal'),
-    'recall/preview': (a: { query: string; recentTools: string[] }) =>
-      current().recallPreview(
-        String(a?.query ?? ''),
-        Array.isArray(a?.recentTools) ? a.recentTools.map(String) : [],
-      ),
+    'prompt/get': ({ mode }) => current().promptPreview(mode),
+    'recall/preview': ({ query, recentTools }) => current().recallPreview(query, recentTools),
     'activity/list': async () => activity.list(),
     'team/status': async () => current().team.status(),
     'team/syncNow': () => current().team.syncNow(),
     'settings/get': async () => settingsView(),
-    'settings/set': (a: SettingsInput) => saveSettings(a ?? {}),
-    'history/list': (a: { path?: string }) => current().timeline.list(a?.path),
-    'history/diff': (a: { id: number }) => current().timeline.diff(Number(a?.id)),
-    'history/restore': (a: { path: string; id: number }) =>
-      current().timeline.restore(String(a?.path), Number(a?.id)),
-    'history/undoRun': (a: { runId: string }) => current().timeline.undoRun(String(a?.runId)),
+    'settings/set': (a) => saveSettings(a),
+    'history/list': ({ path }) => current().timeline.list(path),
+    'history/diff': ({ id }) => current().timeline.diff(id),
+    'history/restore': ({ path, id }) => current().timeline.restore(path, id),
+    'history/undoRun': ({ runId }) => current().timeline.undoRun(runId),
     'review/list': () => current().timeline.proposals(),
-    'review/approve': (a: { id: string; edits?: Record<string, string | null> }) =>
-      current().timeline.approve(String(a?.id), a?.edits),
-    'review/reject': (a: { id: string }) => current().timeline.reject(String(a?.id)),
+    'review/approve': ({ id, edits }) => current().timeline.approve(id, edits),
+    'review/reject': ({ id }) => current().timeline.reject(id),
   }
 
   // First workspace: the one asked for, else the busiest known project, else the demo.
@@ -249,11 +251,13 @@ export async function createHost(opts: HostOptions): Promise<Host> {
 
   return {
     async call(method, args) {
-      const handler = handlers[method]
-      if (!handler)
+      if (!isMethodName(method))
         return { ok: false, error: { code: 'UNKNOWN_METHOD', message: `Unknown method: ${String(method)}` } }
+      const parsed = parseArgs(method, args)
+      if (!parsed.ok) return { ok: false, error: { code: 'BAD_REQUEST', message: parsed.message } }
       try {
-        return { ok: true, value: await handler(args as never) }
+        const handler = handlers[method] as (a: unknown) => Promise<unknown>
+        return { ok: true, value: await handler(parsed.value) }
       } catch (e) {
         return { ok: false, error: toRpcError(e) }
       }

@@ -67,7 +67,12 @@ export class MemoryCrud {
     await this.deps.recorder.record('user', paths)
   }
 
-  async create(input: MemoryInput, scope: 'private' | 'team', fileName?: string): Promise<MemoryDoc> {
+  async create(
+    input: MemoryInput,
+    scope: 'private' | 'team',
+    fileName?: string,
+    acceptSecretWarning = false,
+  ): Promise<MemoryDoc> {
     const format = await this.deps.format()
     const given = fileName?.trim()
     const base = given ? (given.endsWith('.md') ? given : `${given}.md`) : undefined
@@ -80,12 +85,18 @@ export class MemoryCrud {
       body: input.body,
       relPath: scope === 'team' ? `${TEAM_DIRNAME}/${file}` : file,
       format,
+      acceptPrivateSecret: acceptSecretWarning,
     })
     await this.recordUser([doc.relPath])
     return docOf(doc)
   }
 
-  async update(relPath: string, input: MemoryInput, expectedHash: string): Promise<MemoryDoc> {
+  async update(
+    relPath: string,
+    input: MemoryInput,
+    expectedHash: string,
+    acceptSecretWarning = false,
+  ): Promise<MemoryDoc> {
     const rel = this.writable(relPath)
     const doc = await updateMemory(
       this.deps.memoryDir,
@@ -93,6 +104,7 @@ export class MemoryCrud {
       { ...input, type: input.type ?? undefined },
       expectedHash,
       await this.deps.format(),
+      { acceptPrivateSecret: acceptSecretWarning },
     )
     await this.recordUser([rel])
     return docOf(doc)

@@ -1,6 +1,7 @@
 import { createModelClient, type ClientOptions, type ModelClient } from '../core/model/client.js'
-import { resolveModelConfig, type ModelConfig, type ModelSettings } from '../core/model/config.js'
-import type { Env } from '../core/paths/context.js'
+import type { ModelConfig } from '../core/model/config.js'
+import type { ProjectContext } from '../core/paths/context.js'
+import { loadEffectiveConfig, modelConfigOf, type EffectiveConfig } from './config.js'
 
 export interface ModelRuntime {
   config: ModelConfig
@@ -8,11 +9,13 @@ export interface ModelRuntime {
   client?: ModelClient
 }
 
-export function createModelRuntime(
-  env: Env,
-  settings: ModelSettings = {},
-  opts: ClientOptions = {},
-): ModelRuntime {
-  const config = resolveModelConfig(env, settings)
-  return { config, client: createModelClient(config, opts) }
+/** The model client from the effective configuration (environment over saved settings). */
+export function createModelRuntime(config: EffectiveConfig, opts: ClientOptions = {}): ModelRuntime {
+  const model = modelConfigOf(config)
+  return { config: model, client: createModelClient(model, opts) }
+}
+
+/** For the CLI, hooks and MCP: the project's effective configuration, read now. */
+export function modelRuntimeFor(ctx: ProjectContext, opts: ClientOptions = {}): ModelRuntime {
+  return createModelRuntime(loadEffectiveConfig(ctx), opts)
 }

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import type { Env, ProjectContext } from '../core/paths/context.js'
+import { loadAppSettings } from './app-data.js'
 
 export interface ProjectOptions {
   cwd?: string
@@ -7,13 +8,15 @@ export interface ProjectOptions {
   flagSettingsPath?: string
 }
 
-/** Builds the context every service of one workspace shares, from explicit inputs. */
+/** Builds the context every service of one workspace shares, from explicit inputs and Memdir's settings. */
 export function createProjectContext(opts: ProjectOptions = {}): ProjectContext {
   const env = opts.env ?? process.env
-  return {
+  const ctx: ProjectContext = {
     projectRoot: resolve(opts.cwd ?? process.cwd()),
     env,
     flagSettingsPath: opts.flagSettingsPath ? resolve(opts.flagSettingsPath) : undefined,
     policySettingsPath: env.MEMDIR_POLICY_SETTINGS || undefined,
   }
+  const teamSwitch = loadAppSettings(ctx).teamMemoryEnabled
+  return teamSwitch === undefined ? ctx : { ...ctx, teamMemorySwitch: teamSwitch }
 }

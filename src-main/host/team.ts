@@ -4,7 +4,7 @@ import { getTeamMemPath } from '../core/paths/team-agent-paths.js'
 import { TeamApiClient } from '../core/team/api-client.js'
 import { getRepoSlug } from '../core/team/repo-slug.js'
 import { createSyncState, type SyncDeps } from '../core/team/sync.js'
-import { loadAppSettings } from './app-data.js'
+import { loadEffectiveConfig } from './config.js'
 
 export type TeamSetup =
   { ok: true; deps: SyncDeps; url: string; repo: string } | { ok: false; reason: string }
@@ -16,12 +16,12 @@ export function resolveTeamSetup(
 ): TeamSetup {
   const team = getTeamMemoryEnablement(ctx)
   if (!team.enabled) return { ok: false, reason: `team memory is off: ${team.reason}` }
-  const settings = loadAppSettings(ctx)
-  const url = overrides.url || ctx.env.MEMDIR_TEAM_URL || settings.teamUrl
-  const token = overrides.token || ctx.env.MEMDIR_TEAM_TOKEN || settings.teamToken
+  const config = loadEffectiveConfig(ctx)
+  const url = overrides.url || config.teamUrl.value
+  const token = overrides.token || config.teamToken.value
   if (!url) return { ok: false, reason: 'no team server configured (MEMDIR_TEAM_URL or settings)' }
   if (!token) return { ok: false, reason: 'no team token configured (MEMDIR_TEAM_TOKEN or settings)' }
-  const repo = ctx.env.MEMDIR_TEAM_REPO || settings.teamRepo || getRepoSlug(ctx.projectRoot)
+  const repo = config.teamRepo.value || getRepoSlug(ctx.projectRoot)
   if (!repo) return { ok: false, reason: 'cannot tell the repo: no git origin remote (set MEMDIR_TEAM_REPO)' }
   return {
     ok: true,

@@ -21,7 +21,8 @@ import type { MemoryFormat } from '../core/store/frontmatter.js'
 import { preferredMemoryFormat } from '../core/store/memory-format.js'
 import { MemoryIndex } from '../core/store/memory-index.js'
 import type { ActivityLog } from './activity-log.js'
-import { historyDirFor, loadAppSettings, proposalsDirFor, type AppSettings } from './app-data.js'
+import { historyDirFor, proposalsDirFor } from './app-data.js'
+import { loadEffectiveConfig, type EffectiveConfig } from './config.js'
 import { ChangeRecorder } from './change-recorder.js'
 import { createDreamService } from './dream.js'
 import { createExtractionService } from './extraction.js'
@@ -60,7 +61,7 @@ export class Workspace {
   readonly team: TeamState
   readonly memories: MemoryCrud
   readonly timeline: HistoryReview
-  private readonly settings: AppSettings
+  readonly config: EffectiveConfig
   private sessions?: SessionWatcher
   private readonly extractor: Extractor
   private readonly dream: ReturnType<typeof createDreamService>
@@ -73,7 +74,7 @@ export class Workspace {
     this.history = new HistoryStore(historyDirFor(ctx, this.memoryDir))
     this.proposals = new ProposalStore(proposalsDirFor(ctx, this.memoryDir))
     // Settings changes reopen the workspace, so the snapshot read here is current.
-    this.settings = loadAppSettings(ctx)
+    this.config = loadEffectiveConfig(ctx)
     this.recorder = new ChangeRecorder({
       memoryDir: this.memoryDir,
       index: this.index,
@@ -111,18 +112,18 @@ export class Workspace {
       onReviewChanged: deps.onReviewChanged,
     })
     const label = ctx.projectRoot.split(sep).filter(Boolean).pop() ?? ctx.projectRoot
-    const review = { enabled: () => this.settings.reviewMode === true, proposals: this.proposals }
+    const review = { enabled: () => this.config.reviewMode.value, proposals: this.proposals }
     this.extractor = createExtractionService(ctx, {
       client: deps.model.client,
-      enabled: () => this.settings.extractionEnabled !== false,
+      config: this.config,
       review,
-      memoryFormat: () => this.settings.memoryFormat ?? 'auto',
       onEvent: (e) =>
         void this.onExtraction(e, label).catch((err: Error) => this.reportError('extraction', err)),
     })
     // One service for the workspace's lifetime: its session-scan throttle lives in its closure.
     this.dream = createDreamService(ctx, {
       client: deps.model.client,
+      config: this.config,
       review,
       onEvent: (e) => void this.onDream(e).catch((err: Error) => this.reportError('dream', err)),
     })
@@ -140,7 +141,7 @@ export class Workspace {
 
   /** The format new memories are written in: the setting, else the newest memory's. */
   async memoryFormat(): Promise<MemoryFormat> {
-    return preferredMemoryFormat(await this.index.list(), this.settings.memoryFormat)
+    return preferredMemoryFormat(await this.index.list(), this.config.memoryFormat.value)
   }
 
   private async onDream(e: DreamEvent) {

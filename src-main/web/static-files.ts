@@ -12,12 +12,22 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
 }
 
-/** A file under `root` for a URL path, or undefined (no traversal out of root). */
+function decodePath(p: string): string | undefined {
+  try {
+    return decodeURIComponent(p)
+  } catch {
+    return undefined // malformed percent-encoding: no such file
+  }
+}
+
+/** A file under `root` for a URL path, or undefined (no traversal out of root, no NUL, bad encoding). */
 export async function readStatic(
   root: string,
   urlPath: string,
 ): Promise<{ body: Buffer; type: string } | undefined> {
-  const clean = normalize(decodeURIComponent(urlPath.split('?')[0] ?? '/')).replace(/^([\\/])+/, '')
+  const decoded = decodePath(urlPath.split('?')[0] ?? '/')
+  if (decoded === undefined || decoded.includes('\0')) return undefined
+  const clean = normalize(decoded).replace(/^([\\/])+/, '')
   const path = join(root, clean || 'index.html')
   if (!path.startsWith(root.endsWith(sep) ? root : root + sep) && path !== root) return undefined
   const st = await stat(path).catch(() => null)

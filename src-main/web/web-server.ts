@@ -1,8 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { WebSocketServer, type WebSocket } from 'ws'
-import { METHODS, type MethodName } from '../../src-shared/api.js'
 import type { Host } from '../host/host.js'
 import { readStatic } from './static-files.js'
 
@@ -25,10 +24,20 @@ const SECURITY_HEADERS = {
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
   'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ws://127.0.0.1:*; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self' ws://127.0.0.1:* ws://localhost:*; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
 }
 
 const MAX_RPC_BYTES = 2 * 1024 * 1024
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
 
 function sameToken(a: string | undefined, b: string): boolean {
   if (!a) return false
@@ -37,66 +46,71 @@ function sameToken(a: string | undefined, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y)
 }
 
-function readJson(req: IncomingMessage): Promise<unknown> {
+function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
     req.on('data', (c: Buffer) => {
       size += c.length
-      if (size > MAX_RPC_BYTES) reject(new Error('request too large'))
-      else chunks.push(c)
+      if (size > MAX_RPC_BYTES) {
+        reject(new HttpError(413, 'TOO_LARGE', 'request too large'))
+        req.resume()
+      } else chunks.push(c)
     })
-    req.on('end', () => {
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'))
-      } catch {
-        reject(new Error('body is not JSON'))
-      }
-    })
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
     req.on('error', reject)
   })
 }
 
+/** `{method, args}` from a request body, or an HttpError saying what is wrong with it. */
+function parseRpcBody(text: string): { method: unknown; args: unknown } {
+  let v: unknown
+  try {
+    v = JSON.parse(text)
+  } catch {
+    throw new HttpError(400, 'BAD_REQUEST', 'body is not JSON')
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    throw new HttpError(400, 'BAD_REQUEST', 'body must be an object {method, args}')
+  const { method, args } = v as { method?: unknown; args?: unknown }
+  return { method, args }
+}
+
+const json = (res: ServerResponse, status: number, body: unknown) => {
+  if (res.headersSent) return res.end()
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+  res.end(JSON.stringify(body))
+}
+
 /**
- * The browser transport: the same router over HTTP (POST /rpc) and a WebSocket (/events),
- * on 127.0.0.1 only, every request carrying the per-launch token.
+ * The browser transport: the same router over HTTP (POST /rpc) and a WebSocket (/events), on
+ * 127.0.0.1 only, every request carrying the per-launch token. The Host header must name this
+ * server (a DNS-rebinding page cannot reach it), and no request can take the process down: every
+ * failure is answered with a status.
  */
 export async function startWebServer(opts: WebServerOptions): Promise<RunningWebServer> {
   const token = opts.token ?? randomBytes(24).toString('base64url')
-  const server = createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+  let allowedHosts = new Set<string>()
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    if (!allowedHosts.has(req.headers.host ?? ''))
+      throw new HttpError(421, 'WRONG_HOST', 'unexpected Host header')
+    let url: URL
+    try {
+      url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    } catch {
+      throw new HttpError(400, 'BAD_REQUEST', 'bad request target')
+    }
     if (url.pathname === '/rpc') {
-      if (req.method !== 'POST') {
-        res.writeHead(405).end()
-        return
-      }
-      if (!sameToken(req.headers['x-memdir-token'] as string | undefined, token)) {
-        res.writeHead(401, { 'content-type': 'application/json' })
-        res.end(
-          JSON.stringify({ ok: false, error: { code: 'UNAUTHORIZED', message: 'missing or wrong token' } }),
-        )
-        return
-      }
-      let body: { method?: string; args?: unknown }
-      try {
-        body = (await readJson(req)) as typeof body
-      } catch (e) {
-        res.writeHead(400, { 'content-type': 'application/json' })
-        res.end(JSON.stringify({ ok: false, error: { code: 'BAD_REQUEST', message: (e as Error).message } }))
-        return
-      }
-      const method = body.method as MethodName
-      const result = METHODS.includes(method)
-        ? await opts.host.call(method, body.args)
-        : { ok: false, error: { code: 'UNKNOWN_METHOD', message: `Unknown method: ${String(body.method)}` } }
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
-      res.end(JSON.stringify(result))
+      if (req.method !== 'POST') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'POST only')
+      if (!sameToken(req.headers['x-memdir-token'] as string | undefined, token))
+        throw new HttpError(401, 'UNAUTHORIZED', 'missing or wrong token')
+      const { method, args } = parseRpcBody(await readBody(req))
+      json(res, 200, await opts.host.call(method, args))
       return
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405).end()
-      return
-    }
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'GET only')
     const file = await readStatic(opts.rendererDir, url.pathname)
     if (!file) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
@@ -104,17 +118,37 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
     }
     res.writeHead(200, { 'content-type': file.type, ...SECURITY_HEADERS })
     res.end(req.method === 'HEAD' ? undefined : file.body)
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      const err =
+        e instanceof HttpError ? e : new HttpError(500, 'INTERNAL', (e as Error)?.message ?? 'internal error')
+      json(res, err.status, { ok: false, error: { code: err.code, message: err.message } })
+    })
+  })
+  server.on('clientError', (_e, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\n\r\n')
+    else socket.destroy()
   })
 
   const wss = new WebSocketServer({ noServer: true })
   const sockets = new Set<WebSocket>()
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    socket.on('error', () => socket.destroy())
+    let url: URL | undefined
+    try {
+      url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    } catch {
+      url = undefined
+    }
     const origin = req.headers.origin
-    const local = !origin || /^http:\/\/127\.0\.0\.1:\d+$/.test(origin)
+    const local = !origin || [...allowedHosts].some((h) => origin === `http://${h}`)
     if (
+      !url ||
       url.pathname !== '/events' ||
       !local ||
+      !allowedHosts.has(req.headers.host ?? '') ||
       !sameToken(url.searchParams.get('token') ?? undefined, token)
     ) {
       socket.write('HTTP/1.1 401 Unauthorized\r\n\r\n')
@@ -123,6 +157,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws)
+      ws.on('error', () => ws.terminate())
       ws.on('close', () => sockets.delete(ws))
     })
   })
@@ -136,6 +171,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
     server.listen(opts.port ?? 0, '127.0.0.1', () => resolve())
   })
   const { port } = server.address() as AddressInfo
+  allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`])
   return {
     url: `http://127.0.0.1:${port}/#token=${token}`,
     token,

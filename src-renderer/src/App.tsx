@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { Sidebar } from './components/Sidebar'
 import { Toasts } from './components/Toasts'
-import { getClient, errorMessage } from './transport/client'
+import { getClient, errorMessage, onConnectionChange, type ConnectionState } from './transport/client'
 import { useStore } from './store'
 import { MemoriesView } from './views/MemoriesView'
 import { IndexView } from './views/IndexView'
@@ -17,6 +17,8 @@ export function App() {
   const view = useStore((s) => s.view)
   const workspace = useStore((s) => s.workspace)
   const [fatal, setFatal] = useState<string>()
+  const [connection, setConnection] = useState<ConnectionState>('connected')
+  useEffect(() => onConnectionChange(setConnection), [])
 
   useEffect(() => {
     const off = getClient().onEvent((e) => useStore.getState().handleEvent(e))
@@ -55,6 +57,13 @@ export function App() {
 
   return (
     <div className="shell">
+      {connection !== 'connected' && (
+        <div className="connection-banner" role="status" data-testid="connection-banner">
+          {connection === 'unauthorized'
+            ? 'This page’s access token is no longer valid: open the URL that memdir web printed.'
+            : 'Disconnected from Memdir — reconnecting…'}
+        </div>
+      )}
       <Sidebar />
       <main className="main" aria-live="polite">
         {view === 'memories' && <MemoriesView />}

@@ -55,11 +55,13 @@ interface EditorSlice {
   changedDuringSave: boolean
   saving: boolean
   conflict?: ConflictDetails
+  /** The last save would have put a detected secret into a private memory: save again to accept. */
+  secretWarning?: string
   editorError?: string
   select: (relPath: string) => Promise<void>
   newMemory: () => void
   editDraft: (patch: Partial<Draft>) => void
-  save: (opts?: { overwrite?: boolean }) => Promise<void>
+  save: (opts?: { overwrite?: boolean; acceptSecret?: boolean }) => Promise<void>
   takeTheirs: () => Promise<void>
   remove: () => Promise<void>
   closeEditor: () => void
@@ -169,7 +171,12 @@ const createEditorSlice: StateCreator<Store, [], [], EditorSlice> = (set, get) =
       view: 'memories',
       draft: { name: '', description: '', type: 'project', body: '', fileName: '', scope: 'private' },
     }),
-  editDraft: (patch) => set((s) => ({ draft: s.draft ? { ...s.draft, ...patch } : s.draft, dirty: true })),
+  editDraft: (patch) =>
+    set((s) => ({
+      draft: s.draft ? { ...s.draft, ...patch } : s.draft,
+      dirty: true,
+      secretWarning: undefined,
+    })),
   save: async (opts = {}) => {
     const { draft, doc, isNew, conflict } = get()
     if (!draft) return
@@ -186,10 +193,16 @@ const createEditorSlice: StateCreator<Store, [], [], EditorSlice> = (set, get) =
           input,
           scope: draft.scope,
           fileName: draft.fileName || undefined,
+          acceptSecretWarning: opts.acceptSecret,
         })
       } else {
         const expectedHash = opts.overwrite && conflict?.currentHash ? conflict.currentHash : doc!.hash
-        saved = await api()['memory/update']({ relPath: doc!.relPath, input, expectedHash })
+        saved = await api()['memory/update']({
+          relPath: doc!.relPath,
+          input,
+          expectedHash,
+          acceptSecretWarning: opts.acceptSecret,
+        })
         if (draft.fileName && draft.fileName !== doc!.relPath) {
           saved = await api()['memory/rename']({ from: doc!.relPath, to: draft.fileName })
         }
@@ -201,11 +214,14 @@ const createEditorSlice: StateCreator<Store, [], [], EditorSlice> = (set, get) =
         isNew: false,
         dirty: false,
         conflict: undefined,
+        secretWarning: undefined,
         editorError: undefined,
       })
       await get().refreshMemories()
     } catch (e) {
-      if (e instanceof RpcFailure && e.error.code === 'CONFLICT') {
+      if (e instanceof RpcFailure && e.error.code === 'SECRET_IN_MEMORY') {
+        set({ secretWarning: e.message, editorError: undefined })
+      } else if (e instanceof RpcFailure && e.error.code === 'CONFLICT') {
         const d = e.error.details as Omit<ConflictDetails, 'relPath'>
         set({ conflict: { relPath: doc?.relPath ?? draft.fileName, ...d }, editorError: e.message })
       } else set({ editorError: errorMessage(e) })

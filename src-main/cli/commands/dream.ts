@@ -1,7 +1,7 @@
 import type { ProjectContext } from '../../core/paths/context.js'
 import { createDreamService } from '../../host/dream.js'
 import { recordedRun } from '../../host/history.js'
-import { createModelRuntime } from '../../host/model.js'
+import { modelRuntimeFor } from '../../host/model.js'
 import { type CliIO, printJson } from '../io.js'
 
 export async function dreamCommand(
@@ -10,7 +10,7 @@ export async function dreamCommand(
   force: boolean,
   json: boolean,
 ): Promise<number> {
-  const { client } = createModelRuntime(ctx.env)
+  const { client } = modelRuntimeFor(ctx)
   const outcome = await recordedRun(ctx, 'dream', () =>
     createDreamService(ctx, { client }).executeAutoDream({ force }),
   )

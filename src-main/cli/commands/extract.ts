@@ -4,7 +4,7 @@ import type { ProjectContext } from '../../core/paths/context.js'
 import { readTranscriptMessages } from '../../core/sessions/transcript.js'
 import { createExtractionService } from '../../host/extraction.js'
 import { recordedRun } from '../../host/history.js'
-import { createModelRuntime } from '../../host/model.js'
+import { modelRuntimeFor } from '../../host/model.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
 export function describeExtractionEvent(e: ExtractionEvent): string {
@@ -31,7 +31,7 @@ export async function extractCommand(
   if (!transcript) throw new UsageError('extract needs --transcript FILE')
   const { messages, parsed } = readTranscriptMessages(await readFile(transcript, 'utf8'))
   const events: ExtractionEvent[] = []
-  const { client } = createModelRuntime(ctx.env)
+  const { client } = modelRuntimeFor(ctx)
   const extractor = createExtractionService(ctx, {
     client,
     onEvent: (e) => {

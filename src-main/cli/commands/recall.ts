@@ -1,6 +1,6 @@
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
-import { createModelRuntime } from '../../host/model.js'
+import { modelRuntimeFor } from '../../host/model.js'
 import { recallPreview } from '../../host/views.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
@@ -12,7 +12,7 @@ export async function recallCommand(
   json: boolean,
 ): Promise<number> {
   if (!query?.trim()) throw new UsageError('recall needs a query: memdir recall "<query>"')
-  const { client } = createModelRuntime(ctx.env)
+  const { client } = modelRuntimeFor(ctx)
   const tools = recentTools
     ? recentTools
         .split(',')

@@ -2,14 +2,14 @@ import type { ProjectContext } from '../../core/paths/context.js'
 import { getProjectTranscriptDir } from '../../core/paths/team-agent-paths.js'
 import { SessionWatcher } from '../../core/sessions/session-watcher.js'
 import { createExtractionService } from '../../host/extraction.js'
-import { createModelRuntime } from '../../host/model.js'
+import { modelRuntimeFor } from '../../host/model.js'
 import type { CliIO } from '../io.js'
 import { describeExtractionEvent } from './extract.js'
 
 /** Follows the project's Claude Code sessions and extracts at each turn end until the signal aborts. */
 export async function watchCommand(ctx: ProjectContext, io: CliIO, signal: AbortSignal): Promise<number> {
   const dir = getProjectTranscriptDir(ctx)
-  const { client } = createModelRuntime(ctx.env)
+  const { client } = modelRuntimeFor(ctx)
   const extractor = createExtractionService(ctx, {
     client,
     onEvent: (e) => io.stdout(describeExtractionEvent(e) + '\n'),

@@ -1,8 +1,9 @@
-import { isAbsolute, join, normalize, relative } from 'node:path'
+import { isAbsolute, join, normalize, relative, sep } from 'node:path'
 import { isPathInside } from '../paths/auto-mem-path.js'
 import { PathTraversalError, resolveContainedPath } from '../store/contained-path.js'
 import { TEAM_DIRNAME } from '../paths/team-agent-paths.js'
-import { describeFindings, scanForSecrets } from '../team/secret-scan.js'
+import { describeFindings } from '../team/secret-scan.js'
+import { guardMemoryWrite, SecretInMemoryError } from '../store/secret-guard.js'
 import { checkReadOnlyCommand } from './bash-readonly.js'
 
 export type PermissionDecision = { behavior: 'allow' } | { behavior: 'deny'; message: string }
@@ -49,11 +50,15 @@ export function createAutoMemCanUseTool(memoryDir: string): CanUseTool {
       }
       if (isPathInside(target, join(root, TEAM_DIRNAME))) {
         const incoming = toolName === 'Write' ? input.content : input.new_string
-        const secrets = typeof incoming === 'string' ? await scanForSecrets(incoming) : []
-        if (secrets.length) {
-          return deny(
-            `Team memory is shared with every contributor; this ${toolName} would put a ${describeFindings(secrets)} into it.`,
-          )
+        try {
+          if (typeof incoming === 'string')
+            await guardMemoryWrite(relative(root, target).split(sep).join('/'), incoming)
+        } catch (e) {
+          if (e instanceof SecretInMemoryError)
+            return deny(
+              `Team memory is shared with every contributor; this ${toolName} would put a ${describeFindings(e.findings)} into it.`,
+            )
+          throw e
         }
       }
       return { behavior: 'allow' }

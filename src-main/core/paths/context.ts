@@ -16,6 +16,8 @@ export interface ProjectContext {
   flagSettingsPath?: string
   /** Managed (policy) settings file; defaults to the platform location Claude Code reads. */
   policySettingsPath?: string
+  /** Memdir's own team-memory switch (its settings), when the user set one. */
+  teamMemorySwitch?: boolean
 }
 
 export function resolveHomeDir(ctx: ProjectContext): string {

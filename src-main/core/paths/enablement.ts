@@ -34,8 +34,8 @@ export function isAutoMemoryEnabled(ctx: ProjectContext): boolean {
 }
 
 /**
- * Team memory needs auto memory on plus its own switch: env MEMDIR_TEAM_MEMORY
- * (1/0) or `teamMemoryEnabled` in settings. Off by default.
+ * Team memory needs auto memory on plus its own switch: env MEMDIR_TEAM_MEMORY (1/0), Memdir's
+ * switch, or `teamMemoryEnabled` in Claude Code's settings. Off by default.
  */
 export function getTeamMemoryEnablement(ctx: ProjectContext): Enablement {
   const auto = getAutoMemoryEnablement(ctx)
@@ -43,6 +43,11 @@ export function getTeamMemoryEnablement(ctx: ProjectContext): Enablement {
   const env = ctx.env.MEMDIR_TEAM_MEMORY
   if (isEnvTruthy(env)) return { enabled: true, reason: 'MEMDIR_TEAM_MEMORY is set' }
   if (isEnvDefinedFalsy(env)) return { enabled: false, reason: 'MEMDIR_TEAM_MEMORY=0' }
+  if (ctx.teamMemorySwitch !== undefined)
+    return {
+      enabled: ctx.teamMemorySwitch,
+      reason: `switched ${ctx.teamMemorySwitch ? 'on' : 'off'} in Memdir`,
+    }
   const setting = findSetting(loadAllSettings(ctx), 'teamMemoryEnabled')
   if (setting && typeof setting.value === 'boolean') {
     return {

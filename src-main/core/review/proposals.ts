@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, unlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { ConflictError, readIfExists, writeFileAtomic } from '../store/atomic-write.js'
 import { resolveContainedPath } from '../store/contained-path.js'
+import { guardMemoryWrite, isTeamPath } from '../store/secret-guard.js'
 import type { ProposedFile } from './overlay-tools.js'
 
 export interface Proposal {
@@ -58,6 +59,9 @@ export class ProposalStore {
     for (const { f, abs } of targets) {
       const now = await readIfExists(abs)
       if (now !== f.before) throw new ConflictError(abs, now, f.after ?? '')
+      const after = f.path in edits ? edits[f.path] : f.after
+      // Approving must not put a secret into team memory (a private one was the agent's to write).
+      if (after && isTeamPath(f.path)) await guardMemoryWrite(f.path, after)
     }
     const applied: ProposedFile[] = []
     for (const { f, abs } of targets) {

@@ -7,6 +7,7 @@ import { PathTraversalError, resolveContainedPath } from './contained-path.js'
 import { type MemoryFields, type MemoryFormat, parseMemoryFile, serializeMemoryFile } from './frontmatter.js'
 import { findIndexLine, formatIndexLine, removeIndexLine, upsertIndexLine } from './index-lines.js'
 import type { MemoryType } from './memory-types.js'
+import { guardMemoryWrite, isTeamPath } from './secret-guard.js'
 
 export interface MemoryRecord {
   /** Relative to the memory dir, `/`-separated. */
@@ -128,12 +129,13 @@ async function removePointer(memoryDir: string, relPath: string): Promise<void> 
 /** Step 1 writes the topic file (never over an existing one); step 2 adds its MEMORY.md pointer. */
 export async function createMemory(
   memoryDir: string,
-  fields: MemoryFields & { relPath?: string; format?: MemoryFormat },
+  fields: MemoryFields & { relPath?: string; format?: MemoryFormat; acceptPrivateSecret?: boolean },
 ): Promise<MemoryRecord> {
   validateFields(fields)
   const relPath = fields.relPath ?? `${slugForName(fields.name)}.md`
   const path = await resolveMemoryPath(memoryDir, relPath)
   const raw = serializeMemoryFile(fields, {}, fields.format)
+  await guardMemoryWrite(relPath, raw, fields)
   try {
     await writeFileIfUnchanged(path, raw, null)
   } catch (e) {
@@ -155,12 +157,14 @@ export async function updateMemory(
   fields: MemoryFields,
   expectedHash: string,
   format: MemoryFormat = 'flat',
+  opts: { acceptPrivateSecret?: boolean } = {},
 ): Promise<MemoryRecord> {
   validateFields(fields)
   const path = await resolveMemoryPath(memoryDir, relPath)
   const existing = await readIfExists(path)
   const parsed = existing === null ? undefined : parseMemoryFile(existing)
   const raw = serializeMemoryFile(fields, parsed?.data ?? {}, parsed?.format ?? format)
+  await guardMemoryWrite(relPath, raw, opts)
   await writeFileIfUnchanged(path, raw, expectedHash)
   await upsertPointer(memoryDir, relPath, fields)
   return readMemory(memoryDir, relPath)
@@ -170,6 +174,8 @@ export async function updateMemory(
 export async function renameMemory(memoryDir: string, fromRel: string, toRel: string): Promise<MemoryRecord> {
   const from = await readMemory(memoryDir, fromRel)
   const toPath = await resolveMemoryPath(memoryDir, toRel)
+  // Moving into team/ shares the file: the firewall applies (a private file may hold a secret by choice).
+  if (isTeamPath(toRel) && !isTeamPath(fromRel)) await guardMemoryWrite(toRel, from.raw)
   await mkdir(dirname(toPath), { recursive: true })
   try {
     await link(from.path, toPath)

@@ -1,4 +1,13 @@
-import { TEAM_MEMORY_PATH, type TeamMemoryDocument, type TeamMemoryPutResult } from './api-types.js'
+import type { z } from 'zod'
+import { describeIssues } from '../../../src-shared/contract.js'
+import {
+  TEAM_MEMORY_PATH,
+  TeamMemoryDocumentSchema,
+  TeamMemoryPutResultSchema,
+  TooManyEntriesSchema,
+  type TeamMemoryDocument,
+  type TeamMemoryPutResult,
+} from '../../../src-shared/team-api.js'
 
 export type FetchLike = typeof fetch
 
@@ -35,6 +44,22 @@ export type PutResult =
 function classify(status: number): boolean {
   // 409 and 429 are worth retrying; other 4xx are permanent; 5xx are transient.
   return status >= 400 && status < 500 && status !== 409 && status !== 429
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** A 200 response through its schema: anything else is a permanent error naming the field. */
+function parseJson<T>(text: string, schema: z.ZodType<T>, what: string): T {
+  const r = schema.safeParse(safeJson(text))
+  if (!r.success)
+    throw new TeamApiError(`team server sent an unexpected ${what}: ${describeIssues(r.error)}`, 200, true)
+  return r.data
 }
 
 export class TeamApiClient {
@@ -99,12 +124,7 @@ export class TeamApiClient {
       return { status: 404 }
     }
     if (res.status !== 200) return this.fail(res)
-    let doc: TeamMemoryDocument
-    try {
-      doc = (await res.json()) as TeamMemoryDocument
-    } catch {
-      throw new TeamApiError('team server sent invalid JSON', 200, true)
-    }
+    const doc = parseJson(await res.text(), TeamMemoryDocumentSchema, 'document')
     return { status: 200, doc, etag: res.headers.get('etag') ?? `"${doc.checksum}"` }
   }
 
@@ -121,10 +141,15 @@ export class TeamApiClient {
       return { status: 412 }
     }
     if (res.status === 413) {
-      const b = (await res.json().catch(() => ({}))) as { error?: { details?: { max_entries?: number } } }
-      return { status: 413, maxEntries: b.error?.details?.max_entries, body: b }
+      const text = await res.text().catch(() => '')
+      const tooMany = TooManyEntriesSchema.safeParse(safeJson(text))
+      return {
+        status: 413,
+        maxEntries: tooMany.success ? tooMany.data.error.details.max_entries : undefined,
+        body: text,
+      }
     }
     if (res.status !== 200) return this.fail(res)
-    return { status: 200, result: (await res.json()) as TeamMemoryPutResult }
+    return { status: 200, result: parseJson(await res.text(), TeamMemoryPutResultSchema, 'push result') }
   }
 }

@@ -147,6 +147,15 @@ describe('team memory sync, two clients and the real server', () => {
     })
     expect(readFileSync(outside, 'utf8')).toBe('ssh-ed25519 AAAA original\n')
   })
+
+  it('a key with terminal escapes on the server (an older server let it in) is refused on pull and never becomes a file', async () => {
+    const { server, b } = await twoClients()
+    await server.store.upsert(REPO, { 'ctl\u0001\u001b[31m.md': 'x', 'ok.md': 'fine' }, undefined, 100)
+    const r = await pullTeamMemory(b.deps)
+    expect(r.pulled).toEqual(['ok.md'])
+    expect(r.skipped[0]).toMatchObject({ kind: 'invalid_key', reason: expect.stringContaining('control') })
+    expect(readdirSync(b.deps.teamDir)).toEqual(['ok.md'])
+  })
 })
 
 describe('validateTeamMemWritePath', () => {

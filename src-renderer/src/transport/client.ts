@@ -1,35 +1,108 @@
-import { createClient, type MemdirClient, type MemdirEvent, type MethodName } from '../../../src-shared/api'
-import { RpcFailure, type RpcResult } from '../../../src-shared/errors'
+import {
+  fromRawClient,
+  rawClientOver,
+  type MemdirClient,
+  type MemdirEvent,
+  type RawClient,
+} from '../../../src-shared/api'
+import type { RpcResult } from '../../../src-shared/errors'
 
 declare global {
   interface Window {
-    memdir?: MemdirClient
+    /** Set by the Electron preload: results as values. */
+    memdir?: RawClient
   }
 }
 
+export type ConnectionState = 'connected' | 'connecting' | 'disconnected' | 'unauthorized'
+
+const connectionListeners = new Set<(s: ConnectionState) => void>()
+let connection: ConnectionState = 'connected'
+
+function setConnection(s: ConnectionState) {
+  if (s === connection) return
+  connection = s
+  connectionListeners.forEach((l) => l(s))
+}
+
+/** The browser transport's link to the server (always `connected` in Electron). */
+export function onConnectionChange(listener: (s: ConnectionState) => void): () => void {
+  connectionListeners.add(listener)
+  listener(connection)
+  return () => connectionListeners.delete(listener)
+}
+
+const DISCONNECTED = {
+  code: 'DISCONNECTED',
+  message: 'Memdir is not reachable: the server stopped or is restarting. Reconnecting…',
+}
+const UNAUTHORIZED = {
+  code: 'UNAUTHORIZED',
+  message: 'This page’s access token is missing or no longer valid: open the URL that `memdir web` printed.',
+}
+
 /** Browser mode: the same API over POST /rpc and a WebSocket, with the launch token from the URL. */
-function createWebClient(): MemdirClient {
-  const params = new URLSearchParams(location.hash.slice(1))
-  const token = params.get('token') ?? sessionStorage.getItem('memdir-token') ?? ''
-  if (token) sessionStorage.setItem('memdir-token', token)
+function createWebClient(): RawClient {
+  let token = ''
+  const readToken = () => {
+    const fromHash = new URLSearchParams(location.hash.slice(1)).get('token')
+    token = fromHash ?? sessionStorage.getItem('memdir-token') ?? ''
+    if (fromHash) sessionStorage.setItem('memdir-token', fromHash)
+  }
+  readToken()
   const listeners = new Set<(e: MemdirEvent) => void>()
   let ws: WebSocket | undefined
+  let retry: ReturnType<typeof setTimeout> | undefined
   const connect = () => {
-    ws = new WebSocket(`ws://${location.host}/events?token=${encodeURIComponent(token)}`)
-    ws.onmessage = (m) => listeners.forEach((l) => l(JSON.parse(String(m.data)) as MemdirEvent))
-    ws.onclose = () => setTimeout(connect, 1000)
+    clearTimeout(retry)
+    ws?.close()
+    const socket = new WebSocket(`ws://${location.host}/events?token=${encodeURIComponent(token)}`)
+    ws = socket
+    socket.onopen = () => {
+      const wasDown = connection !== 'connected'
+      setConnection('connected')
+      // After a restart the server's state may differ from what the page shows: reload it.
+      if (wasDown) listeners.forEach((l) => l({ type: 'memories/changed', paths: [] }))
+    }
+    socket.onmessage = (m) => listeners.forEach((l) => l(JSON.parse(String(m.data)) as MemdirEvent))
+    socket.onclose = () => {
+      if (ws !== socket) return
+      if (connection !== 'unauthorized') setConnection('disconnected')
+      retry = setTimeout(connect, 1000)
+    }
   }
+  // A new token in the URL (the server restarted and printed a new one): use it at once.
+  window.addEventListener('hashchange', () => {
+    readToken()
+    setConnection('connecting')
+    connect()
+  })
   connect()
-  return createClient(
-    async (method: MethodName, args: unknown) => {
-      const res = await fetch('/rpc', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-memdir-token': token },
-        body: JSON.stringify({ method, args }),
-      })
-      const result = (await res.json()) as RpcResult<unknown>
-      if (!result.ok) throw new RpcFailure(result.error)
-      return result.value
+  return rawClientOver(
+    async (method, args): Promise<RpcResult<unknown>> => {
+      let res: Response
+      try {
+        res = await fetch('/rpc', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-memdir-token': token },
+          body: JSON.stringify({ method, args }),
+        })
+      } catch {
+        setConnection('disconnected')
+        return { ok: false, error: DISCONNECTED }
+      }
+      if (res.status === 401) {
+        setConnection('unauthorized')
+        return { ok: false, error: UNAUTHORIZED }
+      }
+      try {
+        return (await res.json()) as RpcResult<unknown>
+      } catch {
+        return {
+          ok: false,
+          error: { code: 'BAD_RESPONSE', message: `The server answered ${res.status} without a result.` },
+        }
+      }
     },
     (listener) => {
       listeners.add(listener)
@@ -38,10 +111,12 @@ function createWebClient(): MemdirClient {
   )
 }
 
-/** In Electron the preload has set window.memdir; in a browser we build it here. */
+let client: MemdirClient | undefined
+
+/** In Electron the preload has set window.memdir; in a browser we build the transport here. */
 export function getClient(): MemdirClient {
-  window.memdir ??= createWebClient()
-  return window.memdir
+  client ??= fromRawClient(window.memdir ?? createWebClient())
+  return client
 }
 
 export function errorMessage(e: unknown): string {

@@ -10,6 +10,7 @@ export function Editor() {
     isNew,
     dirty,
     conflict,
+    secretWarning,
     editorError,
     editDraft,
     save,
@@ -167,6 +168,16 @@ export function Editor() {
             </button>
             <button type="button" className="danger" onClick={() => void save({ overwrite: true })}>
               Keep mine (overwrite)
+            </button>
+          </div>
+        </section>
+      )}
+      {secretWarning && (
+        <section className="warning-box" role="alert" aria-label="Secret detected">
+          <p>{secretWarning}</p>
+          <div className="actions">
+            <button type="button" className="danger" onClick={() => void save({ acceptSecret: true })}>
+              Save anyway
             </button>
           </div>
         </section>

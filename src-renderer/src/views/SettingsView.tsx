@@ -3,6 +3,17 @@ import type { SettingsInput } from '../../../src-shared/types'
 import { errorMessage, getClient } from '../transport/client'
 import { useStore } from '../store'
 
+/** Where a value in use comes from, when it is not the saved setting: the environment wins. */
+function FromEnv({ field }: { field: string }) {
+  const src = useStore((s) => s.settings?.sources[field])
+  if (src?.source !== 'env') return null
+  return (
+    <span className="badge env-badge" title="An environment variable overrides the saved setting">
+      from {src.envVar}
+    </span>
+  )
+}
+
 export function SettingsView() {
   const settings = useStore((s) => s.settings)
   const [form, setForm] = useState<SettingsInput>({})
@@ -31,6 +42,12 @@ export function SettingsView() {
       <header className="pane-head">
         <h1>Settings</h1>
       </header>
+      {settings.problem && (
+        <p className="warning-box" role="alert">
+          The settings file could not be read ({settings.problem}). It is kept aside when you save; defaults
+          apply until then.
+        </p>
+      )}
       <form
         className="settings"
         onSubmit={(e) => {
@@ -46,7 +63,7 @@ export function SettingsView() {
           </p>
           <div className="form-grid">
             <label className="wide">
-              Base URL
+              Base URL <FromEnv field="baseURL" />
               <input
                 placeholder="https://api.anthropic.com"
                 value={v('modelBaseURL', settings.modelBaseURL)}
@@ -54,7 +71,8 @@ export function SettingsView() {
               />
             </label>
             <label className="wide">
-              API key {settings.modelApiKeySet && <span className="muted">(set)</span>}
+              API key {settings.modelApiKeySet && <span className="muted">(set)</span>}{' '}
+              <FromEnv field="apiKey" />
               <input
                 type="password"
                 placeholder="sk-ant-…"
@@ -63,14 +81,14 @@ export function SettingsView() {
               />
             </label>
             <label>
-              Recall selector model
+              Recall selector model <FromEnv field="selectorModel" />
               <input
                 value={v('selectorModel', settings.selectorModel)}
                 onChange={(e) => edit({ selectorModel: e.target.value })}
               />
             </label>
             <label>
-              Extraction / dream model
+              Extraction / dream model <FromEnv field="agentModel" />
               <input
                 value={v('agentModel', settings.agentModel)}
                 onChange={(e) => edit({ agentModel: e.target.value })}
@@ -86,7 +104,7 @@ export function SettingsView() {
               checked={v('extractionEnabled', settings.extractionEnabled)}
               onChange={(e) => edit({ extractionEnabled: e.target.checked })}
             />
-            Extract memories when a Claude Code turn ends
+            Extract memories when a Claude Code turn ends <FromEnv field="extractionEnabled" />
           </label>
           <label className="check">
             <input
@@ -107,7 +125,7 @@ export function SettingsView() {
           </label>
           <div className="form-grid">
             <label>
-              Dream after at least (hours)
+              Dream after at least (hours) <FromEnv field="dreamMinHours" />
               <input
                 type="number"
                 min={0}
@@ -116,7 +134,7 @@ export function SettingsView() {
               />
             </label>
             <label>
-              …and at least (sessions)
+              …and at least (sessions) <FromEnv field="dreamMinSessions" />
               <input
                 type="number"
                 min={0}
@@ -126,6 +144,21 @@ export function SettingsView() {
               />
             </label>
           </div>
+        </fieldset>
+        <fieldset>
+          <legend>Memory files</legend>
+          <label>
+            Frontmatter of new memories
+            <select
+              name="memoryFormat"
+              value={v('memoryFormat', settings.memoryFormat)}
+              onChange={(e) => edit({ memoryFormat: e.target.value as 'auto' | 'flat' | 'nested' })}
+            >
+              <option value="auto">As the newest memory (what your Claude Code writes)</option>
+              <option value="flat">type: … (Claude Code up to 2.1.x)</option>
+              <option value="nested">metadata.type and a kebab-case name (newer Claude Code)</option>
+            </select>
+          </label>
         </fieldset>
         <div className="actions">
           {error && <span className="error-text">{error}</span>}

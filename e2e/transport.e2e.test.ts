@@ -1,0 +1,56 @@
+import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
+import { startWebServer } from '../src-main/web/web-server.js'
+import { writeFile } from '../test/helpers/temp-env.js'
+import { assertPrerequisites, launchBrowser, openApp, RENDERER, until } from './harness.js'
+
+let browser: Browser
+beforeAll(async () => {
+  assertPrerequisites()
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+describe('the browser transport', () => {
+  it('shows "disconnected" while the server is down and picks up the new token from the URL hash', async () => {
+    const app = await openApp(browser, {}, (sb) =>
+      writeFile(
+        join(getAutoMemPath(sb.ctx()), 'a.md'),
+        '---\nname: Alpha\ndescription: first memory\ntype: user\n---\nx\n',
+      ),
+    )
+    const { page } = app
+    const port = Number(new URL(app.web.url).port)
+    await page.locator('.mem-row').first().waitFor()
+    expect(await page.getByTestId('connection-banner').count()).toBe(0)
+    await app.web.close()
+    await page.getByTestId('connection-banner').waitFor()
+    expect(await page.getByTestId('connection-banner').innerText()).toContain('Disconnected from Memdir')
+    // A click that needs the server says so in words, never a bare "Failed to fetch".
+    await page.getByRole('button', { name: 'MEMORY.md' }).click()
+    await page.getByText('Memdir is not reachable').waitFor()
+    expect(await page.getByText('Failed to fetch').count()).toBe(0)
+
+    // The server comes back on the same port with a new token: the page learns it from the hash.
+    writeFile(
+      join(getAutoMemPath(app.sb.ctx()), 'b.md'),
+      '---\nname: Beta\ndescription: second\ntype: user\n---\ny\n',
+    )
+    const web = await startWebServer({ host: app.host, rendererDir: RENDERER, port })
+    try {
+      await page.evaluate((t) => (location.hash = `token=${t}`), web.token)
+      await until(async () => (await page.getByTestId('connection-banner').count()) === 0)
+      await page.getByRole('button', { name: 'Memories' }).first().click()
+      await page.locator('[data-relpath="b.md"]').waitFor()
+      expect(await page.locator('.mem-row').count()).toBe(2)
+    } finally {
+      await page.close()
+      await web.close()
+      await app.host.close()
+    }
+  })
+})

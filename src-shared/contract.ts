@@ -1,0 +1,160 @@
+import { z } from 'zod'
+import type {
+  ActivityItem,
+  HistoryDiff,
+  HistoryItem,
+  IndexView,
+  MemoryDoc,
+  MemoryListItem,
+  PromptPreview,
+  ProposalView,
+  RecallPreview,
+  SettingsView,
+  TeamStatus,
+  WorkspaceInfo,
+  WorkspaceSummary,
+} from './types.js'
+
+/**
+ * The RPC contract: every call the UI can make, declared once as a schema for its arguments.
+ * The router validates arguments with it before a handler runs; argument types are inferred from
+ * it, result types are declared beside it; the method list is its keys.
+ */
+
+const relPath = z.string().min(1, 'a file path relative to the memory dir')
+export const MemoryTypeSchema = z.enum(['user', 'feedback', 'project', 'reference'])
+
+export const MemoryInputSchema = z.strictObject({
+  name: z.string(),
+  description: z.string(),
+  type: MemoryTypeSchema.nullable(),
+  body: z.string(),
+})
+
+export const SettingsInputSchema = z.strictObject({
+  modelBaseURL: z.string().optional(),
+  modelApiKey: z.string().optional(),
+  selectorModel: z.string().optional(),
+  agentModel: z.string().optional(),
+  extractionEnabled: z.boolean().optional(),
+  dreamEnabled: z.boolean().optional(),
+  dreamMinHours: z.number().min(0, 'Minimum hours must be 0 or more.').optional(),
+  dreamMinSessions: z.number().int('Minimum sessions must be a whole number.').min(0).optional(),
+  teamUrl: z.string().optional(),
+  teamToken: z.string().optional(),
+  teamRepo: z.string().optional(),
+  reviewMode: z.boolean().optional(),
+  memoryFormat: z.enum(['auto', 'flat', 'nested']).optional(),
+  teamMemoryEnabled: z.boolean().nullable().optional(),
+})
+
+export type MemoryInput = z.infer<typeof MemoryInputSchema>
+export type SettingsInput = z.infer<typeof SettingsInputSchema>
+
+const none = z.undefined()
+
+export const RPC_ARGS = {
+  'workspace/list': none,
+  'workspace/current': none,
+  'workspace/open': z.strictObject({ projectRoot: z.string().min(1, 'a folder path') }),
+  'memory/list': none,
+  'memory/read': z.strictObject({ relPath }),
+  'memory/create': z.strictObject({
+    input: MemoryInputSchema,
+    scope: z.enum(['private', 'team']),
+    fileName: z.string().optional(),
+    /** The user saw the secret warning for this private memory and saves anyway. */
+    acceptSecretWarning: z.boolean().optional(),
+  }),
+  'memory/update': z.strictObject({
+    relPath,
+    input: MemoryInputSchema,
+    expectedHash: z.string(),
+    acceptSecretWarning: z.boolean().optional(),
+  }),
+  'memory/rename': z.strictObject({ from: relPath, to: relPath }),
+  'memory/delete': z.strictObject({ relPath, expectedHash: z.string().optional() }),
+  'index/get': none,
+  'prompt/get': z.strictObject({ mode: z.enum(['normal', 'team', 'kairos']) }),
+  'recall/preview': z.strictObject({ query: z.string(), recentTools: z.array(z.string()) }),
+  'activity/list': none,
+  'team/status': none,
+  'team/syncNow': none,
+  'settings/get': none,
+  'settings/set': SettingsInputSchema,
+  'history/list': z.strictObject({ path: z.string().optional() }),
+  'history/diff': z.strictObject({ id: z.number().int().positive() }),
+  'history/restore': z.strictObject({ path: relPath, id: z.number().int().positive() }),
+  'history/undoRun': z.strictObject({ runId: z.string().min(1) }),
+  'review/list': none,
+  'review/approve': z.strictObject({
+    id: z.string().min(1),
+    edits: z.record(z.string(), z.string().nullable()).optional(),
+  }),
+  'review/reject': z.strictObject({ id: z.string().min(1) }),
+} satisfies Record<string, z.ZodType>
+
+export type MethodName = keyof typeof RPC_ARGS
+export type ArgsOf<M extends MethodName> = z.infer<(typeof RPC_ARGS)[M]>
+
+/** What each method returns. */
+export interface RpcResults {
+  'workspace/list': WorkspaceSummary[]
+  'workspace/current': WorkspaceInfo
+  'workspace/open': WorkspaceInfo
+  'memory/list': MemoryListItem[]
+  'memory/read': MemoryDoc
+  'memory/create': MemoryDoc
+  'memory/update': MemoryDoc
+  'memory/rename': MemoryDoc
+  'memory/delete': void
+  'index/get': IndexView
+  'prompt/get': PromptPreview
+  'recall/preview': RecallPreview
+  'activity/list': ActivityItem[]
+  'team/status': TeamStatus
+  'team/syncNow': TeamStatus
+  'settings/get': SettingsView
+  'settings/set': SettingsView
+  'history/list': HistoryItem[]
+  'history/diff': HistoryDiff
+  'history/restore': void
+  'history/undoRun': string[]
+  'review/list': ProposalView[]
+  'review/approve': void
+  'review/reject': void
+}
+export type ResultOf<M extends MethodName> = RpcResults[M]
+
+// Every method has a result type and every result type a method.
+type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never
+const _sameMethods: Exact<keyof RpcResults, MethodName> = true
+void _sameMethods
+
+export const METHODS = Object.keys(RPC_ARGS) as MethodName[]
+
+export function isMethodName(m: unknown): m is MethodName {
+  return typeof m === 'string' && Object.hasOwn(RPC_ARGS, m)
+}
+
+/** Validates a call's arguments; the error names the field. */
+export function parseArgs<M extends MethodName>(
+  method: M,
+  args: unknown,
+): { ok: true; value: ArgsOf<M> } | { ok: false; message: string } {
+  const r = RPC_ARGS[method].safeParse(args)
+  if (r.success) return { ok: true, value: r.data as ArgsOf<M> }
+  return { ok: false, message: `${method}: ${describeIssues(r.error)}` }
+}
+
+/** `input.type: Invalid option: expected one of …` — the path of each issue, then its message. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => {
+      // An unknown key is named as the field it is, not as its parent.
+      const path = i.code === 'unrecognized_keys' ? [...i.path, i.keys.join(', ')] : i.path
+      return `${path.length ? path.join('.') : '(arguments)'}: ${i.message}`
+    })
+    .join('; ')
+}
