@@ -100,9 +100,11 @@ export interface ActivityItem {
   runId?: string
   /** Review mode: the proposal waiting in the inbox. */
   proposalId?: string
+  /** A team conflict: the local versions the server's replaced, each restorable (then pushed). */
+  restore?: { path: string; version: number }[]
 }
 
-export type HistoryAuthor = 'user' | 'extraction' | 'dream' | 'team-pull' | 'external'
+export type HistoryAuthor = 'user' | 'extraction' | 'dream' | 'team-pull' | 'external' | 'mcp'
 
 export interface HistoryItem {
   id: number
@@ -111,6 +113,10 @@ export interface HistoryItem {
   author: HistoryAuthor
   change: 'baseline' | 'create' | 'modify' | 'delete' | 'restore'
   runId?: string
+  /** A restore: the version it brought back. */
+  restoredFrom?: number
+  /** The MCP client's name, for author `mcp`. */
+  client?: string
 }
 
 export interface DiffLine {
@@ -144,6 +150,8 @@ export interface TeamStatus {
     pulled: string[]
     pushed: string[]
     skipped: { key: string; kind: string; reason: string }[]
+    /** Keys both sides changed: the server's version is on disk; `localVersion` restores yours. */
+    conflicts: { key: string; localVersion?: number }[]
   }
   lastError?: string
   syncing: boolean

@@ -77,6 +77,18 @@ export class ActivityLog {
   }
 
   sync(e: TeamSyncEvent): void {
+    if (e.type === 'synced' && e.conflicts.length) {
+      this.add({
+        kind: 'sync',
+        level: 'warning',
+        title: `Team memory conflict: ${e.conflicts.length} file(s) changed here and on the server`,
+        detail: "The server's version is on disk now; yours is kept in history. Restore yours to push it.",
+        files: e.conflicts.map((c) => `team/${c.key}`),
+        restore: e.conflicts.flatMap((c) =>
+          c.localVersion ? [{ path: `team/${c.key}`, version: c.localVersion }] : [],
+        ),
+      })
+    }
     if (e.type === 'synced' && (e.pulled.length || e.pushed.length || e.skipped.length)) {
       const parts = [`pulled ${e.pulled.length}`, `pushed ${e.pushed.length}`]
       if (e.skipped.length) parts.push(`skipped ${e.skipped.length}`)

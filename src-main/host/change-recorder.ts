@@ -1,13 +1,10 @@
 import { relative, sep } from 'node:path'
 import { watch, type FSWatcher } from 'chokidar'
 import type { HistoryAuthor, HistoryStore } from '../core/history/history-store.js'
+import type { RecordedWrite } from '../core/history/recorded-write.js'
 import { reconcileHistory } from '../core/history/recorder.js'
 import type { MemoryIndex } from '../core/store/memory-index.js'
-
-export interface Attribution {
-  author: HistoryAuthor
-  runId?: string
-}
+import { recordingWrite, type Writer } from './history.js'
 
 export interface ChangeRecorderDeps {
   memoryDir: string
@@ -22,16 +19,16 @@ export interface ChangeRecorderDeps {
 const toPosix = (p: string) => p.split(sep).join('/')
 
 /**
- * Follows the memory dir: every change the watcher sees refreshes the index and is recorded in
- * history, attributed to whoever the host said would write it (an expected author for a path, the
- * running agent), else to `external` (Claude Code, an editor).
+ * Follows the memory dir. Writers the app knows (the editor, a run's tools, a pull, a restore)
+ * write through `writer()`: history records each of their writes exactly, under their name and
+ * run, while the path is claimed. Whatever else the watcher sees (Claude Code, an editor, another
+ * process) is recorded as `external`. Every change refreshes the index.
  */
 export class ChangeRecorder {
   private watcher?: FSWatcher
   private pending = new Set<string>()
   private flushTimer?: NodeJS.Timeout
-  private activeRun?: Attribution & { runId: string }
-  private readonly expected = new Map<string, Attribution>()
+  private readonly claims = new Map<string, number>()
   private closed = false
 
   constructor(private readonly deps: ChangeRecorderDeps) {}
@@ -42,26 +39,21 @@ export class ChangeRecorder {
       ignored: (p) => /(^|[\\/])\.[^\\/]+\.tmp$/.test(p) || /[\\/]\.consolidate-lock$/.test(p),
     })
     for (const ev of ['add', 'change', 'unlink'] as const)
-      this.watcher.on(ev, (p) => !this.closed && this.queue(p))
+      this.watcher.on(ev, (p) => !this.closed && this.queue(toPosix(relative(this.deps.memoryDir, p))))
     await new Promise<void>((r) => this.watcher!.once('ready', () => r()))
   }
 
-  /** A run (extraction, dream, review approval) is writing: changes seen now are its. */
-  beginRun(author: HistoryAuthor, runId: string): void {
-    this.activeRun = { author, runId }
-  }
-
-  endRun(): void {
-    this.activeRun = undefined
-  }
-
-  get currentRunId(): string | undefined {
-    return this.activeRun?.runId
-  }
-
-  /** The next change of `relPath` the watcher sees is this author's (a team pull, say). */
-  expect(relPath: string, who: Attribution): void {
-    this.expected.set(relPath, who)
+  /** The recorded write of a known writer; its changes are never taken for external ones. */
+  writer(who: Writer): RecordedWrite {
+    return recordingWrite(this.deps.history, this.deps.memoryDir, who, {
+      claim: (rel) => this.claims.set(rel, (this.claims.get(rel) ?? 0) + 1),
+      release: (rel) => {
+        const n = (this.claims.get(rel) ?? 1) - 1
+        if (n > 0) this.claims.set(rel, n)
+        else this.claims.delete(rel)
+        this.queue(rel) // the index follows; history already has it
+      },
+    })
   }
 
   /** Records the current content of `paths` now, as `author`'s. */
@@ -69,8 +61,8 @@ export class ChangeRecorder {
     await reconcileHistory(this.deps.history, this.deps.memoryDir, author, { paths, runId })
   }
 
-  private queue(absPath: string) {
-    this.pending.add(toPosix(relative(this.deps.memoryDir, absPath)))
+  private queue(rel: string) {
+    this.pending.add(rel)
     clearTimeout(this.flushTimer)
     this.flushTimer = setTimeout(
       () => void this.flush().catch((e: Error) => this.deps.onHistoryError(e, [])),
@@ -79,18 +71,14 @@ export class ChangeRecorder {
   }
 
   private async flush() {
-    const paths = [...this.pending]
-    this.pending.clear()
+    if (this.closed) return
+    // A path a known writer is writing right now waits: its writer records it.
+    const paths = [...this.pending].filter((p) => !this.claims.has(p))
+    for (const p of paths) this.pending.delete(p)
+    if (!paths.length) return
     await this.deps.index.update(paths)
-    const groups = new Map<string, Attribution & { paths: string[] }>()
-    for (const p of paths) {
-      const who = this.expected.get(p) ?? this.activeRun ?? { author: 'external' as const }
-      this.expected.delete(p)
-      const key = `${who.author}\0${who.runId ?? ''}`
-      groups.set(key, { ...who, paths: [...(groups.get(key)?.paths ?? []), p] })
-    }
     try {
-      for (const g of groups.values()) await this.record(g.author, g.paths, g.runId)
+      await this.record('external', paths)
     } catch (e) {
       this.deps.onHistoryError(e as Error, paths)
     }

@@ -15,6 +15,7 @@ export function createDreamService(
     onEvent?: (e: DreamEvent) => void
     review?: DreamDeps['review']
     config?: EffectiveConfig
+    recordFor?: DreamDeps['recordFor']
   },
 ) {
   const memoryDir = getAutoMemPath(ctx)
@@ -29,6 +30,7 @@ export function createDreamService(
     cwd: ctx.projectRoot,
     onEvent: opts.onEvent,
     review: opts.review,
+    recordFor: opts.recordFor,
     enabled: () => {
       if (!config.dreamEnabled.value)
         return { ok: false, reason: 'consolidation is switched off in settings' }

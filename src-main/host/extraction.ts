@@ -18,6 +18,8 @@ export interface ExtractionServiceOptions {
   onEvent?: (e: ExtractionEvent) => void
   /** The effective configuration (its extraction switch and memory format); read from the context by default. */
   config?: EffectiveConfig
+  /** How a run's writes reach history (see ExtractDeps.recordFor). */
+  recordFor?: ExtractDeps['recordFor']
   throttleEvery?: number
   review?: ExtractDeps['review']
 }
@@ -37,6 +39,7 @@ export function createExtractionService(ctx: ProjectContext, opts: ExtractionSer
     cwd: ctx.projectRoot,
     onEvent: opts.onEvent,
     review: opts.review,
+    recordFor: opts.recordFor,
     gates: () => {
       const auto = getAutoMemoryEnablement(ctx)
       return [

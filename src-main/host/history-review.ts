@@ -37,12 +37,19 @@ export class HistoryReview {
   }
 
   async restore(path: string, id: number): Promise<void> {
-    await restoreVersion(this.deps.history, this.deps.memoryDir, path, id)
+    const record = this.deps.recorder.writer({
+      author: 'user',
+      runId: `restore-${id}`,
+      change: 'restore',
+      restoredFrom: id,
+    })
+    await restoreVersion(this.deps.history, this.deps.memoryDir, path, id, { record })
     await this.deps.index.update([path])
   }
 
   async undoRun(runId: string): Promise<string[]> {
-    const paths = await undoRun(this.deps.history, this.deps.memoryDir, runId)
+    const record = this.deps.recorder.writer({ author: 'user', runId: `undo-${runId}`, change: 'restore' })
+    const paths = await undoRun(this.deps.history, this.deps.memoryDir, runId, { record })
     await this.deps.index.update(paths)
     return paths
   }
@@ -57,16 +64,9 @@ export class HistoryReview {
   async approve(id: string, edits?: Record<string, string | null>): Promise<void> {
     const { proposals, recorder } = this.deps
     const p = await proposals.get(id)
-    const runId = `${p.author}-review-${id}`
-    recorder.beginRun(p.author, runId)
-    try {
-      const applied = await proposals.approve(id, this.deps.memoryDir, edits)
-      const paths = applied.map((f) => f.path)
-      await recorder.record(p.author, paths, runId)
-      await this.deps.index.update(paths)
-    } finally {
-      recorder.endRun()
-    }
+    const record = recorder.writer({ author: p.author, runId: `${p.author}-review-${id}` })
+    const applied = await proposals.approve(id, this.deps.memoryDir, edits, record)
+    await this.deps.index.update(applied.map((f) => f.path))
     this.deps.onReviewChanged()
   }
 

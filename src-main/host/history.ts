@@ -1,6 +1,8 @@
-import { HistoryStore, type HistoryAuthor } from '../core/history/history-store.js'
-import { allMarkdown, reconcileHistory } from '../core/history/recorder.js'
-import { getAutoMemPath } from '../core/paths/auto-mem-path.js'
+import { relative, sep } from 'node:path'
+import { HistoryStore, type HistoryAuthor, type HistoryChange } from '../core/history/history-store.js'
+import type { RecordedWrite } from '../core/history/recorded-write.js'
+import { reconcileHistory } from '../core/history/recorder.js'
+import { getAutoMemPath, isPathInside } from '../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../core/paths/context.js'
 import { historyDirFor } from './app-data.js'
 
@@ -9,19 +11,50 @@ export function openHistory(ctx: ProjectContext): { store: HistoryStore; memoryD
   return { store: new HistoryStore(historyDirFor(ctx, memoryDir)), memoryDir }
 }
 
-/** Runs `fn` (a CLI extraction or dream) so that its changes land in history as one run. */
-export async function recordedRun<T>(
-  ctx: ProjectContext,
-  author: HistoryAuthor,
-  fn: () => Promise<T>,
-): Promise<T> {
+/** Who a recorded write is for: the author, the run it belongs to, the client that asked. */
+export interface Writer {
+  author: HistoryAuthor
+  runId?: string
+  client?: string
+  change?: HistoryChange
+  restoredFrom?: number
+}
+
+/** Lets a watcher know a path is being written by a known writer (so it does not attribute it itself). */
+export interface WriteClaims {
+  claim: (relPath: string) => void
+  release: (relPath: string) => void
+}
+
+/**
+ * The recorded write every process uses (app, CLI, hooks, MCP): the write runs, then history
+ * records it for `who` with its exact before/after. Paths outside the memory dir just run.
+ */
+export function recordingWrite(
+  store: HistoryStore,
+  memoryDir: string,
+  who: Writer,
+  claims?: WriteClaims,
+): RecordedWrite {
+  return async (absPath, write) => {
+    if (!isPathInside(absPath, memoryDir)) {
+      await write()
+      return
+    }
+    const rel = relative(memoryDir, absPath).split(sep).join('/')
+    claims?.claim(rel)
+    try {
+      const out = await write()
+      if (rel.endsWith('.md')) await store.recordChange({ path: rel, ...who, ...out })
+    } finally {
+      claims?.release(rel)
+    }
+  }
+}
+
+/** For commands that write outside a running app: what changed while nothing watched is external. */
+export async function historyForCli(ctx: ProjectContext) {
   const { store, memoryDir } = openHistory(ctx)
   await reconcileHistory(store, memoryDir, 'external')
-  try {
-    return await fn()
-  } finally {
-    // Every file now on disk or ever seen: new and changed ones are this run's.
-    const paths = new Set([...(await allMarkdown(memoryDir)), ...(await store.list()).map((e) => e.path)])
-    await reconcileHistory(store, memoryDir, author, { paths, runId: `${author}-${Date.now()}` })
-  }
+  return { store, memoryDir, writer: (who: Writer) => recordingWrite(store, memoryDir, who) }
 }

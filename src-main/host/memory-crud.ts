@@ -1,12 +1,10 @@
 import type { MemoryDoc, MemoryInput, MemoryListItem } from '../../src-shared/types.js'
-import { ENTRYPOINT_NAME } from '../core/paths/auto-mem-path.js'
 import { TEAM_DIRNAME } from '../core/paths/team-agent-paths.js'
 import type { MemoryFormat } from '../core/store/frontmatter.js'
 import { kebabSlug } from '../core/store/frontmatter.js'
 import {
   createMemory,
   deleteMemory,
-  indexLocationFor,
   readMemory,
   renameMemory,
   slugForName,
@@ -60,11 +58,11 @@ export class MemoryCrud {
     return docOf(await readMemory(p.dir, p.rel), relPath)
   }
 
-  /** Editor writes: the file and the MEMORY.md that indexes it, attributed to the user. */
-  private async recordUser(rels: string[]) {
-    const paths = [...new Set(rels.flatMap((r) => [r, indexLocationFor(r).indexRel]))]
-    await this.deps.index.update([...paths, ENTRYPOINT_NAME])
-    await this.deps.recorder.record('user', paths)
+  /** Editor writes (the file and the MEMORY.md that indexes it) are recorded as the user's. */
+  private readonly record = () => this.deps.recorder.writer({ author: 'user' })
+
+  private async refreshIndex(rels: string[]) {
+    await this.deps.index.update(rels)
   }
 
   async create(
@@ -86,8 +84,9 @@ export class MemoryCrud {
       relPath: scope === 'team' ? `${TEAM_DIRNAME}/${file}` : file,
       format,
       acceptPrivateSecret: acceptSecretWarning,
+      record: this.record(),
     })
-    await this.recordUser([doc.relPath])
+    await this.refreshIndex([doc.relPath])
     return docOf(doc)
   }
 
@@ -104,21 +103,23 @@ export class MemoryCrud {
       { ...input, type: input.type ?? undefined },
       expectedHash,
       await this.deps.format(),
-      { acceptPrivateSecret: acceptSecretWarning },
+      { acceptPrivateSecret: acceptSecretWarning, record: this.record() },
     )
-    await this.recordUser([rel])
+    await this.refreshIndex([rel])
     return docOf(doc)
   }
 
   async rename(from: string, to: string): Promise<MemoryDoc> {
-    const doc = await renameMemory(this.deps.memoryDir, this.writable(from), this.writable(to))
-    await this.recordUser([from, to])
+    const doc = await renameMemory(this.deps.memoryDir, this.writable(from), this.writable(to), {
+      record: this.record(),
+    })
+    await this.refreshIndex([from, to])
     return docOf(doc)
   }
 
   async delete(relPath: string, expectedHash?: string): Promise<void> {
     const rel = this.writable(relPath)
-    await deleteMemory(this.deps.memoryDir, rel, expectedHash)
-    await this.recordUser([rel])
+    await deleteMemory(this.deps.memoryDir, rel, expectedHash, { record: this.record() })
+    await this.refreshIndex([rel])
   }
 }

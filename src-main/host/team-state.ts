@@ -1,16 +1,19 @@
 import type { TeamStatus } from '../../src-shared/types.js'
 import type { ProjectContext } from '../core/paths/context.js'
-import { TEAM_DIRNAME } from '../core/paths/team-agent-paths.js'
+import type { HistoryStore } from '../core/history/history-store.js'
 import { TeamSyncScheduler, type TeamSyncEvent } from '../core/team/scheduler.js'
+import type { SyncDeps } from '../core/team/sync.js'
 import type { ActivityLog } from './activity-log.js'
 import { loadAppSettings } from './app-data.js'
 import type { ChangeRecorder } from './change-recorder.js'
 import { HostError } from './errors.js'
-import { resolveTeamSetup } from './team.js'
+import { resolveTeamSetup, type TeamHistory } from './team.js'
 
 export interface TeamStateDeps {
   ctx: ProjectContext
   recorder: ChangeRecorder
+  history: HistoryStore
+  memoryDir: string
   activity: ActivityLog
   onStatus: (s: TeamStatus) => void
   pullIntervalMs?: number
@@ -19,13 +22,19 @@ export interface TeamStateDeps {
 /** Team sync of one workspace: the scheduler, and the status the Team view shows. */
 export class TeamState {
   private scheduler?: TeamSyncScheduler
+  private deps_?: SyncDeps
   private current: TeamStatus = { enabled: false, tokenSet: false, syncing: false }
-  private pullRun = 0
 
   constructor(private readonly deps: TeamStateDeps) {}
 
+  private readonly teamHistory = (): TeamHistory => ({
+    store: this.deps.history,
+    memoryDir: this.deps.memoryDir,
+    writerFor: (runId) => this.deps.recorder.writer({ author: 'team-pull', runId }),
+  })
+
   async start(): Promise<void> {
-    const setup = resolveTeamSetup(this.deps.ctx)
+    const setup = resolveTeamSetup(this.deps.ctx, {}, this.teamHistory())
     const settings = loadAppSettings(this.deps.ctx)
     if (!setup.ok) {
       this.current = {
@@ -39,17 +48,9 @@ export class TeamState {
       return
     }
     this.current = { enabled: true, url: setup.url, repo: setup.repo, tokenSet: true, syncing: false }
-    const { recorder } = this.deps
+    this.deps_ = setup.deps
     this.scheduler = new TeamSyncScheduler({
-      deps: {
-        ...setup.deps,
-        // Keep the local version restorable, then attribute the incoming one to the pull.
-        beforeOverwrite: async (key) => {
-          const rel = `${TEAM_DIRNAME}/${key}`
-          await recorder.record('external', [rel])
-          recorder.expect(rel, { author: 'team-pull', runId: `pull-${this.pullRun}` })
-        },
-      },
+      deps: setup.deps,
       pullIntervalMs: this.deps.pullIntervalMs,
       onEvent: (e) => this.onSyncEvent(e),
     })
@@ -58,7 +59,8 @@ export class TeamState {
 
   private onSyncEvent(e: TeamSyncEvent) {
     if (e.type === 'syncing') {
-      this.pullRun = Date.now()
+      // Each sync is its own run in history.
+      if (this.deps_) this.deps_.record = this.teamHistory().writerFor(`pull-${Date.now()}`)
       this.current = { ...this.current, syncing: true }
     }
     if (e.type === 'synced') {
@@ -66,7 +68,13 @@ export class TeamState {
         ...this.current,
         syncing: false,
         lastError: undefined,
-        lastSync: { at: e.at, pulled: e.pulled, pushed: e.pushed, skipped: e.skipped },
+        lastSync: {
+          at: e.at,
+          pulled: e.pulled,
+          pushed: e.pushed,
+          skipped: e.skipped,
+          conflicts: e.conflicts,
+        },
       }
     }
     if (e.type === 'error') this.current = { ...this.current, syncing: false, lastError: e.error }

@@ -92,6 +92,8 @@ export class Workspace {
     this.team = new TeamState({
       ctx,
       recorder: this.recorder,
+      history: this.history,
+      memoryDir: this.memoryDir,
       activity: deps.activity,
       onStatus: deps.onTeamStatus,
       pullIntervalMs: deps.teamPullIntervalMs,
@@ -117,6 +119,7 @@ export class Workspace {
       client: deps.model.client,
       config: this.config,
       review,
+      recordFor: (runId) => this.recorder.writer({ author: 'extraction', runId }),
       onEvent: (e) =>
         void this.onExtraction(e, label).catch((err: Error) => this.reportError('extraction', err)),
     })
@@ -125,6 +128,7 @@ export class Workspace {
       client: deps.model.client,
       config: this.config,
       review,
+      recordFor: (runId) => this.recorder.writer({ author: 'dream', runId }),
       onEvent: (e) => void this.onDream(e).catch((err: Error) => this.reportError('dream', err)),
     })
   }
@@ -144,27 +148,15 @@ export class Workspace {
     return preferredMemoryFormat(await this.index.list(), this.config.memoryFormat.value)
   }
 
+  /** A run's writes are already in history under its run id (its recorded write): report it. */
   private async onDream(e: DreamEvent) {
-    if (e.type === 'started') this.recorder.beginRun('dream', `dream-${Date.now()}`)
-    const runId = this.recorder.currentRunId
-    if (e.type === 'improved' && runId)
-      await this.recorder.record(
-        'dream',
-        e.files.map((f) => f.path),
-        runId,
-      )
-    if (e.type !== 'started') this.recorder.endRun()
     if (e.type === 'proposed') this.deps.onReviewChanged()
-    this.deps.activity.dream(e, runId)
+    this.deps.activity.dream(e, 'runId' in e ? e.runId : undefined)
   }
 
   private async onExtraction(e: ExtractionEvent, label: string) {
-    if (e.type === 'started') this.recorder.beginRun('extraction', `extraction-${Date.now()}-${e.runId}`)
-    const runId = this.recorder.currentRunId
-    if (e.type === 'wrote' && runId) await this.recorder.record('extraction', e.paths, runId)
-    if (e.type !== 'started') this.recorder.endRun()
     if (e.type === 'proposed') this.deps.onReviewChanged()
-    this.deps.activity.extraction(e, label, runId)
+    this.deps.activity.extraction(e, label, 'runId' in e ? e.runId : undefined)
     if (e.type === 'wrote')
       void this.dream.executeAutoDream().catch((err: Error) => this.reportError('dream', err))
   }

@@ -1,6 +1,6 @@
 import type { ProjectContext } from '../../core/paths/context.js'
 import { createDreamService } from '../../host/dream.js'
-import { recordedRun } from '../../host/history.js'
+import { historyForCli } from '../../host/history.js'
 import { modelRuntimeFor } from '../../host/model.js'
 import { type CliIO, printJson } from '../io.js'
 
@@ -11,9 +11,11 @@ export async function dreamCommand(
   json: boolean,
 ): Promise<number> {
   const { client } = modelRuntimeFor(ctx)
-  const outcome = await recordedRun(ctx, 'dream', () =>
-    createDreamService(ctx, { client }).executeAutoDream({ force }),
-  )
+  const history = await historyForCli(ctx)
+  const outcome = await createDreamService(ctx, {
+    client,
+    recordFor: (runId) => history.writer({ author: 'dream', runId }),
+  }).executeAutoDream({ force })
   if (json) {
     printJson(io, outcome)
   } else if (outcome.type === 'blocked') {

@@ -3,7 +3,7 @@ import type { ExtractionEvent } from '../../core/extract/extract-memories.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { readTranscriptMessages } from '../../core/sessions/transcript.js'
 import { createExtractionService } from '../../host/extraction.js'
-import { recordedRun } from '../../host/history.js'
+import { historyForCli } from '../../host/history.js'
 import { modelRuntimeFor } from '../../host/model.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
@@ -32,17 +32,17 @@ export async function extractCommand(
   const { messages, parsed } = readTranscriptMessages(await readFile(transcript, 'utf8'))
   const events: ExtractionEvent[] = []
   const { client } = modelRuntimeFor(ctx)
+  const history = await historyForCli(ctx)
   const extractor = createExtractionService(ctx, {
     client,
+    recordFor: (runId) => history.writer({ author: 'extraction', runId }),
     onEvent: (e) => {
       events.push(e)
       if (!json) io.stdout(describeExtractionEvent(e) + '\n')
     },
   })
-  await recordedRun(ctx, 'extraction', async () => {
-    await extractor.executeExtractMemories({ messages })
-    await extractor.drainPendingExtraction()
-  })
+  await extractor.executeExtractMemories({ messages })
+  await extractor.drainPendingExtraction()
   if (json) printJson(io, { messages: messages.length, malformedLines: parsed.malformedLines, events })
   else if (parsed.malformedLines.length)
     io.stderr(`note: skipped malformed transcript lines ${parsed.malformedLines.join(', ')}\n`)

@@ -1,7 +1,6 @@
-import { reconcileHistory } from '../../core/history/recorder.js'
 import { restoreVersion } from '../../core/history/restore.js'
 import type { ProjectContext } from '../../core/paths/context.js'
-import { openHistory } from '../../host/history.js'
+import { historyForCli } from '../../host/history.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
 export async function historyCommand(
@@ -10,8 +9,7 @@ export async function historyCommand(
   file: string | undefined,
   json: boolean,
 ): Promise<number> {
-  const { store, memoryDir } = openHistory(ctx)
-  await reconcileHistory(store, memoryDir, 'external') // edits made while nothing watched
+  const { store } = await historyForCli(ctx) // records edits made while nothing watched
   const entries = (await store.list({ path: file })).reverse()
   if (json) {
     printJson(io, entries)
@@ -23,7 +21,7 @@ export async function historyCommand(
   }
   const rows = entries.map(
     (e) =>
-      `${String(e.id).padStart(5)}  ${new Date(e.at).toISOString().replace('T', ' ').slice(0, 19)}  ${e.author.padEnd(10)} ${e.change.padEnd(8)} ${e.path}${e.runId ? `  (${e.runId})` : ''}`,
+      `${String(e.id).padStart(5)}  ${new Date(e.at).toISOString().replace('T', ' ').slice(0, 19)}  ${e.author.padEnd(10)} ${e.change.padEnd(8)} ${e.path}${e.restoredFrom ? `  (from version ${e.restoredFrom})` : ''}${e.runId ? `  (${e.runId})` : ''}`,
   )
   io.stdout(['   id  time                 author     change   file', ...rows].join('\n') + '\n')
   return 0
@@ -39,9 +37,14 @@ export async function restoreCommand(
   const version = Number(to)
   if (!to || !Number.isInteger(version) || version <= 0)
     throw new UsageError('restore needs --to VERSION (an id from `memdir history`)')
-  const { store, memoryDir } = openHistory(ctx)
-  await reconcileHistory(store, memoryDir, 'external', { paths: [file] })
-  await restoreVersion(store, memoryDir, file, version)
+  const { store, memoryDir, writer } = await historyForCli(ctx)
+  const record = writer({
+    author: 'user',
+    runId: `restore-${version}`,
+    change: 'restore',
+    restoredFrom: version,
+  })
+  await restoreVersion(store, memoryDir, file, version, { record })
   io.stdout(`restored ${file} to version ${version}\n`)
   return 0
 }

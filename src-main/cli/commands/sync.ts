@@ -1,5 +1,6 @@
 import type { ProjectContext } from '../../core/paths/context.js'
-import { pullTeamMemory, pushTeamMemory } from '../../core/team/sync.js'
+import { exclusiveSync, pullTeamMemory, pushTeamMemory } from '../../core/team/sync.js'
+import { historyForCli } from '../../host/history.js'
 import { resolveTeamSetup } from '../../host/team.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
@@ -11,24 +12,46 @@ export async function syncCommand(
   json: boolean,
 ) {
   if (pull && push) throw new UsageError('--pull and --push exclude each other (give neither for both)')
-  const setup = resolveTeamSetup(ctx)
+  const history = await historyForCli(ctx)
+  // The same setup as the app: pulls recorded as team-pull, a replaced local version kept as the user's.
+  const setup = resolveTeamSetup(
+    ctx,
+    {},
+    {
+      store: history.store,
+      memoryDir: history.memoryDir,
+      writerFor: (runId) => history.writer({ author: 'team-pull', runId }),
+    },
+  )
   if (!setup.ok) throw new Error(setup.reason)
-  const pulled = push ? undefined : await pullTeamMemory(setup.deps)
-  const pushed = pull ? undefined : await pushTeamMemory(setup.deps)
+  const { pulled, pushed } = await exclusiveSync(setup.deps, async () => ({
+    pulled: push ? undefined : await pullTeamMemory(setup.deps),
+    pushed: pull ? undefined : await pushTeamMemory(setup.deps),
+  }))
   const skipped = [...(pulled?.skipped ?? []), ...(pushed?.skipped ?? [])]
+  const conflicts = pulled?.conflicts ?? []
   if (json) {
     printJson(io, {
       repo: setup.repo,
       pulled: pulled?.pulled ?? [],
       pushed: pushed?.pushed ?? [],
+      pending: pulled?.pending ?? [],
+      conflicts,
       skipped,
-      conflicts: pushed?.conflicts ?? 0,
+      retries: pushed?.conflicts ?? 0,
     })
     return 0
   }
   const out = [`${setup.repo} @ ${setup.url}`]
   if (pulled)
     out.push(`pulled ${pulled.pulled.length}${pulled.notFound ? ' (no team memory on the server yet)' : ''}`)
+  if (pulled?.pending.length)
+    out.push(`kept ${pulled.pending.length} local edit(s) to push: ${pulled.pending.join(', ')}`)
+  for (const c of conflicts)
+    out.push(
+      `conflict ${c.key}: both sides changed; the server's version is on disk, yours is in history` +
+        (c.localVersion ? ` (memdir restore team/${c.key} --to ${c.localVersion})` : ''),
+    )
   if (pushed)
     out.push(
       `pushed ${pushed.pushed.length}${pushed.conflicts ? ` (${pushed.conflicts} conflict retries)` : ''}`,

@@ -1,6 +1,7 @@
-import { stat, unlink } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type Anthropic from '@anthropic-ai/sdk'
+import { putFile, type RecordedWrite } from '../history/recorded-write.js'
 import { buildCacheSafeParams } from '../model/cache-safe.js'
 import type { ModelClient } from '../model/client.js'
 import { MEMORY_AGENT_TOOLS, toAnthropicTool } from '../model/tools/index.js'
@@ -25,18 +26,19 @@ export type DreamGate =
   'disabled' | 'too_soon' | 'scan_throttled' | 'not_enough_sessions' | 'locked' | 'needs_model'
 
 export type DreamEvent =
-  | { type: 'started'; sessions: number; snapshotId: string }
+  | { type: 'started'; runId: string; sessions: number; snapshotId: string }
   | { type: 'blocked'; gate: DreamGate; reason: string }
   | {
       type: 'improved'
+      runId: string
       count: number
       files: FileChange[]
       summary: string
       snapshotId: string
       text: string
     }
-  | { type: 'failed'; error: string; snapshotId?: string }
-  | { type: 'proposed'; proposalId: string; paths: string[]; snapshotId: string }
+  | { type: 'failed'; runId?: string; error: string; snapshotId?: string }
+  | { type: 'proposed'; runId: string; proposalId: string; paths: string[]; snapshotId: string }
 
 export interface DreamDeps {
   memoryDir: string
@@ -60,6 +62,8 @@ export interface DreamDeps {
   onEvent?: (e: DreamEvent) => void
   /** Review mode: when enabled, the consolidation's changes become one proposal. */
   review?: ReviewSetting
+  /** How the run's writes (and the emptied files it deletes) reach history, under its run id. */
+  recordFor?: (runId: string) => RecordedWrite
 }
 
 export interface DreamRunOptions {
@@ -78,11 +82,11 @@ export function dreamSummary(count: number): string {
 }
 
 /** Memory files the run emptied on purpose are deleted (the agent has no rm). */
-async function removeEmptiedFiles(memoryDir: string, written: readonly string[]): Promise<void> {
+async function removeEmptiedFiles(memoryDir: string, written: readonly string[], record?: RecordedWrite) {
   for (const p of written) {
     if (!p.endsWith('.md') || !isPathInside(p, memoryDir)) continue
     const st = await stat(p).catch(() => null)
-    if (st && st.size === 0) await unlink(p).catch(() => {})
+    if (st && st.size === 0) await putFile(p, null, record)
   }
 }
 
@@ -130,11 +134,13 @@ export function createAutoDream(deps: DreamDeps) {
     if (!lock.acquired) return block('locked', lock.reason)
 
     running = true
+    const runId = `dream-${t}`
+    const record = deps.recordFor?.(runId)
     let snapshotId: string | undefined
     try {
       const snap = await createSnapshot(deps.memoryDir, deps.snapshotDir, 'dream', t)
       snapshotId = snap.id
-      emit({ type: 'started', sessions: sessions.length, snapshotId })
+      emit({ type: 'started', runId, sessions: sessions.length, snapshotId })
       const format = preferredMemoryFormat(await scanMemoryFiles(deps.memoryDir), deps.memoryFormat?.())
       const base = buildCacheSafeParams({
         model: deps.client.config.agentModel,
@@ -158,6 +164,7 @@ export function createAutoDream(deps: DreamDeps) {
         maxTurns: deps.maxTurns ?? DREAM_DEFAULTS.maxTurns,
         cwd: deps.cwd ?? deps.memoryDir,
         review: deps.review,
+        record,
       })
       if (proposed && deps.review) {
         // A successful run: its time stands, so the same consolidation is not proposed again and again.
@@ -169,17 +176,19 @@ export function createAutoDream(deps: DreamDeps) {
         })
         return emit({
           type: 'proposed',
+          runId,
           proposalId: proposal.id,
           paths: files.map((f) => f.path),
           snapshotId,
         })
       }
-      await removeEmptiedFiles(deps.memoryDir, result.writtenPaths)
+      await removeEmptiedFiles(deps.memoryDir, result.writtenPaths, record)
       const files = await diffSnapshot(snap)
       const count = files.filter((f) => basename(f.path) !== ENTRYPOINT_NAME).length
       // Success: the lock's mtime (set at acquire) stands as the last-consolidated time.
       return emit({
         type: 'improved',
+        runId,
         count,
         files,
         summary: dreamSummary(count),
@@ -188,7 +197,7 @@ export function createAutoDream(deps: DreamDeps) {
       })
     } catch (e) {
       await rollbackConsolidationLock(deps.memoryDir, lock.priorMtimeMs)
-      return emit({ type: 'failed', error: (e as Error).message, snapshotId })
+      return emit({ type: 'failed', runId, error: (e as Error).message, snapshotId })
     } finally {
       running = false
     }

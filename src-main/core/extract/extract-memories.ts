@@ -1,5 +1,6 @@
 import { basename, relative } from 'node:path'
 import type Anthropic from '@anthropic-ai/sdk'
+import type { RecordedWrite } from '../history/recorded-write.js'
 import { buildCacheSafeParams, type CacheSafeParams } from '../model/cache-safe.js'
 import type { ModelClient } from '../model/client.js'
 import { MEMORY_AGENT_TOOLS, toAnthropicTool } from '../model/tools/index.js'
@@ -13,13 +14,14 @@ import { buildExtractionPrompt } from './extraction-prompt.js'
 import { hasMemoryWritesSince, messagesSince } from './mutual-exclusion.js'
 import { runMemoryAgent, type ReviewSetting } from '../review/run-memory-agent.js'
 
+/** Run ids name a run in history: "Undo this run" reverts exactly the writes recorded under it. */
 export type ExtractionEvent =
-  | { type: 'started'; runId: number; newMessageCount: number; trailing: boolean }
+  | { type: 'started'; runId: string; newMessageCount: number; trailing: boolean }
   | { type: 'skipped'; reason: string }
-  | { type: 'wrote'; runId: number; paths: string[]; memories: number; teamMemories: number; summary: string }
-  | { type: 'failed'; runId: number; error: string }
+  | { type: 'wrote'; runId: string; paths: string[]; memories: number; teamMemories: number; summary: string }
+  | { type: 'failed'; runId: string; error: string }
   /** Review mode: nothing was written; the changes wait in the inbox. */
-  | { type: 'proposed'; runId: number; proposalId: string; paths: string[] }
+  | { type: 'proposed'; runId: string; proposalId: string; paths: string[] }
 
 export interface ExtractionContext {
   messages: TranscriptMessage[]
@@ -53,6 +55,8 @@ export interface ExtractDeps {
   onEvent?: (e: ExtractionEvent) => void
   /** Review mode: when enabled, writes become proposals in this store. */
   review?: ReviewSetting
+  /** How a run's writes reach history, under its run id. */
+  recordFor?: (runId: string) => RecordedWrite
 }
 
 export interface Extractor {
@@ -113,7 +117,7 @@ export function initExtractMemories(deps: ExtractDeps): Extractor {
     }
     if (!deps.client) return skip('needs a model: set ANTHROPIC_API_KEY or configure one in settings')
 
-    const runId = ++runIds
+    const runId = `extraction-${Date.now()}-${++runIds}`
     emit({ type: 'started', runId, newMessageCount: fresh.length, trailing })
     try {
       const headers = await scanMemoryFiles(deps.memoryDir)
@@ -135,6 +139,7 @@ export function initExtractMemories(deps: ExtractDeps): Extractor {
         maxTurns: deps.maxTurns ?? 5,
         cwd: deps.cwd ?? deps.memoryDir,
         review: deps.review,
+        record: deps.recordFor?.(runId),
       })
       cursor = last.uuid
       if (proposed && deps.review) {

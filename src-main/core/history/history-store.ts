@@ -1,8 +1,9 @@
-import { appendFile, mkdir, readFile, readdir, stat, unlink } from 'node:fs/promises'
+import { appendFile, mkdir, open, readdir, readFile, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
+import lockfile from 'proper-lockfile'
 import { sha256Hex, writeFileAtomic } from '../store/atomic-write.js'
 
-export type HistoryAuthor = 'user' | 'extraction' | 'dream' | 'team-pull' | 'external'
+export type HistoryAuthor = 'user' | 'extraction' | 'dream' | 'team-pull' | 'external' | 'mcp'
 export type HistoryChange = 'baseline' | 'create' | 'modify' | 'delete' | 'restore'
 
 /** One recorded change of one file. `before`/`after` are blob hashes (null: no file). */
@@ -16,6 +17,10 @@ export interface HistoryEntry {
   runId?: string
   before: string | null
   after: string | null
+  /** A restore: the version it brought back. */
+  restoredFrom?: number
+  /** Who exactly, when the author is a client (the MCP client's name). */
+  client?: string
 }
 
 export interface RetentionPolicy {
@@ -25,17 +30,37 @@ export interface RetentionPolicy {
   maxAgeMs: number
 }
 
+const BLOB_GRACE_MS = 10 * 60_000
+
 export const DEFAULT_RETENTION: RetentionPolicy = { maxVersionsPerFile: 100, maxAgeMs: 180 * 86_400_000 }
+
+export interface ChangeToRecord {
+  path: string
+  author: HistoryAuthor
+  runId?: string
+  /** Content before and after the change (null: no file). */
+  before: string | null
+  after: string | null
+  change?: HistoryChange
+  restoredFrom?: number
+  client?: string
+  at?: number
+}
 
 /**
  * History of one memory dir, kept outside it (app data): content-addressed blobs plus an
- * append-only JSONL log. A torn last line (crash mid-append) is ignored on load.
+ * append-only JSONL log, shared by every process that works on the dir (the app, the CLI, hooks,
+ * MCP). Appends and pruning hold a lock file and re-read what other processes appended first, so
+ * ids never collide and a prune never drops another process's entry. A torn last line (a crash
+ * mid-append) is left unread until it is completed, and skipped when it never is.
  */
 export class HistoryStore {
   private entries: HistoryEntry[] = []
   private latest = new Map<string, string | null>()
-  private loaded?: Promise<void>
   private nextId = 1
+  /** How far the log has been read (bytes), and which file that was (a prune writes a new one). */
+  private offset = 0
+  private ino = -1
 
   constructor(
     readonly dir: string,
@@ -46,11 +71,24 @@ export class HistoryStore {
     return join(this.dir, 'log.jsonl')
   }
 
-  load(): Promise<void> {
-    this.loaded ??= (async () => {
-      await mkdir(join(this.dir, 'objects'), { recursive: true })
-      const text = await readFile(this.logPath, 'utf8').catch(() => '')
-      for (const line of text.split('\n')) {
+  /** Catches up with the log as other processes (or this one) left it. */
+  private async refresh(): Promise<void> {
+    await mkdir(join(this.dir, 'objects'), { recursive: true })
+    const st = await stat(this.logPath).catch(() => null)
+    if (!st) {
+      if (this.ino !== -1 || this.offset) this.reset()
+      return
+    }
+    if (st.ino !== this.ino || st.size < this.offset) this.reset()
+    this.ino = st.ino
+    if (st.size === this.offset) return
+    const fh = await open(this.logPath, 'r')
+    try {
+      const buf = Buffer.alloc(st.size - this.offset)
+      const { bytesRead } = await fh.read(buf, 0, buf.length, this.offset)
+      const text = buf.subarray(0, bytesRead).toString('utf8')
+      const complete = text.lastIndexOf('\n') + 1
+      for (const line of text.slice(0, complete).split('\n')) {
         if (!line.trim()) continue
         try {
           this.index(JSON.parse(line) as HistoryEntry)
@@ -58,8 +96,18 @@ export class HistoryStore {
           // torn or foreign line: skip
         }
       }
-    })()
-    return this.loaded
+      this.offset += Buffer.byteLength(text.slice(0, complete))
+    } finally {
+      await fh.close()
+    }
+  }
+
+  private reset() {
+    this.entries = []
+    this.latest = new Map()
+    this.nextId = 1
+    this.offset = 0
+    this.ino = -1
   }
 
   private index(e: HistoryEntry) {
@@ -68,9 +116,31 @@ export class HistoryStore {
     this.nextId = Math.max(this.nextId, e.id + 1)
   }
 
+  /** Runs `fn` holding the log's lock, after catching up with the log. */
+  private async locked<T>(fn: () => Promise<T>): Promise<T> {
+    await mkdir(join(this.dir, 'objects'), { recursive: true })
+    const release = await lockfile.lock(this.dir, {
+      lockfilePath: join(this.dir, 'log.lock'),
+      realpath: false,
+      stale: 10_000,
+      retries: { retries: 200, minTimeout: 5, maxTimeout: 100, factor: 1.3 },
+    })
+    try {
+      await this.refresh()
+      return await fn()
+    } finally {
+      await release()
+    }
+  }
+
+  load(): Promise<void> {
+    return this.refresh()
+  }
+
   async putBlob(content: string): Promise<string> {
     const hash = sha256Hex(content)
     const path = join(this.dir, 'objects', hash)
+    await mkdir(join(this.dir, 'objects'), { recursive: true })
     if (!(await stat(path).catch(() => null))) await writeFileAtomic(path, content)
     return hash
   }
@@ -82,61 +152,143 @@ export class HistoryStore {
 
   /** The hash history last saw for a path (undefined: never seen; null: deleted). */
   async latestHash(path: string): Promise<string | null | undefined> {
-    await this.load()
+    await this.refresh()
     return this.latest.has(path) ? (this.latest.get(path) as string | null) : undefined
   }
 
-  async record(e: Omit<HistoryEntry, 'id' | 'at'> & { at?: number }): Promise<HistoryEntry> {
-    await this.load()
-    const entry: HistoryEntry = { id: this.nextId++, at: e.at ?? Date.now(), ...e }
-    await appendFile(this.logPath, JSON.stringify(entry) + '\n')
+  private async append(e: Omit<HistoryEntry, 'id' | 'at'> & { at?: number }): Promise<HistoryEntry> {
+    const entry: HistoryEntry = { id: this.nextId, at: e.at ?? Date.now(), ...e }
+    const line = JSON.stringify(entry) + '\n'
+    await appendFile(this.logPath, line)
+    const st = await stat(this.logPath)
     this.index(entry)
+    this.ino = st.ino
+    this.offset += Buffer.byteLength(line)
     return entry
   }
 
+  /** Appends one entry as given (tests, imports); prefer recordChange. */
+  async record(e: Omit<HistoryEntry, 'id' | 'at'> & { at?: number }): Promise<HistoryEntry> {
+    return this.locked(() => this.append(e))
+  }
+
+  /**
+   * Records a change with its exact before/after, atomically with respect to other processes:
+   * a first sighting of a file that already existed gets a baseline entry first; a change history
+   * already has (the after content is the latest) records nothing.
+   */
+  async recordChange(c: ChangeToRecord): Promise<HistoryEntry | undefined> {
+    const beforeHash = c.before === null ? null : await this.putBlob(c.before)
+    const afterHash = c.after === null ? null : await this.putBlob(c.after)
+    return this.locked(async () => {
+      const last = this.latest.has(c.path) ? this.latest.get(c.path)! : undefined
+      if (last === undefined && beforeHash !== null)
+        await this.append({
+          path: c.path,
+          author: 'external',
+          change: 'baseline',
+          before: null,
+          after: beforeHash,
+        })
+      const now = this.latest.has(c.path) ? this.latest.get(c.path)! : undefined
+      if (afterHash === (now ?? null)) return undefined
+      const change =
+        c.change ?? (afterHash === null ? 'delete' : (now ?? null) === null ? 'create' : 'modify')
+      return this.append({
+        path: c.path,
+        author: c.author,
+        change,
+        runId: c.runId,
+        before: now ?? null,
+        after: afterHash,
+        ...(c.restoredFrom !== undefined ? { restoredFrom: c.restoredFrom } : {}),
+        ...(c.client ? { client: c.client } : {}),
+        ...(c.at !== undefined ? { at: c.at } : {}),
+      })
+    })
+  }
+
+  /**
+   * Records what is on disk for a path if history has not seen it: a file seen for the first time
+   * is a baseline (`firstSeen`), otherwise a change by `author`.
+   */
+  async recordObserved(
+    path: string,
+    content: string | null,
+    author: HistoryAuthor,
+    opts: { runId?: string; firstSeen?: 'baseline' | 'create' } = {},
+  ): Promise<HistoryEntry | undefined> {
+    const hash = content === null ? null : await this.putBlob(content)
+    return this.locked(async () => {
+      const last = this.latest.has(path) ? this.latest.get(path)! : undefined
+      if (last === hash || (last === undefined && hash === null)) return undefined
+      const change =
+        last === undefined
+          ? (opts.firstSeen ?? 'baseline')
+          : hash === null
+            ? 'delete'
+            : last === null
+              ? 'create'
+              : 'modify'
+      return this.append({
+        path,
+        author: last === undefined && change === 'baseline' ? 'external' : author,
+        change,
+        runId: opts.runId,
+        before: last ?? null,
+        after: hash,
+      })
+    })
+  }
+
   async list(filter: { path?: string; runId?: string } = {}): Promise<HistoryEntry[]> {
-    await this.load()
+    await this.refresh()
     return this.entries.filter(
       (e) => (!filter.path || e.path === filter.path) && (!filter.runId || e.runId === filter.runId),
     )
   }
 
   async get(id: number): Promise<HistoryEntry | undefined> {
-    await this.load()
+    await this.refresh()
     return this.entries.find((e) => e.id === id)
   }
 
-  /** Applies the retention policy, rewrites the log atomically and drops unreferenced blobs. */
+  /** Applies the retention policy to the whole log (as all processes left it), rewriting it atomically. */
   async prune(now = Date.now()): Promise<{ removedEntries: number; removedBlobs: number }> {
-    await this.load()
-    const byPath = new Map<string, HistoryEntry[]>()
-    for (const e of this.entries) byPath.set(e.path, [...(byPath.get(e.path) ?? []), e])
-    const keep = new Set<number>()
-    for (const list of byPath.values()) {
-      const newest = list.slice(-this.retention.maxVersionsPerFile)
-      newest.forEach((e, i) => {
-        if (i === newest.length - 1 || now - e.at <= this.retention.maxAgeMs) keep.add(e.id)
-      })
-    }
-    const kept = this.entries.filter((e) => keep.has(e.id))
-    const removedEntries = this.entries.length - kept.length
-    if (removedEntries) {
-      await writeFileAtomic(
-        this.logPath,
-        kept.map((e) => JSON.stringify(e)).join('\n') + (kept.length ? '\n' : ''),
+    return this.locked(async () => {
+      const byPath = new Map<string, HistoryEntry[]>()
+      for (const e of this.entries) byPath.set(e.path, [...(byPath.get(e.path) ?? []), e])
+      const keep = new Set<number>()
+      for (const list of byPath.values()) {
+        const newest = list.slice(-this.retention.maxVersionsPerFile)
+        newest.forEach((e, i) => {
+          if (i === newest.length - 1 || now - e.at <= this.retention.maxAgeMs) keep.add(e.id)
+        })
+      }
+      const kept = this.entries.filter((e) => keep.has(e.id))
+      const removedEntries = this.entries.length - kept.length
+      if (removedEntries) {
+        await writeFileAtomic(
+          this.logPath,
+          kept.map((e) => JSON.stringify(e)).join('\n') + (kept.length ? '\n' : ''),
+        )
+        // The next read picks the new file up from the start.
+        this.reset()
+        await this.refresh()
+      }
+      const referenced = new Set(
+        kept.flatMap((e) => [e.before, e.after]).filter((h): h is string => h !== null),
       )
-      this.entries = kept
-    }
-    const referenced = new Set(
-      kept.flatMap((e) => [e.before, e.after]).filter((h): h is string => h !== null),
-    )
-    let removedBlobs = 0
-    for (const name of await readdir(join(this.dir, 'objects'))) {
-      if (!referenced.has(name)) {
+      let removedBlobs = 0
+      for (const name of await readdir(join(this.dir, 'objects'))) {
+        if (!/^[0-9a-f]{64}$/.test(name) || referenced.has(name)) continue
+        // Another process may have stored this blob a moment ago for an entry it is about to append.
+        const st = await stat(join(this.dir, 'objects', name)).catch(() => null)
+        if (!st || now - st.mtimeMs < BLOB_GRACE_MS) continue
         await unlink(join(this.dir, 'objects', name)).catch(() => {})
         removedBlobs++
       }
-    }
-    return { removedEntries, removedBlobs }
+      return { removedEntries, removedBlobs }
+    })
   }
 }

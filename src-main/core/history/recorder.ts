@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises'
 import { join, sep } from 'node:path'
-import { readIfExists, sha256Hex } from '../store/atomic-write.js'
+import { readIfExists } from '../store/atomic-write.js'
 import type { HistoryAuthor, HistoryEntry, HistoryStore } from './history-store.js'
 
 export async function allMarkdown(memoryDir: string): Promise<string[]> {
@@ -27,50 +27,11 @@ export async function reconcileHistory(
   for (const path of paths.sort()) {
     if (!path.endsWith('.md')) continue
     const content = await readIfExists(join(memoryDir, path))
-    const last = await store.latestHash(path)
-    const now = content === null ? null : sha256Hex(content)
-    if (last === now || (last === undefined && now === null)) continue
-    const after = content === null ? null : await store.putBlob(content)
-    const change =
-      last === undefined
-        ? opts.paths
-          ? 'create'
-          : 'baseline'
-        : now === null
-          ? 'delete'
-          : last === null
-            ? 'create'
-            : 'modify'
-    out.push(
-      await store.record({
-        path,
-        author: last === undefined && !opts.paths ? 'external' : author,
-        change,
-        runId: opts.runId,
-        before: last ?? null,
-        after,
-      }),
-    )
+    const e = await store.recordObserved(path, content, author, {
+      runId: opts.runId,
+      firstSeen: opts.paths ? 'create' : 'baseline',
+    })
+    if (e) out.push(e)
   }
   return out
-}
-
-/** Records a write the caller knows it made (editor saves), with its exact before/after. */
-export async function recordKnownChange(
-  store: HistoryStore,
-  path: string,
-  author: HistoryAuthor,
-  before: string | null,
-  after: string | null,
-  runId?: string,
-): Promise<HistoryEntry | undefined> {
-  const last = await store.latestHash(path)
-  const beforeHash = before === null ? null : await store.putBlob(before)
-  if (last === undefined && beforeHash !== null) {
-    await store.record({ path, author: 'external', change: 'baseline', before: null, after: beforeHash })
-  }
-  const afterHash = after === null ? null : await store.putBlob(after)
-  if (afterHash === ((await store.latestHash(path)) ?? null)) return undefined
-  const change = after === null ? 'delete' : before === null ? 'create' : 'modify'
-  return store.record({ path, author, change, runId, before: beforeHash, after: afterHash })
 }

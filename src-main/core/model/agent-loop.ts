@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk'
+import type { RecordedWrite } from '../history/recorded-write.js'
 import type { ModelClient } from './client.js'
 import { type CacheSafeParams, withMessageBreakpoint } from './cache-safe.js'
 import type { CanUseTool } from './permissions.js'
@@ -23,6 +24,8 @@ export interface AgentLoopOptions {
   maxTokens?: number
   cwd: string
   signal?: AbortSignal
+  /** How the tools' writes reach history (the run's recorded write). */
+  record?: RecordedWrite
 }
 
 export interface AgentLoopResult {
@@ -59,7 +62,7 @@ async function runToolUse(
   const tool = opts.tools.find((t) => t.name === block.name)
   if (!tool) return result(`Unknown tool: ${block.name}`, true)
   try {
-    const r = await tool.run(input, { cwd: opts.cwd, signal: opts.signal })
+    const r = await tool.run(input, { cwd: opts.cwd, signal: opts.signal, record: opts.record })
     if (r.writtenPath) written.add(r.writtenPath)
     return result(r.content, r.isError)
   } catch (e) {

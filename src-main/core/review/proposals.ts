@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { putFile, type RecordedWrite } from '../history/recorded-write.js'
 import { ConflictError, readIfExists, writeFileAtomic } from '../store/atomic-write.js'
 import { resolveContainedPath } from '../store/contained-path.js'
 import { guardMemoryWrite, isTeamPath } from '../store/secret-guard.js'
@@ -51,6 +52,7 @@ export class ProposalStore {
     id: string,
     memoryDir: string,
     edits: Record<string, string | null> = {},
+    record?: RecordedWrite,
   ): Promise<ProposedFile[]> {
     const p = await this.get(id)
     const targets = await Promise.all(
@@ -66,11 +68,8 @@ export class ProposalStore {
     const applied: ProposedFile[] = []
     for (const { f, abs } of targets) {
       const after = f.path in edits ? (edits[f.path] as string | null) : f.after
-      if (after === null) await unlink(abs).catch(() => {})
-      else {
-        await mkdir(dirname(abs), { recursive: true })
-        await writeFileAtomic(abs, after)
-      }
+      await mkdir(dirname(abs), { recursive: true })
+      await putFile(abs, after, record)
       applied.push({ ...f, after })
     }
     await this.reject(id)

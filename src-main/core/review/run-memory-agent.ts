@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk'
+import type { RecordedWrite } from '../history/recorded-write.js'
 import { runAgentLoop, type AgentLoopResult } from '../model/agent-loop.js'
 import type { CacheSafeParams } from '../model/cache-safe.js'
 import type { ModelClient } from '../model/client.js'
@@ -24,6 +25,8 @@ export async function runMemoryAgent(opts: {
   maxTurns: number
   cwd: string
   review?: ReviewSetting
+  /** The run's recorded write: its Write/Edit land in history as this run's, exactly. */
+  record?: RecordedWrite
 }): Promise<{ result: AgentLoopResult; proposed?: ProposedFile[] }> {
   const overlay = opts.review?.enabled() ? createOverlayTools(opts.memoryDir, MEMORY_AGENT_TOOLS) : undefined
   const result = await runAgentLoop({
@@ -34,6 +37,7 @@ export async function runMemoryAgent(opts: {
     canUseTool: createAutoMemCanUseTool(opts.memoryDir),
     maxTurns: opts.maxTurns,
     cwd: opts.cwd,
+    record: opts.record,
   })
   return { result, proposed: overlay ? await overlay.changes() : undefined }
 }

@@ -8,6 +8,7 @@ import { type MemoryFields, type MemoryFormat, parseMemoryFile, serializeMemoryF
 import { findIndexLine, formatIndexLine, removeIndexLine, upsertIndexLine } from './index-lines.js'
 import type { MemoryType } from './memory-types.js'
 import { guardMemoryWrite, isTeamPath } from './secret-guard.js'
+import { type RecordedWrite, unrecordedWrite } from '../history/recorded-write.js'
 
 export interface MemoryRecord {
   /** Relative to the memory dir, `/`-separated. */
@@ -91,21 +92,31 @@ async function editIndex(
   memoryDir: string,
   indexRel: string,
   edit: (content: string) => string,
+  record: RecordedWrite = unrecordedWrite,
 ): Promise<void> {
   const indexPath = join(memoryDir, indexRel)
   for (let attempt = 0; ; attempt++) {
-    const current = await readIfExists(indexPath)
-    const next = edit(current ?? '')
-    if (next === (current ?? '')) return
     try {
-      await mkdir(dirname(indexPath), { recursive: true })
-      await writeFileIfUnchanged(indexPath, next, current === null ? null : sha256Hex(current))
+      await record(indexPath, async () => {
+        const current = await readIfExists(indexPath)
+        const next = edit(current ?? '')
+        if (next === (current ?? '')) return { before: current, after: current }
+        await mkdir(dirname(indexPath), { recursive: true })
+        await writeFileIfUnchanged(indexPath, next, current === null ? null : sha256Hex(current))
+        return { before: current, after: next }
+      })
       return
     } catch (e) {
       if (e instanceof ConflictError && attempt < 2) continue
       throw e
     }
   }
+}
+
+/** How a write reaches history, and whether the user accepted a secret warning. */
+export interface WriteOptions {
+  record?: RecordedWrite
+  acceptPrivateSecret?: boolean
 }
 
 function indexLineFor(relPath: string, fields: Pick<MemoryFields, 'name' | 'description'>): string {
@@ -116,34 +127,44 @@ export async function upsertPointer(
   memoryDir: string,
   relPath: string,
   fields: Pick<MemoryFields, 'name' | 'description'>,
+  record?: RecordedWrite,
 ) {
   const { indexRel, pointer } = indexLocationFor(relPath)
-  await editIndex(memoryDir, indexRel, (c) => upsertIndexLine(c, pointer, indexLineFor(relPath, fields)))
+  await editIndex(
+    memoryDir,
+    indexRel,
+    (c) => upsertIndexLine(c, pointer, indexLineFor(relPath, fields)),
+    record,
+  )
 }
 
-async function removePointer(memoryDir: string, relPath: string): Promise<void> {
+async function removePointer(memoryDir: string, relPath: string, record?: RecordedWrite): Promise<void> {
   const { indexRel, pointer } = indexLocationFor(relPath)
-  await editIndex(memoryDir, indexRel, (c) => removeIndexLine(c, pointer))
+  await editIndex(memoryDir, indexRel, (c) => removeIndexLine(c, pointer), record)
 }
 
 /** Step 1 writes the topic file (never over an existing one); step 2 adds its MEMORY.md pointer. */
 export async function createMemory(
   memoryDir: string,
-  fields: MemoryFields & { relPath?: string; format?: MemoryFormat; acceptPrivateSecret?: boolean },
+  fields: MemoryFields & { relPath?: string; format?: MemoryFormat } & WriteOptions,
 ): Promise<MemoryRecord> {
   validateFields(fields)
   const relPath = fields.relPath ?? `${slugForName(fields.name)}.md`
   const path = await resolveMemoryPath(memoryDir, relPath)
   const raw = serializeMemoryFile(fields, {}, fields.format)
   await guardMemoryWrite(relPath, raw, fields)
+  const record = fields.record ?? unrecordedWrite
   try {
-    await writeFileIfUnchanged(path, raw, null)
+    await record(path, async () => {
+      await writeFileIfUnchanged(path, raw, null)
+      return { before: null, after: raw }
+    })
   } catch (e) {
     if (e instanceof ConflictError)
       throw new MemoryFileError('EXISTS', `a memory already exists at ${relPath}`)
     throw e
   }
-  await upsertPointer(memoryDir, relPath, fields)
+  await upsertPointer(memoryDir, relPath, fields, record)
   return readMemory(memoryDir, relPath)
 }
 
@@ -157,7 +178,7 @@ export async function updateMemory(
   fields: MemoryFields,
   expectedHash: string,
   format: MemoryFormat = 'flat',
-  opts: { acceptPrivateSecret?: boolean } = {},
+  opts: WriteOptions = {},
 ): Promise<MemoryRecord> {
   validateFields(fields)
   const path = await resolveMemoryPath(memoryDir, relPath)
@@ -165,57 +186,88 @@ export async function updateMemory(
   const parsed = existing === null ? undefined : parseMemoryFile(existing)
   const raw = serializeMemoryFile(fields, parsed?.data ?? {}, parsed?.format ?? format)
   await guardMemoryWrite(relPath, raw, opts)
-  await writeFileIfUnchanged(path, raw, expectedHash)
-  await upsertPointer(memoryDir, relPath, fields)
+  const record = opts.record ?? unrecordedWrite
+  await record(path, async () => {
+    const before = await readIfExists(path)
+    await writeFileIfUnchanged(path, raw, expectedHash)
+    return { before, after: raw }
+  })
+  await upsertPointer(memoryDir, relPath, fields, record)
   return readMemory(memoryDir, relPath)
 }
 
 /** Moves a memory without overwriting a file at the target, and moves its pointer with it. */
-export async function renameMemory(memoryDir: string, fromRel: string, toRel: string): Promise<MemoryRecord> {
+export async function renameMemory(
+  memoryDir: string,
+  fromRel: string,
+  toRel: string,
+  opts: WriteOptions = {},
+): Promise<MemoryRecord> {
+  const record = opts.record ?? unrecordedWrite
   const from = await readMemory(memoryDir, fromRel)
   const toPath = await resolveMemoryPath(memoryDir, toRel)
   // Moving into team/ shares the file: the firewall applies (a private file may hold a secret by choice).
   if (isTeamPath(toRel) && !isTeamPath(fromRel)) await guardMemoryWrite(toRel, from.raw)
   await mkdir(dirname(toPath), { recursive: true })
-  try {
-    await link(from.path, toPath)
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new MemoryFileError('EXISTS', `a memory already exists at ${toRel}`)
+  await record(toPath, async () => {
+    try {
+      await link(from.path, toPath)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+        throw new MemoryFileError('EXISTS', `a memory already exists at ${toRel}`)
+      }
+      // Filesystems without hard links: fall back to a checked rename.
+      if ((await readIfExists(toPath)) !== null)
+        throw new MemoryFileError('EXISTS', `a memory already exists at ${toRel}`)
+      await rename(from.path, toPath)
     }
-    // Filesystems without hard links: fall back to a checked rename.
-    if ((await readIfExists(toPath)) !== null)
-      throw new MemoryFileError('EXISTS', `a memory already exists at ${toRel}`)
-    await rename(from.path, toPath)
-  }
-  await unlink(from.path).catch((e: NodeJS.ErrnoException) => {
-    if (e.code !== 'ENOENT') throw e
+    return { before: null, after: from.raw }
+  })
+  await record(from.path, async () => {
+    await unlink(from.path).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ENOENT') throw e
+    })
+    return { before: from.raw, after: null }
   })
   const fields = { name: from.name ?? toRel, description: from.description ?? '' }
   const fromIndex = indexLocationFor(fromRel)
   const toIndex = indexLocationFor(toRel)
   if (fromIndex.indexRel === toIndex.indexRel) {
     // Keep the pointer where it was in the index; append only if there was none.
-    await editIndex(memoryDir, toIndex.indexRel, (c) => {
-      const line = indexLineFor(toRel, fields)
-      if (findIndexLine(c.split('\n'), fromIndex.pointer) < 0)
-        return upsertIndexLine(c, toIndex.pointer, line)
-      return upsertIndexLine(removeIndexLine(c, toIndex.pointer), fromIndex.pointer, line)
-    })
+    await editIndex(
+      memoryDir,
+      toIndex.indexRel,
+      (c) => {
+        const line = indexLineFor(toRel, fields)
+        if (findIndexLine(c.split('\n'), fromIndex.pointer) < 0)
+          return upsertIndexLine(c, toIndex.pointer, line)
+        return upsertIndexLine(removeIndexLine(c, toIndex.pointer), fromIndex.pointer, line)
+      },
+      record,
+    )
   } else {
-    await removePointer(memoryDir, fromRel)
-    await upsertPointer(memoryDir, toRel, fields)
+    await removePointer(memoryDir, fromRel, record)
+    await upsertPointer(memoryDir, toRel, fields, record)
   }
   return readMemory(memoryDir, toRel)
 }
 
 /** Deletes a memory (checked against `expectedHash` when given) and drops its pointer line. */
-export async function deleteMemory(memoryDir: string, relPath: string, expectedHash?: string): Promise<void> {
+export async function deleteMemory(
+  memoryDir: string,
+  relPath: string,
+  expectedHash?: string,
+  opts: WriteOptions = {},
+): Promise<void> {
+  const record = opts.record ?? unrecordedWrite
   const path = await resolveMemoryPath(memoryDir, relPath)
   const current = await readIfExists(path)
   if (current === null) throw new MemoryFileError('NOT_FOUND', `no memory at ${relPath}`)
   if (expectedHash !== undefined && sha256Hex(current) !== expectedHash)
     throw new ConflictError(path, current, '')
-  await unlink(path)
-  await removePointer(memoryDir, relPath)
+  await record(path, async () => {
+    await unlink(path)
+    return { before: current, after: null }
+  })
+  await removePointer(memoryDir, relPath, record)
 }

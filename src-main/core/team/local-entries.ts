@@ -6,7 +6,7 @@ import { describeFindings, scanForSecrets } from './secret-scan.js'
 
 export const MAX_TEAM_FILE_BYTES = 250_000
 
-export type SkipKind = 'too_large' | 'secret' | 'invalid_key' | 'over_entry_limit' | 'unreadable'
+export type SkipKind = 'too_large' | 'secret' | 'invalid_key' | 'over_entry_limit' | 'unreadable' | 'conflict'
 
 export interface SkippedEntry {
   key: string

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises'
 import { watch, type FSWatcher } from 'chokidar'
 import { TeamApiError } from './api-client.js'
 import type { SkippedEntry } from './local-entries.js'
-import { pullTeamMemory, pushTeamMemory, type SyncDeps } from './sync.js'
+import { exclusiveSync, pullTeamMemory, pushTeamMemory, type SyncConflict, type SyncDeps } from './sync.js'
 
 export type SyncMode = 'pull' | 'push' | 'sync'
 
@@ -14,6 +14,8 @@ export type TeamSyncEvent =
       pulled: string[]
       pushed: string[]
       skipped: SkippedEntry[]
+      /** Keys both sides changed: the server's version is on disk, the local one in history. */
+      conflicts: SyncConflict[]
       at: number
     }
   | { type: 'conflict'; conflicts: number }
@@ -101,8 +103,11 @@ export class TeamSyncScheduler {
     const deps = this.opts.deps
     this.pushing = mode !== 'pull'
     try {
-      const pull = mode === 'push' ? undefined : await pullTeamMemory(deps)
-      const push = mode === 'pull' || this.pushSuppressed ? undefined : await pushTeamMemory(deps)
+      const { pull, push } = await exclusiveSync(deps, async () => {
+        const pull = mode === 'push' ? undefined : await pullTeamMemory(deps)
+        const push = mode === 'pull' || this.pushSuppressed ? undefined : await pushTeamMemory(deps)
+        return { pull, push }
+      })
       if (push?.conflicts) this.emit({ type: 'conflict', conflicts: push.conflicts })
       this.emit({
         type: 'synced',
@@ -110,6 +115,7 @@ export class TeamSyncScheduler {
         pulled: pull?.pulled ?? [],
         pushed: push?.pushed ?? [],
         skipped: [...(pull?.skipped ?? []), ...(push?.skipped ?? [])],
+        conflicts: pull?.conflicts ?? [],
         at: Date.now(),
       })
       this.retryDelay = this.opts.retryBaseMs ?? 30_000

@@ -1,11 +1,13 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { readIfExists, writeFileAtomic } from '../store/atomic-write.js'
+import { putFile, type RecordedWrite } from '../history/recorded-write.js'
+import { readIfExists } from '../store/atomic-write.js'
 import { TeamApiError, type TeamApiClient } from './api-client.js'
 import { entryChecksum } from './checksum.js'
 import { validateTeamMemWritePath } from './keys.js'
 import { readLocalTeamEntries, scanEntryForSecrets, type SkippedEntry } from './local-entries.js'
 import { type RetryOptions, withRetries } from './retry.js'
+import type { SyncBase } from './sync-base.js'
 
 export const MAX_PUT_BODY_BYTES = 200_000
 const MAX_CONFLICT_RETRIES = 2
@@ -26,8 +28,28 @@ export interface SyncDeps extends RetryOptions {
   repo: string
   teamDir: string
   state: SyncState
-  /** Called with the previous content before a pull overwrites a local file (history). */
-  beforeOverwrite?: (key: string, path: string, previous: string) => Promise<void> | void
+  /** What each key was at the last agreeing sync; without one every differing key counts as a conflict. */
+  base?: SyncBase
+  /**
+   * Before a pull overwrites a local file: keep the local version (history). `conflict`: the local
+   * file had changes of its own since the last sync, which the server's version replaces on disk.
+   * May return the history version that holds the local content.
+   */
+  beforeOverwrite?: (
+    key: string,
+    path: string,
+    previous: string,
+    kind: 'update' | 'conflict',
+  ) => Promise<number | void> | number | void
+  /** How the pull's writes reach history. */
+  record?: RecordedWrite
+}
+
+/** A key both sides changed since the last sync: the server's version won on disk. */
+export interface SyncConflict {
+  key: string
+  /** The history version holding the local content that lost (to restore it and push it). */
+  localVersion?: number
 }
 
 export interface PullResult {
@@ -35,11 +57,15 @@ export interface PullResult {
   unchanged: number
   skipped: SkippedEntry[]
   notFound: boolean
+  /** Local edits not yet pushed, left alone. */
+  pending: string[]
+  conflicts: SyncConflict[]
 }
 
 export interface PushResult {
   pushed: string[]
   skipped: SkippedEntry[]
+  /** 412 retries. */
   conflicts: number
   batches: number
 }
@@ -60,9 +86,22 @@ async function localMatchesServer(deps: SyncDeps): Promise<boolean> {
   return true
 }
 
-/** Pull: server wins per key. Files already matching are left alone (mtime kept). */
+/**
+ * Pull, per key, against the last agreeing sync (the base): a key the server did not change since
+ * then but the local file did is a pending push, left alone; a key only the server changed is
+ * written; a key both changed is a conflict — the server's version goes on disk (SPEC §9) after
+ * `beforeOverwrite` kept the local one. Files already matching are left alone (mtime kept).
+ */
 export async function pullTeamMemory(deps: SyncDeps): Promise<PullResult> {
-  const out: PullResult = { pulled: [], unchanged: 0, skipped: [], notFound: false }
+  const out: PullResult = {
+    pulled: [],
+    unchanged: 0,
+    skipped: [],
+    notFound: false,
+    pending: [],
+    conflicts: [],
+  }
+  const base = (await deps.base?.load()) ?? new Map<string, string>()
   // A conditional GET only when nothing local is missing: a local delete is restored by the next pull.
   const ifNoneMatch = (await localMatchesServer(deps)) ? deps.state.etag : undefined
   const r = await withRetries(() => deps.api.get(deps.repo, { ifNoneMatch }), deps)
@@ -77,8 +116,15 @@ export async function pullTeamMemory(deps: SyncDeps): Promise<PullResult> {
     return out
   }
   const entries = r.doc.content.entries ?? {}
+  const checksums = new Map(
+    Object.keys(entries).map((k) => [
+      k,
+      r.doc.content.entryChecksums?.[k] ?? entryChecksum(entries[k] as string),
+    ]),
+  )
   for (const key of Object.keys(entries).sort()) {
     const content = entries[key] as string
+    const serverSum = checksums.get(key)!
     let path: string
     try {
       path = await validateTeamMemWritePath(deps.teamDir, key)
@@ -88,21 +134,29 @@ export async function pullTeamMemory(deps: SyncDeps): Promise<PullResult> {
     }
     const current = await readIfExists(path)
     if (current === content) {
+      base.set(key, serverSum)
       out.unchanged++
       continue
     }
-    if (current !== null) await deps.beforeOverwrite?.(key, path, current)
+    const was = base.get(key)
+    if (current !== null && was !== undefined && was === serverSum) {
+      out.pending.push(key) // only the local file changed: it waits for the push
+      continue
+    }
+    if (current !== null) {
+      const kind = was !== undefined && entryChecksum(current) === was ? 'update' : 'conflict'
+      const version = await deps.beforeOverwrite?.(key, path, current, kind)
+      if (kind === 'conflict')
+        out.conflicts.push({ key, ...(typeof version === 'number' ? { localVersion: version } : {}) })
+    }
     await mkdir(dirname(path), { recursive: true })
-    await writeFileAtomic(path, content)
+    await putFile(path, content, deps.record)
+    base.set(key, serverSum)
     out.pulled.push(key)
   }
   deps.state.etag = r.etag
-  deps.state.serverChecksums = new Map(
-    Object.keys(entries).map((k) => [
-      k,
-      r.doc.content.entryChecksums?.[k] ?? entryChecksum(entries[k] as string),
-    ]),
-  )
+  deps.state.serverChecksums = checksums
+  await deps.base?.save(base)
   return out
 }
 
@@ -141,6 +195,7 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
   // Secrets are scanned for in what is about to be uploaded: what the server has needs no scan.
   const { entries, skipped } = await readLocalTeamEntries(deps.teamDir, { scan: false })
   const out: PushResult = { pushed: [], skipped, conflicts: 0, batches: 0 }
+  const base = (await deps.base?.load()) ?? new Map<string, string>()
   if (!deps.state.serverChecksums) await refreshHashes(deps)
   const scanned = new Set<string>()
   const done = new Set<string>()
@@ -170,8 +225,25 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
       }
       allowed = allowed.slice(0, max)
     }
-    const delta = allowed.filter((k) => !done.has(k) && server.get(k) !== sums.get(k))
-    if (!delta.length) return sortedSkips(out)
+    // A key the server changed since the last agreeing sync is not overwritten: the next pull
+    // settles it (server wins on disk, the local version kept in history).
+    const delta = allowed.filter((k) => {
+      if (done.has(k) || server.get(k) === sums.get(k)) return false
+      if (server.has(k) && (deps.base ? base.get(k) !== server.get(k) : false)) {
+        if (!out.skipped.some((s) => s.key === k))
+          out.skipped.push({
+            key: k,
+            kind: 'conflict',
+            reason: 'changed on the server too since the last sync: pull first',
+          })
+        return false
+      }
+      return true
+    })
+    if (!delta.length) {
+      await deps.base?.save(base)
+      return sortedSkips(out)
+    }
     let restart = false
     for (const batch of planBatches(delta, entries)) {
       const body = Object.fromEntries(batch.map((k) => [k, entries.get(k) as string]))
@@ -181,6 +253,7 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
         deps.state.etag = `"${r.result.checksum}"`
         for (const k of batch) {
           server.set(k, sums.get(k)!)
+          base.set(k, sums.get(k)!)
           done.add(k)
           out.pushed.push(k)
         }
@@ -205,7 +278,10 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
       restart = true
       break
     }
-    if (!restart) return sortedSkips(out)
+    if (!restart) {
+      await deps.base?.save(base)
+      return sortedSkips(out)
+    }
   }
 }
 
@@ -214,9 +290,16 @@ function sortedSkips(out: PushResult): PushResult {
   return out
 }
 
-/** sync = pull then push. */
+/** Runs `fn` as the only sync of this team dir across processes (when a base is kept). */
+export function exclusiveSync<T>(deps: SyncDeps, fn: () => Promise<T>): Promise<T> {
+  return deps.base ? deps.base.exclusive(fn) : fn()
+}
+
+/** sync = pull then push, as the only sync of this team dir. */
 export async function syncTeamMemory(deps: SyncDeps): Promise<SyncResult> {
-  const pull = await pullTeamMemory(deps)
-  const push = await pushTeamMemory(deps)
-  return { pull, push }
+  return exclusiveSync(deps, async () => {
+    const pull = await pullTeamMemory(deps)
+    const push = await pushTeamMemory(deps)
+    return { pull, push }
+  })
 }

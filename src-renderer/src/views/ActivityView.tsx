@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { errorMessage, getClient } from '../transport/client'
+import { RestoreMine } from '../components/RestoreMine'
 import { useStore } from '../store'
 
 const KIND_LABEL = { extraction: 'Extraction', dream: 'Dream', sync: 'Team sync' } as const
@@ -41,6 +42,13 @@ export function ActivityView() {
                 <time className="muted">{new Date(a.at).toLocaleTimeString()}</time>
               </div>
               {a.detail && <p className="feed-detail">{a.detail}</p>}
+              {a.restore && a.restore.length > 0 && (
+                <div className="actions feed-actions">
+                  {a.restore.map((r) => (
+                    <RestoreMine key={r.path} path={r.path} version={r.version} />
+                  ))}
+                </div>
+              )}
               {(a.runId || a.proposalId) && (
                 <div className="actions feed-actions">
                   {a.proposalId && (

@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { errorMessage, getClient } from '../transport/client'
+import { RestoreMine } from '../components/RestoreMine'
 import { useStore } from '../store'
 
 export function TeamView() {
@@ -113,6 +114,21 @@ export function TeamView() {
               <strong>{last.skipped.length}</strong> skipped
             </div>
           </div>
+          {last.conflicts.length > 0 && (
+            <div className="warning-box" role="alert" data-testid="team-conflicts">
+              <p>
+                Changed here and on the server: the server&apos;s version is on disk, yours is in history.
+              </p>
+              <ul>
+                {last.conflicts.map((c) => (
+                  <li key={c.key}>
+                    <span className="mono">team/{c.key}</span>{' '}
+                    {c.localVersion && <RestoreMine path={`team/${c.key}`} version={c.localVersion} />}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
           {last.skipped.length > 0 && (
             <ul className="skipped">
               {last.skipped.map((s) => (

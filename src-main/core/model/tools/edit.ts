@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { isAbsolute } from 'node:path'
-import { writeFileAtomic } from '../../store/atomic-write.js'
+import { putFile } from '../../history/recorded-write.js'
 import { type AgentTool, stringArg, ToolInputError } from './types.js'
 
 export const editTool: AgentTool = {
@@ -17,7 +17,7 @@ export const editTool: AgentTool = {
     },
     required: ['file_path', 'old_string', 'new_string'],
   },
-  async run(input) {
+  async run(input, ctx) {
     const filePath = stringArg(input, 'file_path', true)
     const oldString = stringArg(input, 'old_string', true)
     const newString = stringArg(input, 'new_string', true)
@@ -33,7 +33,7 @@ export const editTool: AgentTool = {
       input.replace_all === true
         ? text.split(oldString).join(newString)
         : text.replace(oldString, () => newString)
-    await writeFileAtomic(filePath, next)
+    await putFile(filePath, next, ctx.record)
     return { content: `Edited ${filePath}`, writtenPath: filePath }
   },
 }

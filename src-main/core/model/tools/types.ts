@@ -1,10 +1,13 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import { isAbsolute, resolve } from 'node:path'
+import type { RecordedWrite } from '../../history/recorded-write.js'
 
 export interface ToolContext {
   /** Relative paths in tool input resolve against this. */
   cwd: string
   signal?: AbortSignal
+  /** How Write/Edit reach history: the run's own recorded write (its run id, exact before/after). */
+  record?: RecordedWrite
 }
 
 export interface ToolResult {

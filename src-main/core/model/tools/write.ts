@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path'
-import { writeFileAtomic } from '../../store/atomic-write.js'
+import { putFile } from '../../history/recorded-write.js'
 import { type AgentTool, stringArg, ToolInputError } from './types.js'
 
 export const writeTool: AgentTool = {
@@ -11,11 +11,11 @@ export const writeTool: AgentTool = {
     properties: { file_path: { type: 'string' }, content: { type: 'string' } },
     required: ['file_path', 'content'],
   },
-  async run(input) {
+  async run(input, ctx) {
     const filePath = stringArg(input, 'file_path', true)
     const content = stringArg(input, 'content', true)
     if (!isAbsolute(filePath)) throw new ToolInputError('file_path must be absolute')
-    await writeFileAtomic(filePath, content)
+    await putFile(filePath, content, ctx.record)
     return { content: `Wrote ${filePath}`, writtenPath: filePath }
   },
 }
