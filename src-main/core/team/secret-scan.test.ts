@@ -51,6 +51,13 @@ describe('scanForSecrets on the corpus', () => {
     expect(JSON.stringify(f)).not.toContain(line.slice(-12))
   })
 
+  it('leaves nothing behind per scan: no marks pile up on the performance timeline', async () => {
+    await scanForSecrets('warm up')
+    const before = performance.getEntriesByType('mark').length
+    for (let i = 0; i < 300; i++) await scanForSecrets(`note ${i}`)
+    expect(performance.getEntriesByType('mark').length).toBe(before)
+  })
+
   it('leaves ordinary memory text alone', async () => {
     const text = [
       '---',
