@@ -17,6 +17,8 @@ export type MemdirEvent =
   | { type: 'team/status'; status: TeamStatus }
   | { type: 'workspace/changed'; info: WorkspaceInfo }
   | { type: 'review/changed' }
+  /** Electron: the user chose Save in the close-window dialog; the page saves, then closes. */
+  | { type: 'app/saveAndClose' }
 
 type Subscribe = (listener: (e: MemdirEvent) => void) => () => void
 

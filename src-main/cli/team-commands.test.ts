@@ -6,6 +6,7 @@ import { sandbox, tempDir, writeFile } from '../../test/helpers/temp-env.js'
 import { clearAutoMemPathCache } from '../core/paths/auto-mem-path.js'
 import { getTeamMemPath } from '../core/paths/team-agent-paths.js'
 import { cliSession, until } from '../../test/helpers/cli.js'
+import { startTeamServer } from '../../test/helpers/team-server.js'
 
 beforeEach(() => clearAutoMemPathCache())
 
@@ -57,6 +58,54 @@ describe('memdir team-server + memdir sync', () => {
 
     controller.abort()
     expect(await serving).toBe(0)
+  })
+
+  it('memdir sync never pulls the server copy over an unpushed local edit; a real conflict keeps the local version in history', async () => {
+    const server = await startTeamServer()
+    const token = await server.token('acme/shop')
+    const env = {
+      MEMDIR_TEAM_MEMORY: '1',
+      MEMDIR_TEAM_URL: server.url,
+      MEMDIR_TEAM_TOKEN: token,
+      MEMDIR_TEAM_REPO: 'acme/shop',
+    }
+    const a = sandbox(env)
+    const b = sandbox(env)
+    const fileA = join(getTeamMemPath(a.ctx()), 'x.md')
+    const fileB = join(getTeamMemPath(b.ctx()), 'x.md')
+    writeFile(fileA, 'v1\n')
+    expect(await cliSession(a.env, a.project).run(['sync'])).toBe(0)
+    expect(await cliSession(b.env, b.project).run(['sync'])).toBe(0)
+    expect(readFileSync(fileB, 'utf8')).toBe('v1\n')
+
+    // B edits; the server did not change: a pull leaves the edit, the push sends it.
+    writeFile(fileB, 'v2 from B\n')
+    const pullOnly = cliSession(b.env, b.project)
+    expect(await pullOnly.run(['sync', '--pull', '--json'])).toBe(0)
+    expect(JSON.parse(pullOnly.io.stdout)).toMatchObject({ pulled: [], pending: ['x.md'] })
+    expect(readFileSync(fileB, 'utf8')).toBe('v2 from B\n')
+    expect(await cliSession(b.env, b.project).run(['sync'])).toBe(0)
+    expect((await server.store.getRepo('acme/shop'))!.entries.get('x.md')!.content).toBe('v2 from B\n')
+
+    // A edits too, without pulling B's: both changed. The server wins on disk, A's edit is in history.
+    writeFile(fileA, 'v3 from A\n')
+    const conflict = cliSession(a.env, a.project)
+    expect(await conflict.run(['sync', '--json'])).toBe(0)
+    const out = JSON.parse(conflict.io.stdout)
+    expect(out.conflicts).toEqual([{ key: 'x.md', localVersion: expect.any(Number) }])
+    expect(readFileSync(fileA, 'utf8')).toBe('v2 from B\n')
+    const hist = cliSession(a.env, a.project)
+    expect(await hist.run(['history', 'team/x.md', '--json'])).toBe(0)
+    const kept = (JSON.parse(hist.io.stdout) as { id: number; author: string; after: string }[]).find(
+      (e) => e.id === out.conflicts[0].localVersion,
+    )!
+    // Made outside Memdir (here: written to the file), so history names it external, not the pull.
+    expect(['user', 'external']).toContain(kept.author)
+    // "Restore mine", then sync: A's version goes to the server.
+    expect(await cliSession(a.env, a.project).run(['restore', 'team/x.md', '--to', String(kept.id)])).toBe(0)
+    expect(readFileSync(fileA, 'utf8')).toBe('v3 from A\n')
+    expect(await cliSession(a.env, a.project).run(['sync'])).toBe(0)
+    expect((await server.store.getRepo('acme/shop'))!.entries.get('x.md')!.content).toBe('v3 from A\n')
   })
 
   it('sync explains what is missing', async () => {

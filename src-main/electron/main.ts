@@ -1,4 +1,4 @@
-import { app, BrowserWindow, Menu, session, shell } from 'electron'
+import { app, BrowserWindow, dialog, Menu, session, shell } from 'electron'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createHost, type Host } from '../host/host.js'
@@ -6,6 +6,7 @@ import { packageRoot, rendererDir, resourcesDir } from '../host/package-paths.js
 import { bindHost } from './ipc.js'
 import { buildMenu } from './menu.js'
 import { notifyFor } from './notifications.js'
+import { drainOnQuit } from './quit.js'
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './protocol.js'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
@@ -45,6 +46,20 @@ async function createWindow(): Promise<void> {
     return { action: 'deny' }
   })
   win.webContents.on('will-navigate', (event) => event.preventDefault())
+  // The page holds the close while the editor has unsaved edits: ask here.
+  win.webContents.on('will-prevent-unload', (event) => {
+    const choice = dialog.showMessageBoxSync(win, {
+      type: 'question',
+      buttons: ['Save', 'Discard', 'Cancel'],
+      defaultId: 0,
+      cancelId: 2,
+      message: 'Save your changes before closing?',
+      detail: 'The memory you are editing has unsaved changes.',
+    })
+    if (choice === 1)
+      event.preventDefault() // discard: let the window close
+    else if (choice === 0) win.webContents.send('memdir:event', { type: 'app/saveAndClose' })
+  })
   // Middle-click opens go through the window-open handler above, which denies them.
   win.webContents.on('will-frame-navigate', (event) => {
     if (!event.url.startsWith(`${APP_ORIGIN}/`)) event.preventDefault()
@@ -87,7 +102,6 @@ if (!singleInstance) {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit()
   })
-  app.on('before-quit', () => {
-    void host?.close()
-  })
+  // Quitting waits (up to a minute) for a running extraction or sync to finish.
+  drainOnQuit(app, async () => host?.close())
 }

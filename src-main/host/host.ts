@@ -41,7 +41,8 @@ export interface Host {
   /** Any method name and arguments: both are checked against the contract before a handler runs. */
   call: (method: unknown, args: unknown) => Promise<RpcResult<unknown>>
   onEvent: (listener: (e: MemdirEvent) => void) => () => void
-  close: () => Promise<void>
+  /** Waits for a running extraction (up to `drainMs`, default 60 s) and sync, then closes. */
+  close: (drainMs?: number) => Promise<void>
 }
 
 export function toRpcError(e: unknown): RpcError {
@@ -90,7 +91,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let workspace: Workspace | undefined
 
   async function open(ctx: ProjectContext, isDemo: boolean) {
-    await workspace?.close()
+    await workspace?.close(5_000)
     clearAutoMemPathCache()
     workspace = new Workspace({
       ctx,
@@ -266,8 +267,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
-    async close() {
-      await workspace?.close()
+    async close(drainMs?: number) {
+      await workspace?.close(drainMs)
       listeners.clear()
     },
   }

@@ -16,6 +16,7 @@ import { getAutoMemoryEnablement, getTeamMemoryEnablement } from '../core/paths/
 import { getProjectTranscriptDir, getTeamMemPath } from '../core/paths/team-agent-paths.js'
 import { ProposalStore } from '../core/review/proposals.js'
 import { SessionWatcher } from '../core/sessions/session-watcher.js'
+import { removeStaleTempFiles } from '../core/store/atomic-write.js'
 import { ensureMemoryDirExists } from '../core/store/ensure-dir.js'
 import type { MemoryFormat } from '../core/store/frontmatter.js'
 import { preferredMemoryFormat } from '../core/store/memory-format.js'
@@ -167,6 +168,8 @@ export class Workspace {
 
   async start(): Promise<void> {
     await ensureMemoryDirExists(this.memoryDir)
+    // A process killed mid-write leaves its temp file: the real file is the old or the new content.
+    for (const dir of [this.memoryDir, this.history.dir]) await removeStaleTempFiles(dir)
     await this.index.load()
     // Whatever changed while the app was closed is recorded as external, then history is bounded.
     await reconcileHistory(this.history, this.memoryDir, 'external')
@@ -226,10 +229,11 @@ export class Workspace {
     })
   }
 
-  async close(): Promise<void> {
-    await this.recorder.close()
+  /** Stops taking new work, then waits for what runs (an extraction: up to `drainMs`; a sync) before closing. */
+  async close(drainMs = 60_000): Promise<void> {
     await this.sessions?.close()
+    await this.extractor.drainPendingExtraction(drainMs)
     await this.team.stop()
-    await this.extractor.drainPendingExtraction(5000)
+    await this.recorder.close()
   }
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { Sidebar } from './components/Sidebar'
 import { Toasts } from './components/Toasts'
+import { UnsavedDialog } from './components/UnsavedDialog'
 import { getClient, errorMessage, onConnectionChange, type ConnectionState } from './transport/client'
 import { useStore } from './store'
 import { MemoriesView } from './views/MemoriesView'
@@ -27,6 +28,19 @@ export function App() {
       .loadWorkspaces()
       .catch((e) => setFatal(errorMessage(e)))
     return off
+  }, [])
+
+  // Closing the tab or the window with unsaved edits asks first (Electron turns this into its own
+  // dialog). The handler property returning a string is the form every Chromium honours on close.
+  useEffect(() => {
+    window.onbeforeunload = (e) => {
+      if (!useStore.getState().dirty) return undefined
+      e.preventDefault()
+      return 'You have unsaved changes.'
+    }
+    return () => {
+      window.onbeforeunload = null
+    }
   }, [])
 
   useEffect(() => {
@@ -77,6 +91,7 @@ export function App() {
         {view === 'settings' && <SettingsView />}
       </main>
       <Toasts />
+      <UnsavedDialog />
     </div>
   )
 }

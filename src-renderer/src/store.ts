@@ -30,7 +30,9 @@ interface WorkspaceSlice {
   view: View
   setView: (v: View) => void
   loadWorkspaces: () => Promise<void>
+  /** Opens a project, asking first when the editor has unsaved edits. */
   openWorkspace: (projectRoot: string) => Promise<void>
+  openWorkspaceNow: (projectRoot: string) => Promise<void>
 }
 
 interface MemorySlice {
@@ -59,7 +61,14 @@ interface EditorSlice {
   secretWarning?: string
   editorError?: string
   select: (relPath: string) => Promise<void>
+  /** Loads a memory into the editor without asking (reloads after an external change). */
+  loadDoc: (relPath: string) => Promise<void>
   newMemory: () => void
+  /** Unsaved edits and something would drop them: the user picks Save, Discard or Cancel. */
+  leaveGuard?: { proceed: () => void | Promise<void>; cancel?: () => void }
+  /** Runs `proceed` now, or once the user chose Save or Discard for the unsaved edits (`cancel` on Cancel). */
+  guardUnsaved: (proceed: () => void | Promise<void>, cancel?: () => void) => void
+  resolveLeave: (choice: 'save' | 'discard' | 'cancel') => Promise<void>
   editDraft: (patch: Partial<Draft>) => void
   save: (opts?: { overwrite?: boolean; acceptSecret?: boolean }) => Promise<void>
   takeTheirs: () => Promise<void>
@@ -85,36 +94,46 @@ export type Store = WorkspaceSlice & MemorySlice & EditorSlice & FeedSlice
 
 const api = () => getClient()
 
-const createWorkspaceSlice: StateCreator<Store, [], [], WorkspaceSlice> = (set, get) => ({
-  workspaces: [],
-  view: 'memories',
-  setView: (view) => set({ view }),
-  loadWorkspaces: async () => {
-    const [workspace, workspaces, activity, team, settings] = await Promise.all([
-      api()['workspace/current'](),
-      api()['workspace/list'](),
-      api()['activity/list'](),
-      api()['team/status'](),
-      api()['settings/get'](),
-    ])
-    set({ workspace, workspaces, activity, team, settings })
-    await Promise.all([get().refreshMemories(), get().refreshReviews()])
-  },
-  openWorkspace: async (projectRoot) => {
-    const workspace = await api()['workspace/open']({ projectRoot })
-    set({
-      workspace,
-      selected: undefined,
-      doc: undefined,
-      draft: undefined,
-      conflict: undefined,
-      dirty: false,
-    })
-    const [workspaces, team] = await Promise.all([api()['workspace/list'](), api()['team/status']()])
-    set({ workspaces, team })
-    await get().refreshMemories()
-  },
-})
+const createWorkspaceSlice: StateCreator<Store, [], [], WorkspaceSlice> = (set, get) => {
+  const openNow = (root: string) => get().openWorkspaceNow(root)
+  return {
+    workspaces: [],
+    view: 'memories',
+    setView: (view) => set({ view }),
+    loadWorkspaces: async () => {
+      const [workspace, workspaces, activity, team, settings] = await Promise.all([
+        api()['workspace/current'](),
+        api()['workspace/list'](),
+        api()['activity/list'](),
+        api()['team/status'](),
+        api()['settings/get'](),
+      ])
+      set({ workspace, workspaces, activity, team, settings })
+      await Promise.all([get().refreshMemories(), get().refreshReviews()])
+    },
+    openWorkspace: (projectRoot) =>
+      new Promise<void>((resolve, reject) =>
+        get().guardUnsaved(
+          () => openNow(projectRoot).then(resolve, reject),
+          () => resolve(),
+        ),
+      ),
+    openWorkspaceNow: async (projectRoot) => {
+      const workspace = await api()['workspace/open']({ projectRoot })
+      set({
+        workspace,
+        selected: undefined,
+        doc: undefined,
+        draft: undefined,
+        conflict: undefined,
+        dirty: false,
+      })
+      const [workspaces, team] = await Promise.all([api()['workspace/list'](), api()['team/status']()])
+      set({ workspaces, team })
+      await get().refreshMemories()
+    },
+  }
+}
 
 const createMemorySlice: StateCreator<Store, [], [], MemorySlice> = (set) => ({
   memories: [],
@@ -144,7 +163,27 @@ const createEditorSlice: StateCreator<Store, [], [], EditorSlice> = (set, get) =
   dirty: false,
   changedDuringSave: false,
   saving: false,
+  guardUnsaved: (proceed, cancel) => {
+    if (get().dirty) set({ leaveGuard: { proceed, cancel } })
+    else void proceed()
+  },
+  resolveLeave: async (choice) => {
+    const guard = get().leaveGuard
+    set({ leaveGuard: undefined })
+    if (!guard) return
+    if (choice === 'cancel') return guard.cancel?.()
+    if (choice === 'save') {
+      await get().save()
+      // The save did not go through (conflict, secret warning, error): stay, with the edits.
+      if (get().dirty) return guard.cancel?.()
+    } else set({ dirty: false })
+    await guard.proceed()
+  },
   select: async (relPath) => {
+    if (relPath === get().doc?.relPath && !get().isNew) return
+    get().guardUnsaved(() => get().loadDoc(relPath))
+  },
+  loadDoc: async (relPath) => {
     try {
       const doc = await api()['memory/read']({ relPath })
       set({
@@ -161,16 +200,18 @@ const createEditorSlice: StateCreator<Store, [], [], EditorSlice> = (set, get) =
     }
   },
   newMemory: () =>
-    set({
-      selected: undefined,
-      doc: undefined,
-      isNew: true,
-      dirty: false,
-      conflict: undefined,
-      editorError: undefined,
-      view: 'memories',
-      draft: { name: '', description: '', type: 'project', body: '', fileName: '', scope: 'private' },
-    }),
+    get().guardUnsaved(() =>
+      set({
+        selected: undefined,
+        doc: undefined,
+        isNew: true,
+        dirty: false,
+        conflict: undefined,
+        editorError: undefined,
+        view: 'memories',
+        draft: { name: '', description: '', type: 'project', body: '', fileName: '', scope: 'private' },
+      }),
+    ),
   editDraft: (patch) =>
     set((s) => ({
       draft: s.draft ? { ...s.draft, ...patch } : s.draft,
@@ -232,7 +273,7 @@ const createEditorSlice: StateCreator<Store, [], [], EditorSlice> = (set, get) =
   takeTheirs: async () => {
     const rel = get().doc?.relPath
     set({ conflict: undefined, dirty: false })
-    if (rel) await get().select(rel)
+    if (rel) await get().loadDoc(rel)
   },
   remove: async () => {
     const { doc } = get()
@@ -246,14 +287,16 @@ const createEditorSlice: StateCreator<Store, [], [], EditorSlice> = (set, get) =
     }
   },
   closeEditor: () =>
-    set({
-      selected: undefined,
-      doc: undefined,
-      draft: undefined,
-      isNew: false,
-      dirty: false,
-      conflict: undefined,
-    }),
+    get().guardUnsaved(() =>
+      set({
+        selected: undefined,
+        doc: undefined,
+        draft: undefined,
+        isNew: false,
+        dirty: false,
+        conflict: undefined,
+      }),
+    ),
 })
 
 const createFeedSlice: StateCreator<Store, [], [], FeedSlice> = (set, get) => ({
@@ -270,7 +313,7 @@ const createFeedSlice: StateCreator<Store, [], [], FeedSlice> = (set, get) => ({
       // An external change to the open file: reload it unless the user has unsaved edits.
       if (doc && e.paths.includes(doc.relPath)) {
         if (saving) set({ changedDuringSave: true })
-        else if (!dirty) void get().select(doc.relPath)
+        else if (!dirty) void get().loadDoc(doc.relPath)
       }
     } else if (e.type === 'activity') {
       set((s) => ({ activity: [...s.activity, e.item], toasts: [...s.toasts, e.item].slice(-4) }))
@@ -278,6 +321,10 @@ const createFeedSlice: StateCreator<Store, [], [], FeedSlice> = (set, get) => ({
     } else if (e.type === 'team/status') set({ team: e.status })
     else if (e.type === 'workspace/changed') set({ workspace: e.info })
     else if (e.type === 'review/changed') void get().refreshReviews()
+    else if (e.type === 'app/saveAndClose')
+      void get()
+        .save()
+        .then(() => !get().dirty && window.close())
   },
 })
 

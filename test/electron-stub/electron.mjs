@@ -73,4 +73,5 @@ export class Notification {
   }
 }
 export const net = { fetch: () => {} }
-export default { app, BrowserWindow, session, protocol, ipcMain, shell, Menu, Notification, net }
+export const dialog = { showMessageBoxSync: () => 2 }
+export default { app, BrowserWindow, session, protocol, ipcMain, shell, Menu, Notification, net, dialog }

@@ -97,3 +97,31 @@ export async function writeFileIfUnchanged(
   if (current === null || sha256Hex(current) !== expectedHash) throw new ConflictError(path, current, data)
   await writeFileAtomic(path, data)
 }
+
+const TEMP_FILE = /^\.(.+)\.(\d+)\.[0-9a-f]{8}\.tmp$/
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Removes the temp files of atomic writes that never finished (the writing process died between
+ * writing the temp file and renaming it): only those of processes that are gone.
+ */
+export async function removeStaleTempFiles(dir: string): Promise<string[]> {
+  const { readdir } = await import('node:fs/promises')
+  const names = await readdir(dir, { recursive: true }).catch(() => [] as string[])
+  const removed: string[] = []
+  for (const rel of names) {
+    const m = TEMP_FILE.exec(basename(rel))
+    if (!m || Number(m[2]) === process.pid || alive(Number(m[2]))) continue
+    await unlink(join(dir, rel)).catch(() => {})
+    removed.push(rel)
+  }
+  return removed
+}

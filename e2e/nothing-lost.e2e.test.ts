@@ -1,0 +1,130 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
+import { writeFile } from '../test/helpers/temp-env.js'
+import { assertPrerequisites, launchBrowser, openApp, until } from './harness.js'
+
+let browser: Browser
+beforeAll(async () => {
+  assertPrerequisites()
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+const memory = (name: string, description: string, body: string) =>
+  `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n\n${body}\n`
+
+describe('nothing lost in the editor', () => {
+  it('switching memory, "New memory", closing the editor and switching workspace ask Save / Discard / Cancel', async () => {
+    const app = await openApp(browser, {}, (sb) => {
+      const dir = getAutoMemPath(sb.ctx())
+      writeFile(join(dir, 'alpha.md'), memory('Alpha', 'first', 'Alpha body.'))
+      writeFile(join(dir, 'beta.md'), memory('Beta', 'second', 'Beta body.'))
+    })
+    const { page } = app
+    const dir = getAutoMemPath(app.sb.ctx())
+    const dialog = page.getByRole('dialog', { name: 'Unsaved changes' })
+    try {
+      await page.locator('[data-relpath="alpha.md"]').click()
+      await page.getByLabel('Content').fill('Alpha, edited and not saved.')
+
+      // Cancel keeps the edit on screen.
+      await page.locator('[data-relpath="beta.md"]').click()
+      await dialog.waitFor()
+      await dialog.getByRole('button', { name: 'Cancel' }).click()
+      expect(await page.getByLabel('Content').inputValue()).toBe('Alpha, edited and not saved.')
+
+      // Escape cancels too.
+      await page.getByRole('button', { name: 'Close editor' }).click()
+      await dialog.waitFor()
+      await page.keyboard.press('Escape')
+      await dialog.waitFor({ state: 'detached' })
+      expect(await page.getByLabel('Content').inputValue()).toBe('Alpha, edited and not saved.')
+
+      // Save writes it, then goes where the user was going.
+      await page.locator('[data-relpath="beta.md"]').click()
+      await dialog.getByRole('button', { name: 'Save' }).click()
+      await until(() => readFileSync(join(dir, 'alpha.md'), 'utf8').includes('Alpha, edited and not saved.'))
+      await until(async () => (await page.getByLabel('Content').inputValue()) === 'Beta body.\n')
+
+      // Discard drops it and goes on: "New memory".
+      await page.getByLabel('Content').fill('Beta, to be thrown away.')
+      await page.getByRole('button', { name: 'New memory' }).first().click()
+      await dialog.getByRole('button', { name: 'Discard' }).click()
+      await page.getByRole('heading', { name: 'New memory' }).waitFor()
+      expect(readFileSync(join(dir, 'beta.md'), 'utf8')).toContain('Beta body.')
+
+      // Switching workspace with a dirty draft asks as well.
+      await page.locator('input[name=name]').fill('Draft')
+      const other = app.sb.root + '/work/other'
+      const { mkdirSync } = await import('node:fs')
+      mkdirSync(other, { recursive: true })
+      await page.getByLabel('Open a project folder').fill(other)
+      await page.getByLabel('Open a project folder').press('Enter')
+      await dialog.waitFor()
+      await dialog.getByRole('button', { name: 'Cancel' }).click()
+      expect(await page.locator('input[name=name]').inputValue()).toBe('Draft')
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('leaving the page (closing the tab, reloading) with unsaved edits is held by the browser', async () => {
+    const app = await openApp(browser, {}, (sb) =>
+      writeFile(join(getAutoMemPath(sb.ctx()), 'alpha.md'), memory('Alpha', 'first', 'Alpha body.')),
+    )
+    const { page } = app
+    try {
+      await page.locator('[data-relpath="alpha.md"]').click()
+      // Typed by hand: browsers only ask on unload after the user interacted with the page.
+      await page.getByLabel('Content').click()
+      await page.keyboard.press('End')
+      await page.keyboard.type(' unsaved')
+      const asked = new Promise<string>((resolve) =>
+        page.once('dialog', (d) => {
+          resolve(d.type())
+          void d.dismiss() // stay on the page
+        }),
+      )
+      // Headless Chromium shows the unload prompt for a navigation, not for a scripted tab close:
+      // leave the page the way a reload or a link would.
+      const url = page.url()
+      await page.goto('about:blank').catch(() => undefined)
+      expect(await asked).toBe('beforeunload')
+      expect(page.url()).toBe(url)
+      expect(await page.getByLabel('Content').inputValue()).toContain('unsaved')
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('restoring a deleted memory brings back its MEMORY.md line where it was', async () => {
+    const app = await openApp(browser, {}, (sb) => {
+      const dir = getAutoMemPath(sb.ctx())
+      writeFile(join(dir, 'a.md'), memory('A', 'first', 'a'))
+      writeFile(join(dir, 'b.md'), memory('B', 'second', 'b'))
+      writeFile(join(dir, 'c.md'), memory('C', 'third', 'c'))
+      writeFile(join(dir, 'MEMORY.md'), '- [A](a.md) — first\n- [B](b.md) — second\n- [C](c.md) — third\n')
+    })
+    const { page } = app
+    const dir = getAutoMemPath(app.sb.ctx())
+    const index = () => readFileSync(join(dir, 'MEMORY.md'), 'utf8')
+    try {
+      await page.locator('[data-relpath="b.md"]').click()
+      await page.getByRole('button', { name: 'Delete…' }).click()
+      await page.getByRole('button', { name: 'Delete', exact: true }).click()
+      await until(() => !existsSync(join(dir, 'b.md')) && !index().includes('(b.md)'))
+      await page.getByRole('navigation').getByRole('button', { name: 'History' }).click()
+      await page.locator('.timeline-item', { hasText: 'deleted' }).first().click()
+      await page.getByRole('button', { name: 'Restore the deleted memory' }).click()
+      await until(() => existsSync(join(dir, 'b.md')) && index().includes('(b.md)'))
+      expect(index()).toBe('- [A](a.md) — first\n- [B](b.md) — second\n- [C](c.md) — third\n')
+    } finally {
+      await app.close()
+    }
+  })
+})
