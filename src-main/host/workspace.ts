@@ -134,11 +134,16 @@ export class Workspace {
     })
   }
 
-  private reportError(kind: 'extraction' | 'dream', e: Error) {
+  private reportError(kind: 'extraction' | 'dream' | 'sessions', e: Error) {
+    const titles = {
+      extraction: 'Extraction bookkeeping failed',
+      dream: 'Consolidation bookkeeping failed',
+      sessions: 'Watching Claude Code sessions failed',
+    }
     this.deps.activity.add({
-      kind,
+      kind: kind === 'dream' ? 'dream' : 'extraction',
       level: 'error',
-      title: kind === 'dream' ? 'Consolidation bookkeeping failed' : 'Extraction bookkeeping failed',
+      title: titles[kind],
       detail: e.message,
       files: [],
     })
@@ -183,9 +188,9 @@ export class Workspace {
         void this.extractor
           .executeExtractMemories({ messages: e.messages })
           .catch((err: Error) => this.reportError('extraction', err)),
-      onError: (e) => this.reportError('extraction', e),
+      onError: (e) => this.reportError('sessions', e),
     })
-    await this.sessions.start().catch((e: Error) => this.reportError('extraction', e))
+    await this.sessions.start().catch((e: Error) => this.reportError('sessions', e))
     await this.team.start()
   }
 

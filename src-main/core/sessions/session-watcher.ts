@@ -70,7 +70,7 @@ export class SessionWatcher {
   /** Reads a file that existed before start: its current turn end counts as already seen. */
   private async prime(path: string): Promise<void> {
     const tail = this.tailFor(path)
-    await tail.readNew().catch(() => [])
+    await tail.readNew().catch((e: Error) => this.opts.onError?.(e))
     const s = turnState(tail.entries)
     if (s.state !== 'open') this.lastEmitted.set(path, s.leafUuid)
   }
