@@ -18,6 +18,9 @@ function devCsp(): Plugin {
 export default defineConfig({
   main: {
     build: {
+      // Pure-JS libraries on the CLI's hot path are bundled: one chunk loads faster than the
+      // hundreds of files each ships (the SDK alone is ~1,200), which `memdir hook prompt` feels.
+      externalizeDeps: { exclude: ['zod', 'yaml', '@anthropic-ai/sdk'] },
       outDir: 'out/main',
       rollupOptions: {
         input: {

@@ -70,6 +70,22 @@ export default tseslint.config(
     ],
   ),
   layer(
+    ['src-main/agents/**'],
+    [
+      {
+        group: [
+          'electron',
+          '**/electron/**',
+          '**/web/**',
+          '**/cli/**',
+          '**/src-renderer/**',
+          '**/src-server/**',
+        ],
+        message: 'agents (MCP server, hook commands) run in plain Node over host',
+      },
+    ],
+  ),
+  layer(
     ['src-main/cli/**'],
     [{ group: ['electron', '**/electron/**', '**/src-renderer/**'], message: 'the CLI runs in plain Node' }],
   ),

@@ -1,3 +1,4 @@
+import { benchHooks } from './hooks.js'
 import { benchRecallPrep } from './recall-prep.js'
 import { benchScan } from './scan.js'
 import { benchSync } from './sync.js'
@@ -9,5 +10,6 @@ const all: Record<string, () => Promise<void>> = {
   'recall-prep': () => benchRecallPrep(),
   sync: () => benchSync(),
   ui: () => benchUi(),
+  hooks: () => benchHooks(),
 }
 for (const [name, run] of Object.entries(all)) if (!only.length || only.includes(name)) await run()

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { validateTeamMemKey } from '../src-main/core/team/keys.js'
-import { describeIssues } from '../src-shared/contract.js'
+import { describeIssues } from '../src-shared/schema-common.js'
 import {
   TEAM_MEMORY_PATH,
   TeamMemoryPutBodySchema,

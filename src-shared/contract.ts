@@ -1,9 +1,13 @@
 import { z } from 'zod'
+import { describeIssues } from './schema-common.js'
 import type {
   ActivityItem,
   HistoryDiff,
   HistoryItem,
+  HookPlanView,
+  HookStatusView,
   IndexView,
+  IntegrationsView,
   MemoryDoc,
   MemoryListItem,
   PromptPreview,
@@ -21,8 +25,11 @@ import type {
  * it, result types are declared beside it; the method list is its keys.
  */
 
-const relPath = z.string().min(1, 'a file path relative to the memory dir')
+export { describeIssues }
+
 export const MemoryTypeSchema = z.enum(['user', 'feedback', 'project', 'reference'])
+
+const relPath = z.string().min(1, 'a file path relative to the memory dir')
 
 export const MemoryInputSchema = z.strictObject({
   name: z.string(),
@@ -92,6 +99,16 @@ export const RPC_ARGS = {
     edits: z.record(z.string(), z.string().nullable()).optional(),
   }),
   'review/reject': z.strictObject({ id: z.string().min(1) }),
+  'integrations/get': none,
+  'integrations/planHooks': z.strictObject({
+    scope: z.enum(['user', 'project', 'local']),
+    action: z.enum(['install', 'uninstall']),
+  }),
+  'integrations/applyHooks': z.strictObject({
+    scope: z.enum(['user', 'project', 'local']),
+    action: z.enum(['install', 'uninstall']),
+    beforeHash: z.string().nullable(),
+  }),
 } satisfies Record<string, z.ZodType>
 
 export type MethodName = keyof typeof RPC_ARGS
@@ -123,6 +140,9 @@ export interface RpcResults {
   'review/list': ProposalView[]
   'review/approve': void
   'review/reject': void
+  'integrations/get': IntegrationsView
+  'integrations/planHooks': HookPlanView
+  'integrations/applyHooks': { backup?: string; status: HookStatusView }
 }
 export type ResultOf<M extends MethodName> = RpcResults[M]
 
@@ -145,16 +165,4 @@ export function parseArgs<M extends MethodName>(
   const r = RPC_ARGS[method].safeParse(args)
   if (r.success) return { ok: true, value: r.data as ArgsOf<M> }
   return { ok: false, message: `${method}: ${describeIssues(r.error)}` }
-}
-
-/** `input.type: Invalid option: expected one of …` — the path of each issue, then its message. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((i) => {
-      // An unknown key is named as the field it is, not as its parent.
-      const path = i.code === 'unrecognized_keys' ? [...i.path, i.keys.join(', ')] : i.path
-      return `${path.length ? path.join('.') : '(arguments)'}: ${i.message}`
-    })
-    .join('; ')
 }

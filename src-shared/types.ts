@@ -86,12 +86,15 @@ export interface RecallPreview {
   injections: string[]
 }
 
-export type ActivityKind = 'extraction' | 'dream' | 'sync'
+export type ActivityKind = 'extraction' | 'dream' | 'sync' | 'recall' | 'agent'
 
 export interface ActivityItem {
-  id: number
+  /** Unique across processes: the app, the CLI, hooks and the MCP server all append to one feed. */
+  id: string
   at: number
   kind: ActivityKind
+  /** Who caused it when not the app itself: "hook", "mcp: Claude Desktop", "cli". */
+  source?: string
   level: 'info' | 'success' | 'warning' | 'error'
   title: string
   detail?: string
@@ -134,7 +137,8 @@ export interface HistoryDiff {
 export interface ProposalView {
   id: string
   createdAt: number
-  author: 'extraction' | 'dream'
+  author: 'extraction' | 'dream' | 'mcp'
+  client?: string
   reason: string
   files: { path: string; before: string | null; after: string | null; lines: DiffLine[] }[]
 }
@@ -179,4 +183,42 @@ export interface SettingsView {
   sources: Record<string, { source: SettingSource; envVar?: string }>
   /** The settings file could not be read (it was set aside); defaults apply. */
   problem?: string
+}
+
+export type HookScope = 'user' | 'project' | 'local'
+
+export interface HookStatusView {
+  scope: HookScope
+  /** The Claude Code settings file for this scope. */
+  path: string
+  exists: boolean
+  problem?: string
+  events: Record<'UserPromptSubmit' | 'Stop' | 'SessionEnd', boolean>
+  installed: boolean
+  outdated: boolean
+}
+
+export interface HookPlanView {
+  scope: HookScope
+  action: 'install' | 'uninstall'
+  path: string
+  changed: boolean
+  /** Unified diff of the settings file: shown before anything is written. */
+  diff: string
+  /** sha256 of the file as planned (null: no file): apply refuses if it changed since. */
+  beforeHash: string | null
+}
+
+export interface IntegrationsView {
+  /** What the installed hooks run. */
+  hookCommand: string
+  hooks: HookStatusView[]
+  mcp: {
+    /** `claude mcp add …` for Claude Code. */
+    claudeCode: string
+    /** The `mcpServers` entry for Claude Desktop's claude_desktop_config.json. */
+    claudeDesktop: string
+    /** The same for Cursor's .cursor/mcp.json. */
+    cursor: string
+  }
 }

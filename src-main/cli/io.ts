@@ -5,6 +5,8 @@ export interface CliIO {
   cwd: string
   /** Aborts long-running commands (watch); main.ts wires it to SIGINT/SIGTERM. */
   signal?: AbortSignal
+  /** All of standard input (hooks get their JSON there). */
+  stdin?: () => Promise<string>
 }
 
 /** Bad invocation: exit code 2 with usage help. */

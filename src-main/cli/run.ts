@@ -1,18 +1,6 @@
 import { parseArgs } from 'node:util'
-import { createProjectContext } from '../host/project.js'
+import type { ProjectContext } from '../core/paths/context.js'
 import { type CliIO, UsageError } from './io.js'
-import { indexCommand } from './commands/index-file.js'
-import { listCommand } from './commands/list.js'
-import { pathCommand } from './commands/path.js'
-import { promptCommand } from './commands/prompt.js'
-import { recallCommand } from './commands/recall.js'
-import { extractCommand } from './commands/extract.js'
-import { watchCommand } from './commands/watch.js'
-import { dreamCommand } from './commands/dream.js'
-import { syncCommand } from './commands/sync.js'
-import { teamServerCommand } from './commands/team-server.js'
-import { webCommand } from './commands/web.js'
-import { historyCommand, restoreCommand } from './commands/history.js'
 
 export const USAGE = `memdir — Claude Code memory, from the command line
 
@@ -38,10 +26,16 @@ Commands:
   history [FILE] [--json]       every recorded change (who: user, extraction, dream, team-pull, external)
   restore FILE --to VERSION     put FILE back as it was at VERSION (also brings back a deleted memory)
   web [--port P]                the desktop UI in a browser on 127.0.0.1 (prints a URL with an access token)
+  mcp                           an MCP server on stdio for this project's memory (tools memory_list/read/
+                                search/write/delete, resources memory:///…); writes are recorded as \`mcp\`
+  hooks install|uninstall|status [--scope user|project|local] [--dry-run]
+                                Claude Code hooks: recall on each prompt, extraction when a turn ends
+  hook prompt | hook stop       what the installed hooks run (reads the hook JSON on stdin; never blocks)
 
 Options for every command:
   --cwd DIR                     project root (default: the current directory)
   --settings FILE               a flag-settings file, as Claude Code's --settings
+  --json                        machine-readable output (where a command has it)
   -h, --help                    this help
 
 Environment: CLAUDE_CONFIG_DIR, CLAUDE_COWORK_MEMORY_PATH_OVERRIDE, CLAUDE_CODE_REMOTE_MEMORY_DIR,
@@ -60,6 +54,7 @@ const OPTIONS = {
   mode: { type: 'string' },
   'recent-tools': { type: 'string' },
   transcript: { type: 'string' },
+  session: { type: 'string' },
   force: { type: 'boolean', default: false },
   pull: { type: 'boolean', default: false },
   push: { type: 'boolean', default: false },
@@ -68,8 +63,117 @@ const OPTIONS = {
   data: { type: 'string' },
   repo: { type: 'string' },
   to: { type: 'string' },
+  scope: { type: 'string' },
+  'dry-run': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']
+
+/** One invocation: the parsed flags, the positionals after the command, and a lazily built project. */
+export interface Invocation {
+  io: CliIO
+  values: Values
+  args: string[]
+  signal: AbortSignal
+  ctx: () => Promise<ProjectContext>
+}
+
+function noMoreArgs(inv: Invocation, keep = 0): string[] {
+  if (inv.args.length > keep) throw new UsageError(`unexpected argument: ${inv.args[keep]}`)
+  return inv.args
+}
+
+/**
+ * Each command loads only its own modules: `memdir hook prompt` runs on every Claude Code prompt,
+ * so it must not pay for the web server, the team server or the agents.
+ */
+const COMMANDS: Record<string, (inv: Invocation) => Promise<number>> = {
+  async path(inv) {
+    noMoreArgs(inv)
+    return (await import('./commands/path.js')).pathCommand(await inv.ctx(), inv.io, inv.values.json)
+  },
+  async prompt(inv) {
+    noMoreArgs(inv)
+    const { promptCommand } = await import('./commands/prompt.js')
+    return promptCommand(await inv.ctx(), inv.io, inv.values.json, inv.values.mode)
+  },
+  async list(inv) {
+    noMoreArgs(inv)
+    return (await import('./commands/list.js')).listCommand(await inv.ctx(), inv.io, inv.values.json)
+  },
+  async index(inv) {
+    noMoreArgs(inv)
+    return (await import('./commands/index-file.js')).indexCommand(await inv.ctx(), inv.io, inv.values.json)
+  },
+  async recall(inv) {
+    const [query] = noMoreArgs(inv, 1)
+    const { recallCommand } = await import('./commands/recall.js')
+    return recallCommand(await inv.ctx(), inv.io, query, inv.values['recent-tools'], inv.values.json)
+  },
+  async extract(inv) {
+    noMoreArgs(inv)
+    const { extractCommand } = await import('./commands/extract.js')
+    return extractCommand(await inv.ctx(), inv.io, inv.values.transcript, inv.values.json, inv.values.session)
+  },
+  async watch(inv) {
+    noMoreArgs(inv)
+    return (await import('./commands/watch.js')).watchCommand(await inv.ctx(), inv.io, inv.signal)
+  },
+  async dream(inv) {
+    noMoreArgs(inv)
+    const { dreamCommand } = await import('./commands/dream.js')
+    return dreamCommand(await inv.ctx(), inv.io, inv.values.force, inv.values.json)
+  },
+  async history(inv) {
+    const [file] = noMoreArgs(inv, 1)
+    const { historyCommand } = await import('./commands/history.js')
+    return historyCommand(await inv.ctx(), inv.io, file, inv.values.json)
+  },
+  async restore(inv) {
+    const [file] = noMoreArgs(inv, 1)
+    const { restoreCommand } = await import('./commands/history.js')
+    return restoreCommand(await inv.ctx(), inv.io, file, inv.values.to)
+  },
+  async sync(inv) {
+    noMoreArgs(inv)
+    const { syncCommand } = await import('./commands/sync.js')
+    return syncCommand(await inv.ctx(), inv.io, inv.values.pull, inv.values.push, inv.values.json)
+  },
+  async 'team-server'(inv) {
+    const { teamServerCommand } = await import('./commands/team-server.js')
+    const v = inv.values
+    return teamServerCommand(
+      inv.io,
+      { sub: inv.args, port: v.port, host: v.host, data: v.data, repo: v.repo },
+      inv.signal,
+    )
+  },
+  async web(inv) {
+    noMoreArgs(inv)
+    const { webCommand } = await import('./commands/web.js')
+    return webCommand(inv.io, { port: inv.values.port, cwd: inv.values.cwd }, inv.signal)
+  },
+  async mcp(inv) {
+    noMoreArgs(inv)
+    return (await import('./commands/mcp.js')).mcpCommand(await inv.ctx(), inv.io, inv.signal)
+  },
+  async hooks(inv) {
+    const [sub] = noMoreArgs(inv, 1)
+    const { hooksCommand } = await import('./commands/hooks.js')
+    return hooksCommand(await inv.ctx(), inv.io, sub, {
+      scope: inv.values.scope,
+      dryRun: inv.values['dry-run'],
+      json: inv.values.json,
+    })
+  },
+  async hook(inv) {
+    const [event] = noMoreArgs(inv, 1)
+    const v = inv.values
+    const { hookCommand } = await import('./commands/hook.js')
+    return hookCommand(inv.io, event, { transcript: v.transcript, session: v.session, cwd: v.cwd })
+  },
+}
 
 async function dispatch(argv: string[], io: CliIO): Promise<number> {
   let parsed
@@ -79,58 +183,21 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
     throw new UsageError((e as Error).message)
   }
   const { values, positionals } = parsed
-  const [command, ...rest] = positionals
-  const query = command === 'recall' ? rest.shift() : undefined
-  const file = command === 'history' || command === 'restore' ? rest.shift() : undefined
+  const [command, ...args] = positionals
   if (values.help || command === 'help') {
     io.stdout(USAGE)
     return 0
   }
   if (!command) throw new UsageError('no command given')
-  const signal = io.signal ?? new AbortController().signal
-  if (command === 'team-server') {
-    return teamServerCommand(
-      io,
-      { sub: rest, port: values.port, host: values.host, data: values.data, repo: values.repo },
-      signal,
-    )
-  }
-  if (rest.length) throw new UsageError(`unexpected argument: ${rest[0]}`)
-  if (command === 'web') return webCommand(io, { port: values.port, cwd: values.cwd }, signal)
+  const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined
+  if (!run) throw new UsageError(`unknown command: ${command}`)
   if (values.mode !== undefined && command !== 'prompt')
     throw new UsageError('--mode applies to `prompt` only')
-
-  const ctx = createProjectContext({
-    cwd: values.cwd ?? io.cwd,
-    env: io.env,
-    flagSettingsPath: values.settings,
-  })
-  switch (command) {
-    case 'path':
-      return pathCommand(ctx, io, values.json)
-    case 'prompt':
-      return promptCommand(ctx, io, values.json, values.mode)
-    case 'list':
-      return listCommand(ctx, io, values.json)
-    case 'index':
-      return indexCommand(ctx, io, values.json)
-    case 'recall':
-      return recallCommand(ctx, io, query, values['recent-tools'], values.json)
-    case 'extract':
-      return extractCommand(ctx, io, values.transcript, values.json)
-    case 'watch':
-      return watchCommand(ctx, io, signal)
-    case 'dream':
-      return dreamCommand(ctx, io, values.force, values.json)
-    case 'history':
-      return historyCommand(ctx, io, file, values.json)
-    case 'restore':
-      return restoreCommand(ctx, io, file, values.to)
-    case 'sync':
-      return syncCommand(ctx, io, values.pull, values.push, values.json)
-    default:
-      throw new UsageError(`unknown command: ${command}`)
+  const ctx = async () => {
+    const { createProjectContext } = await import('../host/project.js')
+    return createProjectContext({ cwd: values.cwd ?? io.cwd, env: io.env, flagSettingsPath: values.settings })
   }
+  return run({ io, values, args, signal: io.signal ?? new AbortController().signal, ctx })
 }
 
 /** Runs one CLI invocation; returns the exit code. Never throws. */

@@ -2,111 +2,80 @@ import type { ActivityItem } from '../../src-shared/types.js'
 import type { DreamEvent } from '../core/dream/auto-dream.js'
 import type { ExtractionEvent } from '../core/extract/extract-memories.js'
 import type { TeamSyncEvent } from '../core/team/scheduler.js'
+import { dreamActivity, extractionActivity, syncActivity } from './activity-items.js'
+import {
+  ActivityTail,
+  appendActivity,
+  newActivityItem,
+  readActivity,
+  type ActivityInput,
+} from './activity-store.js'
 
 const MAX_ITEMS = 300
 
-/** The live feed the UI renders: extraction, dream and sync events, newest last. */
+/**
+ * The feed the UI renders: extraction, dream, sync, recall and agent events, newest last. It is
+ * the open workspace's feed file: what the CLI, hooks and MCP server append shows up here too.
+ */
 export class ActivityLog {
   private items: ActivityItem[] = []
-  private nextId = 1
+  private seen = new Set<string>()
+  private file?: string
+  private tail?: ActivityTail
 
-  constructor(private readonly onItem: (item: ActivityItem) => void) {}
+  constructor(
+    private readonly onItem: (item: ActivityItem) => void,
+    private readonly onPersistError: (e: Error) => void = (e) =>
+      process.emitWarning(`memdir: the activity feed could not be saved: ${e.message}`),
+  ) {}
+
+  /** Switches to a workspace's feed file (undefined: memory only); loads its recent items. */
+  async attach(file: string | undefined): Promise<void> {
+    await this.tail?.close()
+    this.tail = undefined
+    this.file = file
+    this.items = file ? await readActivity(file, MAX_ITEMS) : []
+    this.seen = new Set(this.items.map((i) => i.id))
+    if (!file) return
+    this.tail = new ActivityTail(file, (items) => {
+      for (const item of items) if (!this.seen.has(item.id)) this.push(item)
+    })
+    await this.tail.start()
+  }
+
+  async close(): Promise<void> {
+    await this.tail?.close()
+  }
 
   list(): ActivityItem[] {
     return [...this.items]
   }
 
-  add(item: Omit<ActivityItem, 'id' | 'at'> & { at?: number }): ActivityItem {
-    const full: ActivityItem = { id: this.nextId++, at: item.at ?? Date.now(), ...item }
-    this.items.push(full)
+  private push(item: ActivityItem): void {
+    this.seen.add(item.id)
+    this.items.push(item)
     if (this.items.length > MAX_ITEMS) this.items = this.items.slice(-MAX_ITEMS)
-    this.onItem(full)
-    return full
+    this.onItem(item)
+  }
+
+  add(input: ActivityInput): ActivityItem {
+    const item = newActivityItem(input)
+    this.push(item)
+    if (this.file) void appendActivity(this.file, item).catch((e: Error) => this.onPersistError(e))
+    return item
   }
 
   extraction(e: ExtractionEvent, memoryDirLabel: string, runId?: string): void {
-    const base = { kind: 'extraction' as const }
-    if (e.type === 'wrote') {
-      this.add({
-        ...base,
-        level: 'success',
-        title: `Memory updated in ${memoryDirLabel}`,
-        detail: e.summary,
-        files: e.paths,
-        runId,
-      })
-    } else if (e.type === 'proposed') {
-      this.add({
-        ...base,
-        level: 'info',
-        title: 'New memories waiting for review',
-        detail: `${e.paths.length} file(s) proposed: ${e.paths.join(', ')}`,
-        files: [],
-        proposalId: e.proposalId,
-      })
-    } else if (e.type === 'failed') {
-      this.add({ ...base, level: 'error', title: 'Memory extraction failed', detail: e.error, files: [] })
-    } else if (e.type === 'skipped' && e.reason.startsWith('needs a model')) {
-      this.add({ ...base, level: 'warning', title: 'Extraction needs a model', detail: e.reason, files: [] })
-    }
+    const item = extractionActivity(e, memoryDirLabel, runId)
+    if (item) this.add(item)
   }
 
   dream(e: DreamEvent, runId?: string): void {
-    const base = { kind: 'dream' as const }
-    if (e.type === 'improved') {
-      this.add({
-        ...base,
-        level: 'success',
-        title: e.summary,
-        detail: e.text || undefined,
-        files: e.files.map((f) => f.path),
-        runId,
-      })
-    } else if (e.type === 'proposed') {
-      this.add({
-        ...base,
-        level: 'info',
-        title: 'A consolidation is waiting for review',
-        detail: `${e.paths.length} file(s)`,
-        files: [],
-        proposalId: e.proposalId,
-      })
-    } else if (e.type === 'failed') {
-      this.add({ ...base, level: 'error', title: 'Consolidation failed', detail: e.error, files: [] })
-    }
+    const item = dreamActivity(e, runId)
+    if (item) this.add(item)
   }
 
   sync(e: TeamSyncEvent): void {
-    if (e.type === 'synced' && e.conflicts.length) {
-      this.add({
-        kind: 'sync',
-        level: 'warning',
-        title: `Team memory conflict: ${e.conflicts.length} file(s) changed here and on the server`,
-        detail: "The server's version is on disk now; yours is kept in history. Restore yours to push it.",
-        files: e.conflicts.map((c) => `team/${c.key}`),
-        restore: e.conflicts.flatMap((c) =>
-          c.localVersion ? [{ path: `team/${c.key}`, version: c.localVersion }] : [],
-        ),
-      })
-    }
-    if (e.type === 'synced' && (e.pulled.length || e.pushed.length || e.skipped.length)) {
-      const parts = [`pulled ${e.pulled.length}`, `pushed ${e.pushed.length}`]
-      if (e.skipped.length) parts.push(`skipped ${e.skipped.length}`)
-      this.add({
-        kind: 'sync',
-        level: e.skipped.length ? 'warning' : 'success',
-        title: `Team memory synced: ${parts.join(', ')}`,
-        detail: e.skipped.map((s) => `${s.key}: ${s.reason}`).join('\n') || undefined,
-        files: [...e.pulled, ...e.pushed].map((k) => `team/${k}`),
-      })
-    } else if (e.type === 'error') {
-      this.add({
-        kind: 'sync',
-        level: 'error',
-        title: 'Team sync failed',
-        detail: e.error + (e.retryInMs ? ` — retrying in ${Math.round(e.retryInMs / 1000)} s` : ''),
-        files: [],
-      })
-    }
+    for (const item of syncActivity(e)) this.add(item)
   }
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { resolveHomeDir, type ProjectContext } from '../core/paths/context.js'
 import { sanitizePath } from '../core/paths/sanitize.js'
 import { writeFileAtomic } from '../core/store/atomic-write.js'
-import { describeIssues } from '../../src-shared/contract.js'
+import { describeIssues } from '../../src-shared/schema-common.js'
 import { AppSettingsSchema, type AppSettings } from '../../src-shared/settings.js'
 
 /** Memdir's own data (snapshots, history, app settings): never inside a memory dir. */
@@ -18,6 +18,11 @@ export function snapshotDirFor(ctx: ProjectContext, memoryDir: string): string {
 
 export function historyDirFor(ctx: ProjectContext, memoryDir: string): string {
   return join(getAppDataDir(ctx), 'history', sanitizePath(memoryDir))
+}
+
+/** Per-memory-dir extraction state shared by the app, `memdir watch` and hook-started runs. */
+export function extractionDirFor(ctx: ProjectContext, memoryDir: string): string {
+  return join(getAppDataDir(ctx), 'extraction', sanitizePath(memoryDir))
 }
 
 export function proposalsDirFor(ctx: ProjectContext, memoryDir: string): string {

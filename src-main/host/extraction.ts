@@ -4,7 +4,11 @@ import {
   type ExtractionEvent,
   type Extractor,
 } from '../core/extract/extract-memories.js'
+import { join } from 'node:path'
+import { type CursorStore, FileCursorStore } from '../core/extract/cursor-store.js'
 import type { ModelClient } from '../core/model/client.js'
+import { extractionDirFor } from './app-data.js'
+import { extractionLock } from './extraction-lock.js'
 import { getAutoMemPath } from '../core/paths/auto-mem-path.js'
 import { isRemoteMode } from '../core/paths/base-dir.js'
 import type { ProjectContext } from '../core/paths/context.js'
@@ -22,6 +26,8 @@ export interface ExtractionServiceOptions {
   recordFor?: ExtractDeps['recordFor']
   throttleEvery?: number
   review?: ExtractDeps['review']
+  /** Default: the project's shared cursor file in Memdir's data dir. */
+  cursors?: CursorStore
 }
 
 const MAIN_AGENT_INTRO =
@@ -40,6 +46,8 @@ export function createExtractionService(ctx: ProjectContext, opts: ExtractionSer
     onEvent: opts.onEvent,
     review: opts.review,
     recordFor: opts.recordFor,
+    cursors: opts.cursors ?? new FileCursorStore(join(extractionDirFor(ctx, memoryDir), 'cursors.json')),
+    exclusive: extractionLock(extractionDirFor(ctx, memoryDir)),
     gates: () => {
       const auto = getAutoMemoryEnablement(ctx)
       return [

@@ -64,7 +64,11 @@ export class HistoryReview {
   async approve(id: string, edits?: Record<string, string | null>): Promise<void> {
     const { proposals, recorder } = this.deps
     const p = await proposals.get(id)
-    const record = recorder.writer({ author: p.author, runId: `${p.author}-review-${id}` })
+    const record = recorder.writer({
+      author: p.author,
+      runId: `${p.author}-review-${id}`,
+      ...(p.client ? { client: p.client } : {}),
+    })
     const applied = await proposals.approve(id, this.deps.memoryDir, edits, record)
     await this.deps.index.update(applied.map((f) => f.path))
     this.deps.onReviewChanged()

@@ -12,7 +12,7 @@ import {
 import type { RpcError, RpcResult } from '../../src-shared/errors.js'
 import type { AppSettings } from '../../src-shared/settings.js'
 import type { SettingsInput, SettingsView, WorkspaceSummary } from '../../src-shared/types.js'
-import { clearAutoMemPathCache } from '../core/paths/auto-mem-path.js'
+import { clearAutoMemPathCache, getAutoMemPath } from '../core/paths/auto-mem-path.js'
 import { getClaudeConfigDir } from '../core/paths/base-dir.js'
 import type { Env, ProjectContext } from '../core/paths/context.js'
 import { ConflictError, sha256Hex } from '../core/store/atomic-write.js'
@@ -21,6 +21,8 @@ import { SecretInMemoryError } from '../core/store/secret-guard.js'
 import { MemoryFileError } from '../core/store/memory-files.js'
 import { listMemoryFiles } from '../core/store/scan.js'
 import { ActivityLog } from './activity-log.js'
+import { listenForAgentJobs } from './agent-socket.js'
+import { applyHookChange, integrationsView, planHookChange } from './integrations.js'
 import { getAppDataDir, readAppSettings, saveAppSettings } from './app-data.js'
 import { effectiveConfig, loadEffectiveConfig } from './config.js'
 import { createModelRuntime } from './model.js'
@@ -35,6 +37,8 @@ export interface HostOptions {
   /** Where the demo workspace's sample memories come from (resources/demo). */
   resourcesDir?: string
   teamPullIntervalMs?: number
+  /** Listen for Claude Code hook hand-offs on the data dir's socket (default: yes). */
+  agentSocket?: boolean
 }
 
 export interface Host {
@@ -240,7 +244,33 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     'review/list': () => current().timeline.proposals(),
     'review/approve': ({ id, edits }) => current().timeline.approve(id, edits),
     'review/reject': ({ id }) => current().timeline.reject(id),
+    'integrations/get': () => integrationsView(current().ctx),
+    'integrations/planHooks': ({ scope, action }) => planHookChange(current().ctx, scope, action),
+    'integrations/applyHooks': ({ scope, action, beforeHash }) =>
+      applyHookChange(current().ctx, scope, action, beforeHash),
   }
+
+  // Claude Code's Stop hook hands finished turns of the open workspace to this app.
+  const agentSocket =
+    opts.agentSocket === false
+      ? undefined
+      : await listenForAgentJobs(getAppDataDir(baseCtx), async (job) => {
+          const ws = workspace
+          const target = getAutoMemPath(createProjectContext({ cwd: job.projectRoot, env: opts.env }))
+          if (!ws || target !== ws.memoryDir)
+            return { accepted: false, reason: 'the app has another workspace open' }
+          await ws.turnEnded(job.transcriptPath)
+          return { accepted: true }
+        }).catch((e: Error) => {
+          activity.add({
+            kind: 'extraction',
+            level: 'warning',
+            title: 'Claude Code hooks cannot reach this app',
+            detail: `${e.message} — hook-triggered extraction runs in the background instead.`,
+            files: [],
+          })
+          return undefined
+        })
 
   // First workspace: the one asked for, else the busiest known project, else the demo.
   if (opts.projectRoot) await open(createProjectContext({ cwd: opts.projectRoot, env: opts.env }), false)
@@ -268,7 +298,9 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       return () => listeners.delete(listener)
     },
     async close(drainMs?: number) {
+      await agentSocket?.close()
       await workspace?.close(drainMs)
+      await activity.close()
       listeners.clear()
     },
   }

@@ -37,6 +37,9 @@ const MALFORMED: Record<MethodName, [unknown, string][]> = {
   'review/list': [['x', '(arguments)']],
   'review/approve': [[{ id: 'p', edits: { 'a.md': 1 } }, 'edits.a.md'], [{}, 'id']],
   'review/reject': [[{ id: 5 }, 'id']],
+  'integrations/get': [[{ scope: 'user' }, '(arguments)']],
+  'integrations/planHooks': [[{ scope: 'global', action: 'install' }, 'scope'], [{ scope: 'user' }, 'action']],
+  'integrations/applyHooks': [[{ scope: 'user', action: 'install' }, 'beforeHash'], [{ scope: 'user', action: 'remove', beforeHash: null }, 'action']],
 } // prettier-ignore
 
 let host: Host

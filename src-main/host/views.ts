@@ -68,6 +68,8 @@ export async function recallPreview(
     scan?: (memoryDir: string) => Promise<MemoryHeader[]>
     alreadySurfaced?: Iterable<string>
     now?: number
+    signal?: AbortSignal
+    offlineFallback?: boolean
   } = {},
 ): Promise<RecallRun> {
   if (!query.trim()) throw new HostError('INVALID_INPUT', 'Type a query to preview recall.')
@@ -77,6 +79,8 @@ export async function recallPreview(
     recentTools: opts.recentTools ?? [],
     scan: opts.scan,
     alreadySurfaced: opts.alreadySurfaced,
+    signal: opts.signal,
+    offlineFallback: opts.offlineFallback,
   })
   return {
     mode: r.mode,

@@ -16,18 +16,22 @@ import { getAutoMemoryEnablement, getTeamMemoryEnablement } from '../core/paths/
 import { getProjectTranscriptDir, getTeamMemPath } from '../core/paths/team-agent-paths.js'
 import { ProposalStore } from '../core/review/proposals.js'
 import { SessionWatcher } from '../core/sessions/session-watcher.js'
+import { watch, type FSWatcher } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
 import { removeStaleTempFiles } from '../core/store/atomic-write.js'
 import { ensureMemoryDirExists } from '../core/store/ensure-dir.js'
 import type { MemoryFormat } from '../core/store/frontmatter.js'
 import { preferredMemoryFormat } from '../core/store/memory-format.js'
 import { MemoryIndex } from '../core/store/memory-index.js'
 import type { ActivityLog } from './activity-log.js'
+import { activityFileFor } from './activity-store.js'
 import { historyDirFor, proposalsDirFor } from './app-data.js'
 import { loadEffectiveConfig, type EffectiveConfig } from './config.js'
 import { ChangeRecorder } from './change-recorder.js'
 import { createDreamService } from './dream.js'
 import { createExtractionService } from './extraction.js'
 import { HistoryReview } from './history-review.js'
+import { HostError } from './errors.js'
 import { MemoryCrud } from './memory-crud.js'
 import type { ModelRuntime } from './model.js'
 import { TeamState } from './team-state.js'
@@ -64,6 +68,7 @@ export class Workspace {
   readonly timeline: HistoryReview
   readonly config: EffectiveConfig
   private sessions?: SessionWatcher
+  private proposalWatcher?: FSWatcher
   private readonly extractor: Extractor
   private readonly dream: ReturnType<typeof createDreamService>
 
@@ -167,6 +172,19 @@ export class Workspace {
       void this.dream.executeAutoDream().catch((err: Error) => this.reportError('dream', err))
   }
 
+  /** Proposals other processes add (an MCP client in review mode) reach the inbox at once. */
+  private async watchProposals(): Promise<void> {
+    await mkdir(this.proposals.dir, { recursive: true })
+    this.proposalWatcher = watch(this.proposals.dir, () => this.deps.onReviewChanged())
+    this.proposalWatcher.on('error', (e) => this.reportError('sessions', e))
+  }
+
+  /** A Stop hook's hand-off: the session's turn ended, extract it now. */
+  async turnEnded(transcriptPath: string): Promise<void> {
+    if (!this.sessions) throw new HostError('NOT_STARTED', 'the workspace is not started')
+    await this.sessions.turnEnded(transcriptPath)
+  }
+
   get ctx(): ProjectContext {
     return this.deps.ctx
   }
@@ -176,6 +194,7 @@ export class Workspace {
     // A process killed mid-write leaves its temp file: the real file is the old or the new content.
     for (const dir of [this.memoryDir, this.history.dir]) await removeStaleTempFiles(dir)
     await this.index.load()
+    await this.deps.activity.attach(activityFileFor(this.deps.ctx, this.memoryDir))
     // Whatever changed while the app was closed is recorded as external, then history is bounded.
     await reconcileHistory(this.history, this.memoryDir, 'external')
     await this.history.prune()
@@ -186,11 +205,12 @@ export class Workspace {
       idleMs: Number(env.MEMDIR_TURN_IDLE_MS) || undefined,
       onTurnEnded: (e) =>
         void this.extractor
-          .executeExtractMemories({ messages: e.messages })
+          .executeExtractMemories({ messages: e.messages, sessionId: e.sessionId })
           .catch((err: Error) => this.reportError('extraction', err)),
       onError: (e) => this.reportError('sessions', e),
     })
     await this.sessions.start().catch((e: Error) => this.reportError('sessions', e))
+    await this.watchProposals()
     await this.team.start()
   }
 
@@ -236,6 +256,7 @@ export class Workspace {
 
   /** Stops taking new work, then waits for what runs (an extraction: up to `drainMs`; a sync) before closing. */
   async close(drainMs = 60_000): Promise<void> {
+    this.proposalWatcher?.close()
     await this.sessions?.close()
     await this.extractor.drainPendingExtraction(drainMs)
     await this.team.stop()

@@ -86,7 +86,7 @@ interface FeedSlice {
   toasts: ActivityItem[]
   team?: TeamStatus
   settings?: SettingsView
-  dismissToast: (id: number) => void
+  dismissToast: (id: string) => void
   handleEvent: (e: MemdirEvent) => void
 }
 
@@ -319,8 +319,11 @@ const createFeedSlice: StateCreator<Store, [], [], FeedSlice> = (set, get) => ({
       set((s) => ({ activity: [...s.activity, e.item], toasts: [...s.toasts, e.item].slice(-4) }))
       setTimeout(() => get().dismissToast(e.item.id), 6000)
     } else if (e.type === 'team/status') set({ team: e.status })
-    else if (e.type === 'workspace/changed') set({ workspace: e.info })
-    else if (e.type === 'review/changed') void get().refreshReviews()
+    else if (e.type === 'workspace/changed') {
+      set({ workspace: e.info })
+      const client = api()
+      void client['activity/list']().then((activity) => set({ activity }))
+    } else if (e.type === 'review/changed') void get().refreshReviews()
     else if (e.type === 'app/saveAndClose')
       void get()
         .save()

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { MemoryCursorStore } from '../../core/extract/cursor-store.js'
 import type { ExtractionEvent } from '../../core/extract/extract-memories.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { readTranscriptMessages } from '../../core/sessions/transcript.js'
@@ -27,6 +28,7 @@ export async function extractCommand(
   io: CliIO,
   transcript: string | undefined,
   json: boolean,
+  session?: string,
 ) {
   if (!transcript) throw new UsageError('extract needs --transcript FILE')
   const { messages, parsed } = readTranscriptMessages(await readFile(transcript, 'utf8'))
@@ -36,12 +38,14 @@ export async function extractCommand(
   const extractor = createExtractionService(ctx, {
     client,
     recordFor: (runId) => history.writer({ author: 'extraction', runId }),
+    // With --session the run continues where the app, `watch` or a hook left that session.
+    cursors: session ? undefined : new MemoryCursorStore(),
     onEvent: (e) => {
       events.push(e)
       if (!json) io.stdout(describeExtractionEvent(e) + '\n')
     },
   })
-  await extractor.executeExtractMemories({ messages })
+  await extractor.executeExtractMemories({ messages, sessionId: session })
   await extractor.drainPendingExtraction()
   if (json) printJson(io, { messages: messages.length, malformedLines: parsed.malformedLines, events })
   else if (parsed.malformedLines.length)

@@ -1,4 +1,8 @@
+import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
+import { listenForAgentJobs } from '../../host/agent-socket.js'
+import { getAppDataDir } from '../../host/app-data.js'
+import { createProjectContext } from '../../host/project.js'
 import { getProjectTranscriptDir } from '../../core/paths/team-agent-paths.js'
 import { SessionWatcher } from '../../core/sessions/session-watcher.js'
 import { createExtractionService } from '../../host/extraction.js'
@@ -19,11 +23,21 @@ export async function watchCommand(ctx: ProjectContext, io: CliIO, signal: Abort
     idleMs: Number(ctx.env.MEMDIR_TURN_IDLE_MS) || undefined,
     onTurnEnded: (e) => {
       io.stdout(`turn ended in session ${e.sessionId}\n`)
-      void extractor.executeExtractMemories({ messages: e.messages })
+      void extractor.executeExtractMemories({ messages: e.messages, sessionId: e.sessionId })
     },
     onError: (e) => io.stderr(`watch: ${e.message}\n`),
   })
   await watcher.start()
+  // Claude Code's Stop hook hands this project's finished turns here while `watch` runs.
+  const socket = await listenForAgentJobs(getAppDataDir(ctx), async (job) => {
+    const target = getAutoMemPath(createProjectContext({ cwd: job.projectRoot, env: ctx.env }))
+    if (target !== getAutoMemPath(ctx)) return { accepted: false, reason: 'watching another project' }
+    await watcher.turnEnded(job.transcriptPath)
+    return { accepted: true }
+  }).catch((e: Error) => {
+    io.stderr(`watch: hooks cannot hand turns to this process (${e.message})\n`)
+    return undefined
+  })
   io.stdout(
     `watching ${dir} (Ctrl-C to stop)${client ? '' : ' — no model configured: extraction will be skipped'}\n`,
   )
@@ -31,6 +45,7 @@ export async function watchCommand(ctx: ProjectContext, io: CliIO, signal: Abort
     if (signal.aborted) resolve()
     signal.addEventListener('abort', () => resolve(), { once: true })
   })
+  await socket?.close()
   await watcher.close()
   const drained = await extractor.drainPendingExtraction()
   if (!drained) io.stderr('watch: an extraction was still running at exit\n')

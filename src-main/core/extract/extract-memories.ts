@@ -10,6 +10,7 @@ import { formatMemoryManifest } from '../store/manifest.js'
 import type { MemoryFormat } from '../store/frontmatter.js'
 import { type MemoryFormatSetting, preferredMemoryFormat } from '../store/memory-format.js'
 import { scanMemoryFiles } from '../store/scan.js'
+import { type CursorStore, MemoryCursorStore } from './cursor-store.js'
 import { buildExtractionPrompt } from './extraction-prompt.js'
 import { hasMemoryWritesSince, messagesSince } from './mutual-exclusion.js'
 import { runMemoryAgent, type ReviewSetting } from '../review/run-memory-agent.js'
@@ -25,6 +26,8 @@ export type ExtractionEvent =
 
 export interface ExtractionContext {
   messages: TranscriptMessage[]
+  /** The Claude Code session: each keeps its own cursor. */
+  sessionId?: string
   /** Set for subagent turns: those never extract. */
   agentId?: string
   /** The parent's request params, when known; otherwise rebuilt from the messages. */
@@ -57,6 +60,10 @@ export interface ExtractDeps {
   review?: ReviewSetting
   /** How a run's writes reach history, under its run id. */
   recordFor?: (runId: string) => RecordedWrite
+  /** Where each session's cursor is kept (default: in this instance only). */
+  cursors?: CursorStore
+  /** Runs each extraction under a lock shared with other processes; throws when it cannot get it. */
+  exclusive?: (run: () => Promise<void>) => Promise<void>
 }
 
 export interface Extractor {
@@ -69,6 +76,8 @@ export interface Extractor {
     hasPending: boolean
   }
 }
+
+const first = <T>(m: Map<string, T>): T | undefined => m.values().next().value
 
 /** "Saved 2 memories · 1 team memory" */
 export function summarizeWrites(memories: number, teamMemories: number): string {
@@ -83,10 +92,13 @@ export function summarizeWrites(memories: number, teamMemories: number): string 
  * pending context), so every instance — and every test — starts clean.
  */
 export function initExtractMemories(deps: ExtractDeps): Extractor {
+  /** The cursor of the session handled last (state.cursor). */
   let cursor: string | undefined
+  const cursors = deps.cursors ?? new MemoryCursorStore()
   let inProgress = false
   let turnsSinceLastExtraction = 0
-  let pending: ExtractionContext | undefined
+  /** Calls made during a run, the latest per session. */
+  const pending = new Map<string, ExtractionContext>()
   let inFlight: Promise<void> | undefined
   let runIds = 0
   const emit = (e: ExtractionEvent) => deps.onEvent?.(e)
@@ -108,11 +120,27 @@ export function initExtractMemories(deps: ExtractDeps): Extractor {
       if (turnsSinceLastExtraction < (deps.throttleEvery ?? 1)) return skip('throttled')
     }
     turnsSinceLastExtraction = 0
+    if (!deps.exclusive) return extractNew(ctx, trailing)
+    try {
+      await deps.exclusive(() => extractNew(ctx, trailing))
+    } catch (e) {
+      skip(`another extraction of this memory is still running (${(e as Error).message})`)
+    }
+  }
+
+  /** From the session's cursor to the last message: one forked-agent run. */
+  async function extractNew(ctx: ExtractionContext, trailing: boolean): Promise<void> {
+    const session = ctx.sessionId ?? ''
+    cursor = await cursors.get(session)
+    const advance = async (uuid: string) => {
+      cursor = uuid
+      await cursors.set(session, uuid)
+    }
     const fresh = messagesSince(ctx.messages, cursor)
     const last = ctx.messages[ctx.messages.length - 1]
     if (!fresh.length || !last) return skip('no new messages')
     if (hasMemoryWritesSince(ctx.messages, cursor, deps.memoryDir)) {
-      cursor = last.uuid
+      await advance(last.uuid)
       return skip('the main agent already wrote memory this turn')
     }
     if (!deps.client) return skip('needs a model: set ANTHROPIC_API_KEY or configure one in settings')
@@ -141,7 +169,7 @@ export function initExtractMemories(deps: ExtractDeps): Extractor {
         review: deps.review,
         record: deps.recordFor?.(runId),
       })
-      cursor = last.uuid
+      await advance(last.uuid)
       if (proposed && deps.review) {
         const files = proposed
         if (!files.length) return skip('nothing new worth saving')
@@ -174,10 +202,9 @@ export function initExtractMemories(deps: ExtractDeps): Extractor {
     inProgress = true
     try {
       await runOnce(ctx, false)
-      // Coalescing: calls during the run left their (latest) context; one trailing run covers them.
-      while (pending) {
-        const next = pending
-        pending = undefined
+      // Coalescing: calls during the run left their latest context per session; one trailing run each.
+      for (let next = first(pending); next; next = first(pending)) {
+        pending.delete(next.sessionId ?? '')
         await runOnce(next, true)
       }
     } finally {
@@ -190,7 +217,8 @@ export function initExtractMemories(deps: ExtractDeps): Extractor {
       if (ctx.agentId) return skip('subagent turn')
       for (const gate of deps.gates()) if (!gate.ok) return skip(gate.reason ?? 'disabled')
       if (inProgress) {
-        pending = ctx
+        pending.delete(ctx.sessionId ?? '') // re-inserted last: sessions run in the order they ended
+        pending.set(ctx.sessionId ?? '', ctx)
         return
       }
       inFlight = runWithTrailing(ctx)
@@ -206,7 +234,7 @@ export function initExtractMemories(deps: ExtractDeps): Extractor {
       return r
     },
     get state() {
-      return { cursor, inProgress, turnsSinceLastExtraction, hasPending: pending !== undefined }
+      return { cursor, inProgress, turnsSinceLastExtraction, hasPending: pending.size > 0 }
     },
   }
 }

@@ -190,6 +190,15 @@ export class HistoryStore {
           before: null,
           after: beforeHash,
         })
+      // A version nobody recorded (written while nothing watched) is kept before it is replaced.
+      else if (last !== undefined && last !== beforeHash)
+        await this.append({
+          path: c.path,
+          author: 'external',
+          change: beforeHash === null ? 'delete' : last === null ? 'create' : 'modify',
+          before: last,
+          after: beforeHash,
+        })
       const now = this.latest.has(c.path) ? this.latest.get(c.path)! : undefined
       if (afterHash === (now ?? null)) return undefined
       const change =

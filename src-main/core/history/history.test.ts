@@ -108,6 +108,18 @@ describe('memory history', () => {
     expect((await b.history.list({ path: 'team/policy.md' })).at(-1)).toMatchObject({ author: 'user' })
   })
 
+  it('a write over a version nobody recorded keeps that version in history first', async () => {
+    const { memoryDir, history } = memDirWith({ 'a.md': 'one\n' })
+    await reconcileHistory(history, memoryDir, 'external')
+    // Edited while no app watched, then overwritten by a recorded writer (CLI, hook, MCP).
+    writeFileSync(join(memoryDir, 'a.md'), 'two\n')
+    await history.recordChange({ path: 'a.md', author: 'mcp', before: 'two\n', after: 'three\n' })
+    const entries = await history.list({ path: 'a.md' })
+    expect(entries.map((e) => e.author).sort()).toEqual(['external', 'external', 'mcp'])
+    const versions = await Promise.all(entries.map((e) => history.blob(e.after!)))
+    expect(versions.sort()).toEqual(['one\n', 'three\n', 'two\n'])
+  })
+
   it('restores a deleted memory and survives a torn log line', async () => {
     const { root, memoryDir, history } = memDirWith({ 'x.md': 'keep me\n' })
     await reconcileHistory(history, memoryDir, 'external')

@@ -25,6 +25,8 @@ export interface RecallOptions {
   signal?: AbortSignal
   /** Supplies the candidate headers (an incremental index); defaults to a fresh scan. */
   scan?: (memoryDir: string) => Promise<MemoryHeader[]>
+  /** When the selector call fails or times out, answer with the offline ranker (labelled) instead. */
+  offlineFallback?: boolean
 }
 
 export interface RecallResult {
@@ -55,15 +57,16 @@ export async function findRelevantMemories(
   const base = { candidates: candidates.length, rawSelection: [] as string[] }
   if (!candidates.length) return { ...base, memories: [], mode: opts.client ? 'model' : 'offline' }
 
-  if (!opts.client) {
+  const offline = async (why: string): Promise<RecallResult> => {
     const ranked = await rankMemoriesOffline(query, candidates)
     return {
       ...base,
       mode: 'offline',
-      note: 'offline ranking (no model configured): lexical match on name, description and body',
+      note: `offline ranking (${why}): lexical match on name, description and body`,
       memories: ranked.map((r) => ({ path: r.header.filePath, mtimeMs: r.header.mtimeMs })),
     }
   }
+  if (!opts.client) return offline('no model configured')
 
   const byName = new Map(candidates.map((m) => [m.filename, m]))
   try {
@@ -87,6 +90,8 @@ export async function findRelevantMemories(
       memories: picked.map((m) => ({ path: m.filePath, mtimeMs: m.mtimeMs })),
     }
   } catch (e) {
-    return { ...base, mode: 'model', memories: [], error: (e as Error).message }
+    const error = opts.signal?.aborted ? 'the model selector timed out' : (e as Error).message
+    if (opts.offlineFallback) return offline(`model selector failed: ${error}`)
+    return { ...base, mode: 'model', memories: [], error }
   }
 }

@@ -10,7 +10,9 @@ import type { ProposedFile } from './overlay-tools.js'
 export interface Proposal {
   id: string
   createdAt: number
-  author: 'extraction' | 'dream'
+  author: 'extraction' | 'dream' | 'mcp'
+  /** The MCP client that asked, for an `mcp` proposal. */
+  client?: string
   /** Why: the agent's own summary of the change. */
   reason: string
   files: ProposedFile[]

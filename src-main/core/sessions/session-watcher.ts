@@ -120,6 +120,16 @@ export class SessionWatcher {
     }
   }
 
+  /**
+   * Someone who knows (a Claude Code Stop hook) says a session's turn just ended: evaluate it now,
+   * without waiting for the quiet period. Works for a transcript outside the watched dir too.
+   */
+  async turnEnded(path: string): Promise<void> {
+    clearTimeout(this.timers.get(path))
+    clearTimeout(this.idleTimers.get(path))
+    await this.evaluate(path, true)
+  }
+
   async close(): Promise<void> {
     for (const t of [...this.timers.values(), ...this.idleTimers.values()]) clearTimeout(t)
     this.timers.clear()

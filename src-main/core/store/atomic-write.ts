@@ -24,13 +24,13 @@ function tempPathFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
 }
 
-async function writeTemp(path: string, data: string | Buffer, mode = 0o644): Promise<string> {
+async function writeTemp(path: string, data: string | Buffer, mode = 0o644, durable = true): Promise<string> {
   await mkdir(dirname(path), { recursive: true })
   const tmp = tempPathFor(path)
   const fh = await open(tmp, 'wx', mode)
   try {
     await fh.writeFile(data)
-    await fh.sync()
+    if (durable) await fh.sync()
   } catch (e) {
     await fh.close()
     await unlink(tmp).catch(() => {})
@@ -44,9 +44,10 @@ async function writeTemp(path: string, data: string | Buffer, mode = 0o644): Pro
 export async function writeFileAtomic(
   path: string,
   data: string | Buffer,
-  opts: { mode?: number } = {},
+  /** durable: false skips the fsync, for state that may be lost in a power cut (never user content). */
+  opts: { mode?: number; durable?: boolean } = {},
 ): Promise<void> {
-  const tmp = await writeTemp(path, data, opts.mode)
+  const tmp = await writeTemp(path, data, opts.mode, opts.durable ?? true)
   try {
     await rename(tmp, path)
   } catch (e) {

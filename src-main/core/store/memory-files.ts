@@ -271,3 +271,66 @@ export async function deleteMemory(
   })
   await removePointer(memoryDir, relPath, record)
 }
+
+/** One file a memory change would write (null: no file / delete), relative to the memory dir. */
+export interface PlannedFile {
+  path: string
+  before: string | null
+  after: string | null
+}
+
+async function plannedIndex(
+  memoryDir: string,
+  relPath: string,
+  edit: (content: string, pointer: string) => string,
+): Promise<PlannedFile[]> {
+  const { indexRel, pointer } = indexLocationFor(relPath)
+  const before = await readIfExists(join(memoryDir, indexRel))
+  const after = edit(before ?? '', pointer)
+  return after === (before ?? '') ? [] : [{ path: indexRel, before, after }]
+}
+
+/**
+ * What a create (no `expectedHash`) or update would write, checked exactly as the write itself
+ * is — fields, path, conflict, secret firewall — without touching disk (review mode proposes it).
+ */
+export async function planMemoryWrite(
+  memoryDir: string,
+  relPath: string,
+  fields: MemoryFields,
+  expectedHash: string | undefined,
+  format: MemoryFormat,
+): Promise<PlannedFile[]> {
+  validateFields(fields)
+  const path = await resolveMemoryPath(memoryDir, relPath)
+  const existing = await readIfExists(path)
+  if (expectedHash === undefined && existing !== null)
+    throw new MemoryFileError('EXISTS', `a memory already exists at ${relPath}`)
+  if (expectedHash !== undefined && (existing === null || sha256Hex(existing) !== expectedHash))
+    throw new ConflictError(path, existing, '')
+  const parsed = existing === null ? undefined : parseMemoryFile(existing)
+  const raw = serializeMemoryFile(fields, parsed?.data ?? {}, parsed?.format ?? format)
+  await guardMemoryWrite(relPath, raw)
+  return [
+    { path: relPath, before: existing, after: raw },
+    ...(await plannedIndex(memoryDir, relPath, (c, pointer) =>
+      upsertIndexLine(c, pointer, indexLineFor(relPath, fields)),
+    )),
+  ]
+}
+
+/** What deleting a memory would write: the file gone and its pointer line dropped. */
+export async function planMemoryDelete(
+  memoryDir: string,
+  relPath: string,
+  expectedHash: string,
+): Promise<PlannedFile[]> {
+  const path = await resolveMemoryPath(memoryDir, relPath)
+  const current = await readIfExists(path)
+  if (current === null) throw new MemoryFileError('NOT_FOUND', `no memory at ${relPath}`)
+  if (sha256Hex(current) !== expectedHash) throw new ConflictError(path, current, '')
+  return [
+    { path: relPath, before: current, after: null },
+    ...(await plannedIndex(memoryDir, relPath, (c, pointer) => removeIndexLine(c, pointer))),
+  ]
+}

@@ -106,9 +106,19 @@ export class ScanWorker {
 // shards by file name (scan-sync.ts), so each thread reads half the files.
 const pool = Array.from({ length: Math.min(2, Math.max(1, availableParallelism())) }, () => new ScanWorker())
 let turn = 0
+let callingThreadOnly = false
+
+/**
+ * For short-lived processes (a hook that runs on every prompt): starting a thread costs more
+ * than it saves below a few thousand files, and nothing else needs the main thread meanwhile.
+ */
+export function scanOnCallingThread(on = true): void {
+  callingThreadOnly = on
+}
 
 /** Runs a scan job off the main thread. */
 export function runScanJobInWorker<J extends ScanJob>(job: J): Promise<ScanJobResult<J>> {
+  if (callingThreadOnly) return inThread(job) as Promise<ScanJobResult<J>>
   return (pool[turn++ % pool.length] as ScanWorker).run(job)
 }
 
@@ -116,5 +126,6 @@ export function runScanJobInWorker<J extends ScanJob>(job: J): Promise<ScanJobRe
 export function runShardedScanJob<J extends ScanJob>(
   jobForShard: (index: number, count: number) => J,
 ): Promise<ScanJobResult<J>[]> {
+  if (callingThreadOnly) return Promise.all([inThread(jobForShard(0, 1)) as Promise<ScanJobResult<J>>])
   return Promise.all(pool.map((w, i) => w.run(jobForShard(i, pool.length))))
 }

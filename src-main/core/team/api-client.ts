@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { describeIssues } from '../../../src-shared/contract.js'
+import { describeIssues } from '../../../src-shared/schema-common.js'
 import {
   TEAM_MEMORY_PATH,
   TeamMemoryDocumentSchema,

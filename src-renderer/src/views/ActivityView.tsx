@@ -1,9 +1,16 @@
+import type { ActivityKind } from '../../../src-shared/types'
 import { useState } from 'react'
 import { errorMessage, getClient } from '../transport/client'
 import { RestoreMine } from '../components/RestoreMine'
 import { useStore } from '../store'
 
-const KIND_LABEL = { extraction: 'Extraction', dream: 'Dream', sync: 'Team sync' } as const
+const KIND_LABEL: Record<ActivityKind, string> = {
+  extraction: 'Extraction',
+  dream: 'Dream',
+  sync: 'Team sync',
+  recall: 'Recall',
+  agent: 'Agent',
+}
 
 export function ActivityView() {
   const { activity, select, setView, showHistory } = useStore()
@@ -39,6 +46,7 @@ export function ActivityView() {
               <div className="feed-head">
                 <span className={`kind ${a.kind}`}>{KIND_LABEL[a.kind]}</span>
                 <strong>{a.title}</strong>
+                {a.source && <span className="muted source">{a.source}</span>}
                 <time className="muted">{new Date(a.at).toLocaleTimeString()}</time>
               </div>
               {a.detail && <p className="feed-detail">{a.detail}</p>}

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { SettingsInput } from '../../../src-shared/types'
 import { errorMessage, getClient } from '../transport/client'
 import { useStore } from '../store'
+import { IntegrationsPanel } from './IntegrationsPanel'
 
 /** Where a value in use comes from, when it is not the saved setting: the environment wins. */
 function FromEnv({ field }: { field: string }) {
@@ -169,6 +170,7 @@ export function SettingsView() {
           </button>
         </div>
       </form>
+      <IntegrationsPanel />
     </div>
   )
 }

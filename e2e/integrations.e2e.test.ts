@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { writeFile } from '../test/helpers/temp-env.js'
+import { assertPrerequisites, launchBrowser, openApp, screenshot } from './harness.js'
+
+let browser: Browser
+beforeAll(async () => {
+  assertPrerequisites()
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+describe('Settings → Integrations', () => {
+  it('shows the settings-file change before installing the hooks, then their status; MCP configs to copy', async () => {
+    const original = '{\n  "model": "sonnet"\n}\n'
+    const app = await openApp(browser, { MEMDIR_HOOK_COMMAND: 'memdir' }, (sb) =>
+      writeFile(join(sb.project, '.claude', 'settings.json'), original),
+    )
+    const { page, sb } = app
+    const file = join(sb.project, '.claude', 'settings.json')
+    try {
+      await page.getByRole('button', { name: /^Settings/ }).click()
+      const panel = page.getByRole('region', { name: 'Integrations' })
+      const projectRow = panel.getByRole('row', { name: /Project \(shared, committed\)/ })
+      await expect.poll(() => projectRow.getByRole('cell').nth(1).textContent()).toBe('Not installed')
+
+      await projectRow.getByRole('button', { name: 'Install' }).click()
+      const plan = page.getByRole('dialog', { name: 'Review the settings change' })
+      await plan.waitFor()
+      const diff = await plan.getByLabel('Settings file change').textContent()
+      expect(diff).toContain('+        "hooks": [')
+      expect(diff).toContain('"command": "memdir hook prompt"')
+      expect(readFileSync(file, 'utf8')).toBe(original) // shown, not written
+      await screenshot(page, 'integrations-plan')
+
+      await plan.getByRole('button', { name: 'Write this change' }).click()
+      await expect.poll(() => projectRow.getByRole('cell').nth(1).textContent()).toBe('Installed')
+      expect(JSON.parse(readFileSync(file, 'utf8')).hooks.Stop[0].hooks[0].command).toBe('memdir hook stop')
+      await expect.poll(() => panel.getByText(/the previous file is kept at/).count()).toBe(1)
+
+      const claudeCode = await panel.getByLabel('Claude Code', { exact: true }).textContent()
+      expect(claudeCode).toMatch(/^claude mcp add memdir -- .* mcp --cwd /)
+      const desktop = JSON.parse((await panel.getByLabel(/Claude Desktop/).textContent()) ?? '')
+      expect(desktop.mcpServers.memdir.args).toContain('mcp')
+
+      await projectRow.getByRole('button', { name: 'Uninstall' }).click()
+      await plan.getByRole('button', { name: 'Write this change' }).click()
+      await expect.poll(() => projectRow.getByRole('cell').nth(1).textContent()).toBe('Not installed')
+      expect(readFileSync(file, 'utf8')).toBe(original)
+    } finally {
+      await app.close()
+    }
+  })
+})

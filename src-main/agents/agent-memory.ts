@@ -1,0 +1,175 @@
+import type { McpArgs } from '../../src-shared/mcp-tools.js'
+import type { MemoryDoc, MemoryListItem, RecallPreview } from '../../src-shared/types.js'
+import { getAutoMemPath } from '../core/paths/auto-mem-path.js'
+import type { ProjectContext } from '../core/paths/context.js'
+import { getAutoMemoryEnablement, getTeamMemoryEnablement } from '../core/paths/enablement.js'
+import { TEAM_DIRNAME } from '../core/paths/team-agent-paths.js'
+import { ProposalStore } from '../core/review/proposals.js'
+import { kebabSlug } from '../core/store/frontmatter.js'
+import {
+  createMemory,
+  deleteMemory,
+  planMemoryDelete,
+  planMemoryWrite,
+  readMemory,
+  slugForName,
+  updateMemory,
+} from '../core/store/memory-files.js'
+import { scanMemoryFiles } from '../core/store/scan.js'
+import {
+  appendActivity,
+  activityFileFor,
+  newActivityItem,
+  type ActivityInput,
+} from '../host/activity-store.js'
+import { proposalsDirFor } from '../host/app-data.js'
+import { loadEffectiveConfig } from '../host/config.js'
+import { HostError } from '../host/errors.js'
+import { historyForCli } from '../host/history.js'
+import { docOf, listItemOf, scopeOf } from '../host/memory-views.js'
+import { modelRuntimeFor } from '../host/model.js'
+import { memoryFormatFor, recallPreview } from '../host/views.js'
+
+export type WriteOutcome =
+  | { status: 'created' | 'updated'; memory: MemoryDoc }
+  | { status: 'proposed'; proposalId: string; files: string[] }
+
+export type DeleteOutcome = { status: 'deleted'; path: string } | { status: 'proposed'; proposalId: string }
+
+/**
+ * The memory of one project as an agent reaches it (MCP tools, hooks): the same core functions
+ * the editor uses — validation, atomic and hash-checked writes, the secret firewall, history
+ * (author `mcp` with the client's name) and review mode (writes become inbox proposals).
+ */
+export class AgentMemory {
+  readonly memoryDir: string
+
+  constructor(
+    readonly ctx: ProjectContext,
+    /** Who is asking: the MCP client's name (shown in history and the activity feed). */
+    private readonly client: () => string | undefined = () => undefined,
+  ) {
+    this.memoryDir = getAutoMemPath(ctx)
+  }
+
+  private note(input: ActivityInput): Promise<void> {
+    const client = this.client()
+    const item = newActivityItem({ ...input, source: client ? `mcp: ${client}` : 'mcp' })
+    return appendActivity(activityFileFor(this.ctx, this.memoryDir), item)
+  }
+
+  async list(scope: McpArgs<'memory_list'>['scope']): Promise<MemoryListItem[]> {
+    const now = Date.now()
+    return (await scanMemoryFiles(this.memoryDir))
+      .map((h) => listItemOf(h, h.filename, now))
+      .filter((m) => scope === 'all' || m.scope === scope)
+  }
+
+  async read(path: string): Promise<MemoryDoc> {
+    return docOf(await readMemory(this.memoryDir, path))
+  }
+
+  async search(query: string, recentTools: string[]): Promise<RecallPreview> {
+    const { client } = modelRuntimeFor(this.ctx, { maxRetries: 0 })
+    const {
+      memories: _m,
+      rawSelection: _r,
+      ...preview
+    } = await recallPreview(this.memoryDir, query, {
+      client,
+      recentTools,
+      offlineFallback: true,
+    })
+    return preview
+  }
+
+  private assertWritable(relPath: string): void {
+    const auto = getAutoMemoryEnablement(this.ctx)
+    if (!auto.enabled)
+      throw new HostError(
+        'DISABLED',
+        `Auto memory is off for this project (${auto.reason}): nothing was written.`,
+      )
+    if (scopeOf(relPath) === 'team') {
+      const team = getTeamMemoryEnablement(this.ctx)
+      if (!team.enabled)
+        throw new HostError('DISABLED', `Team memory is off for this project (${team.reason}).`)
+    }
+  }
+
+  private async writer() {
+    const history = await historyForCli(this.ctx)
+    return history.writer({ author: 'mcp', client: this.client() })
+  }
+
+  private reviewMode(): boolean {
+    return loadEffectiveConfig(this.ctx).reviewMode.value
+  }
+
+  private async targetPath(args: McpArgs<'memory_write'>): Promise<string> {
+    if (args.path) {
+      const rel = args.path.endsWith('.md') ? args.path : `${args.path}.md`
+      if (args.scope === 'team' && scopeOf(rel) !== 'team') return `${TEAM_DIRNAME}/${rel}`
+      return rel
+    }
+    const format = await memoryFormatFor(this.ctx, this.memoryDir)
+    const file = `${format === 'nested' ? kebabSlug(args.name) : slugForName(args.name)}.md`
+    return args.scope === 'team' ? `${TEAM_DIRNAME}/${file}` : file
+  }
+
+  async write(args: McpArgs<'memory_write'>): Promise<WriteOutcome> {
+    const relPath = await this.targetPath(args)
+    this.assertWritable(relPath)
+    const fields = { name: args.name, description: args.description, type: args.type, body: args.body }
+    const format = await memoryFormatFor(this.ctx, this.memoryDir)
+    if (this.reviewMode()) {
+      const files = await planMemoryWrite(this.memoryDir, relPath, fields, args.expected_hash, format)
+      const proposal = await new ProposalStore(proposalsDirFor(this.ctx, this.memoryDir)).create({
+        author: 'mcp',
+        client: this.client(),
+        reason: args.reason?.trim() || `${args.expected_hash ? 'Update' : 'New'} memory: ${args.name}`,
+        files,
+      })
+      await this.note({
+        kind: 'agent',
+        level: 'info',
+        title: 'An agent proposed a memory for review',
+        detail: proposal.reason,
+        files: [],
+        proposalId: proposal.id,
+      })
+      return { status: 'proposed', proposalId: proposal.id, files: files.map((f) => f.path) }
+    }
+    const record = await this.writer()
+    const doc =
+      args.expected_hash === undefined
+        ? await createMemory(this.memoryDir, { ...fields, relPath, format, record })
+        : await updateMemory(this.memoryDir, relPath, fields, args.expected_hash, format, { record })
+    const created = args.expected_hash === undefined
+    await this.note({
+      kind: 'agent',
+      level: 'success',
+      title: `An agent ${created ? 'saved' : 'updated'} a memory`,
+      detail: args.name,
+      files: [relPath],
+    })
+    return { status: created ? 'created' : 'updated', memory: docOf(doc) }
+  }
+
+  async delete(args: McpArgs<'memory_delete'>): Promise<DeleteOutcome> {
+    this.assertWritable(args.path)
+    if (this.reviewMode()) {
+      const files = await planMemoryDelete(this.memoryDir, args.path, args.expected_hash)
+      const proposal = await new ProposalStore(proposalsDirFor(this.ctx, this.memoryDir)).create({
+        author: 'mcp',
+        client: this.client(),
+        reason: args.reason?.trim() || `Delete ${args.path}`,
+        files,
+      })
+      return { status: 'proposed', proposalId: proposal.id }
+    }
+    await deleteMemory(this.memoryDir, args.path, args.expected_hash, { record: await this.writer() })
+    await this.note({ kind: 'agent', level: 'info', title: 'An agent deleted a memory', files: [args.path] })
+    return { status: 'deleted', path: args.path }
+  }
+}

@@ -1,0 +1,69 @@
+import { readFile, stat } from 'node:fs/promises'
+import { sep } from 'node:path'
+import type { ExtractionEvent } from '../../core/extract/extract-memories.js'
+import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
+import type { ProjectContext } from '../../core/paths/context.js'
+import { ProposalStore } from '../../core/review/proposals.js'
+import { mainChain, parseTranscriptLines, toMessages, turnState } from '../../core/sessions/transcript.js'
+import { extractionActivity } from '../../host/activity-items.js'
+import { activityFileFor, appendActivity, newActivityItem } from '../../host/activity-store.js'
+import { proposalsDirFor } from '../../host/app-data.js'
+import { loadEffectiveConfig } from '../../host/config.js'
+import { createExtractionService } from '../../host/extraction.js'
+import { historyForCli } from '../../host/history.js'
+import { modelRuntimeFor } from '../../host/model.js'
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** The hook can fire a moment before the client's last lines reach the file: wait until it is quiet. */
+async function settledTranscript(path: string, maxWaitMs = 3000) {
+  const end = Date.now() + maxWaitMs
+  let last = -1
+  for (;;) {
+    const { size } = await stat(path)
+    const entries = parseTranscriptLines(await readFile(path, 'utf8')).entries
+    if ((size === last && turnState(entries).state !== 'open') || Date.now() > end) return entries
+    last = size
+    await sleep(250)
+  }
+}
+
+/**
+ * `memdir hook extract`: the background run a Stop hook starts when no app is running. It
+ * continues the session from the shared cursor, under the cross-process extraction lock, and
+ * reports to the workspace's activity feed like the app would.
+ */
+export async function runExtractionJob(
+  ctx: ProjectContext,
+  transcriptPath: string,
+  sessionId: string,
+  log: (line: string) => void,
+): Promise<ExtractionEvent[]> {
+  const memoryDir = getAutoMemPath(ctx)
+  const messages = toMessages(mainChain(await settledTranscript(transcriptPath)))
+  const config = loadEffectiveConfig(ctx)
+  const history = await historyForCli(ctx)
+  const feed = activityFileFor(ctx, memoryDir)
+  const label = ctx.projectRoot.split(sep).filter(Boolean).pop() ?? ctx.projectRoot
+  const events: ExtractionEvent[] = []
+  const pending: Promise<void>[] = []
+  const extractor = createExtractionService(ctx, {
+    client: modelRuntimeFor(ctx).client,
+    config,
+    recordFor: (runId) => history.writer({ author: 'extraction', runId }),
+    review: {
+      enabled: () => config.reviewMode.value,
+      proposals: new ProposalStore(proposalsDirFor(ctx, memoryDir)),
+    },
+    onEvent: (e) => {
+      events.push(e)
+      log(`extraction ${e.type}${'reason' in e ? `: ${e.reason}` : ''}${'error' in e ? `: ${e.error}` : ''}`)
+      const item = extractionActivity(e, label, 'runId' in e ? e.runId : undefined)
+      if (item) pending.push(appendActivity(feed, newActivityItem({ ...item, source: 'hook' })))
+    },
+  })
+  await extractor.executeExtractMemories({ messages, sessionId })
+  await extractor.drainPendingExtraction()
+  await Promise.all(pending)
+  return events
+}

@@ -1,0 +1,398 @@
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import {
+  delayed,
+  reply,
+  text,
+  toolUse,
+  startFakeAnthropic,
+  type FakeAnthropic,
+} from '../../../test/fake-anthropic/server.js'
+import { runBuilt } from '../../../test/helpers/built-cli.js'
+import { sandbox, writeFile } from '../../../test/helpers/temp-env.js'
+import { HistoryStore } from '../../core/history/history-store.js'
+import { clearAutoMemPathCache, getAutoMemPath } from '../../core/paths/auto-mem-path.js'
+import { getProjectTranscriptDir } from '../../core/paths/team-agent-paths.js'
+import { sanitizePath } from '../../core/paths/sanitize.js'
+import { activityFileFor, readActivity } from '../../host/activity-store.js'
+import { listenForAgentJobs, type TurnEndedJob } from '../../host/agent-socket.js'
+import { historyDirFor } from '../../host/app-data.js'
+import { hookLogPath } from './hook-log.js'
+
+const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'hook-input')
+const VERSIONS = readdirSync(FIXTURES)
+  .filter((f) => /^claude-code-.*\.json$/.test(f))
+  .map((f) => f.slice('claude-code-'.length, -'.json'.length))
+const TRANSCRIPT = join(
+  import.meta.dirname,
+  '..',
+  '..',
+  '..',
+  'test',
+  'fixtures',
+  'transcripts',
+  'claude-code-2.1.88',
+  'project',
+  '7e04a474-c001-4602-a9d4-f8d9d02f2f42.jsonl',
+)
+
+const fakes: FakeAnthropic[] = []
+afterEach(async () => {
+  while (fakes.length) await fakes.pop()!.close()
+})
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+async function until<T>(
+  what: string,
+  get: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 20_000,
+): Promise<T> {
+  const end = Date.now() + ms
+  for (;;) {
+    const v = await get()
+    if (v) return v
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await sleep(100)
+  }
+}
+
+function project() {
+  const sb = sandbox()
+  sb.env.MEMDIR_DATA_DIR = join(sb.root, 'data')
+  clearAutoMemPathCache()
+  const memoryDir = getAutoMemPath(sb.ctx())
+  writeFile(
+    join(memoryDir, 'testing.md'),
+    '---\nname: Integration tests\ndescription: integration tests run against a real postgres database, never mocks\ntype: feedback\n---\n\nRun them with `npm test` and TEST_DATABASE_URL set.\n',
+  )
+  writeFile(join(memoryDir, 'MEMORY.md'), '- [Integration tests](testing.md) — real postgres, never mocks\n')
+  return { sb, memoryDir }
+}
+
+/** The JSON the real client sent this hook (captured by test/fixtures/hook-input), for this sandbox. */
+function hookInput(
+  version: string,
+  event: string,
+  sb: ReturnType<typeof sandbox>,
+  over: Record<string, unknown> = {},
+) {
+  const raw = readFileSync(join(FIXTURES, `claude-code-${version}.json`), 'utf8')
+    .split('<sanitized-project>')
+    .join(sanitizePath(sb.project))
+    .split('<home>')
+    .join(sb.home)
+    .split('<project>')
+    .join(sb.project)
+  const captured = JSON.parse(raw) as { events: Record<string, { input: Record<string, unknown> }> }
+  const input = { ...captured.events[event]!.input, ...over }
+  // This sandbox's CLAUDE_CONFIG_DIR is <home>/.claude, as the client's was.
+  return input
+}
+
+describe.each(VERSIONS)('memdir hook prompt (input captured from Claude Code %s)', (version) => {
+  it('adds the relevant memory as additionalContext, once per session', async () => {
+    const { sb, memoryDir } = project()
+    const input = hookInput(version, 'UserPromptSubmit', sb, {
+      prompt: 'how do we run the integration tests against postgres?',
+    })
+    const r = await runBuilt(['hook', 'prompt'], { env: sb.env, input: JSON.stringify(input) })
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout) as {
+      hookSpecificOutput: { hookEventName: string; additionalContext: string }
+    }
+    expect(out.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit')
+    expect(out.hookSpecificOutput.additionalContext).toContain(
+      `<system-reminder>\nMemory (saved today): ${join(memoryDir, 'testing.md')}:`,
+    )
+    expect(out.hookSpecificOutput.additionalContext).toContain('TEST_DATABASE_URL')
+
+    // The same session asking again: already surfaced, nothing printed.
+    const again = await runBuilt(['hook', 'prompt'], { env: sb.env, input: JSON.stringify(input) })
+    expect(again).toMatchObject({ code: 0, stdout: '' })
+    const feed = await readActivity(activityFileFor(sb.ctx(), memoryDir))
+    expect(feed).toMatchObject([{ kind: 'recall', source: 'hook', files: ['testing.md'] }])
+  })
+})
+
+describe('memdir hook prompt never blocks a prompt', () => {
+  it('bad input, an unreachable model and a slow model: exit 0, and the offline ranker when it can', async () => {
+    const { sb } = project()
+    const bad = await runBuilt(['hook', 'prompt'], { env: sb.env, input: 'not json' })
+    expect(bad).toMatchObject({ code: 0, stdout: '' })
+    const missing = await runBuilt(['hook', 'prompt'], {
+      env: sb.env,
+      input: '{"hook_event_name":"UserPromptSubmit"}',
+    })
+    expect(missing).toMatchObject({ code: 0, stdout: '' })
+    const log = readFileSync(hookLogPath(sb.env.MEMDIR_DATA_DIR!), 'utf8')
+    expect(log).toContain('prompt: failed: the hook input is not JSON')
+    expect(log).toContain('prompt: failed: unexpected hook input: session_id')
+
+    // A selector that answers after the hook's deadline: the offline ranker answers instead.
+    const fake = await startFakeAnthropic([delayed(5000, reply(text('{"selected_memories":[]}')))])
+    fakes.push(fake)
+    const slowEnv = {
+      ...sb.env,
+      ANTHROPIC_API_KEY: 'sk-test',
+      ANTHROPIC_BASE_URL: fake.url,
+      MEMDIR_HOOK_SELECTOR_TIMEOUT_MS: '400',
+    }
+    const input = hookInput(VERSIONS[0]!, 'UserPromptSubmit', sb, {
+      prompt: 'integration tests with postgres please',
+    })
+    const slow = await runBuilt(['hook', 'prompt'], { env: slowEnv, input: JSON.stringify(input) })
+    expect(slow.code).toBe(0)
+    expect(slow.ms).toBeLessThan(4000)
+    expect(slow.stdout).toContain('testing.md')
+    expect(fake.requests).toHaveLength(1) // it did ask the model first
+
+    const dead = await runBuilt(['hook', 'prompt'], {
+      env: { ...slowEnv, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' },
+      input: JSON.stringify({ ...input, session_id: 'another-session' }),
+    })
+    expect(dead.code).toBe(0)
+    expect(dead.stdout).toContain('testing.md')
+  })
+
+  it('stops injecting once the session has used its 60 KiB', async () => {
+    const { sb, memoryDir } = project()
+    for (let i = 0; i < 30; i++)
+      writeFile(
+        join(memoryDir, `big_${i}.md`),
+        `---\nname: Postgres note ${i}\ndescription: postgres integration test detail ${i}\ntype: project\n---\n\n${'postgres integration tests detail.\n'.repeat(150)}\n`,
+      )
+    const base = hookInput(VERSIONS[0]!, 'UserPromptSubmit', sb)
+    let total = 0
+    let prompts = 0
+    for (; prompts < 20; prompts++) {
+      const r = await runBuilt(['hook', 'prompt'], {
+        env: sb.env,
+        input: JSON.stringify({ ...base, prompt: `postgres integration tests question ${prompts}` }),
+      })
+      if (!r.stdout) break
+      total += Buffer.byteLength(
+        (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
+          .additionalContext,
+      )
+    }
+    expect(total).toBeGreaterThanOrEqual(60 * 1024)
+    expect(total).toBeLessThan(60 * 1024 + 5 * 4096 + 5 * 1024) // the last recall may cross the line once
+    expect(readFileSync(hookLogPath(sb.env.MEMDIR_DATA_DIR!), 'utf8')).toContain(
+      'session recall budget (60 KiB) used up',
+    )
+  })
+})
+
+describe('memdir hook stop', () => {
+  it('with no app running, a detached background run extracts the session', async () => {
+    const { sb, memoryDir } = project()
+    const transcriptDir = getProjectTranscriptDir(sb.ctx())
+    mkdirSync(transcriptDir, { recursive: true })
+    const input = hookInput(VERSIONS[0]!, 'Stop', sb)
+    copyFileSync(TRANSCRIPT, input.transcript_path as string)
+    const fake = await startFakeAnthropic([
+      reply(
+        toolUse('Write', {
+          file_path: join(memoryDir, 'notes_location.md'),
+          content:
+            '---\nname: Notes location\ndescription: the project notes live in a.txt and b.txt\ntype: project\n---\n\nThe notes are in a.txt and b.txt.\n',
+        }),
+      ),
+      reply(text('Saved one memory.')),
+    ])
+    fakes.push(fake)
+    const env = { ...sb.env, ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url }
+    const r = await runBuilt(['hook', 'stop'], { env, input: JSON.stringify(input) })
+    expect(r).toMatchObject({ code: 0, stdout: '' })
+    expect(r.ms).toBeLessThan(3000) // returns at once: the run continues in the background
+    await until('the background extraction', () => existsSync(join(memoryDir, 'notes_location.md')))
+    const history = new HistoryStore(historyDirFor(sb.ctx(), memoryDir))
+    const feed = await until('the activity entry', () => {
+      const lines = existsSync(activityFileFor(sb.ctx(), memoryDir))
+        ? readFileSync(activityFileFor(sb.ctx(), memoryDir), 'utf8')
+        : ''
+      return lines.includes('"source":"hook"') && lines
+    })
+    expect(feed).toContain('Memory updated in proj')
+    const entries = await history.list({ path: 'notes_location.md' })
+    expect(entries.map((e) => e.author)).toEqual(['extraction'])
+
+    // The same turn again (SessionEnd after Stop): the shared cursor says nothing new.
+    const end = hookInput(VERSIONS[0]!, 'SessionEnd', sb)
+    await runBuilt(['hook', 'stop'], { env, input: JSON.stringify(end) })
+    await until('the second run', () =>
+      readFileSync(hookLogPath(sb.env.MEMDIR_DATA_DIR!), 'utf8').includes('no new messages'),
+    )
+    expect(fake.requests.filter((q) => q.path.startsWith('/v1/messages'))).toHaveLength(2)
+  })
+
+  it('a running app takes the turn over its socket and extracts it itself', async () => {
+    const { sb, memoryDir } = project()
+    const input = hookInput(VERSIONS[0]!, 'Stop', sb)
+    mkdirSync(getProjectTranscriptDir(sb.ctx()), { recursive: true })
+    const fake = await startFakeAnthropic([
+      reply(
+        toolUse('Write', {
+          file_path: join(memoryDir, 'from_app.md'),
+          content:
+            '---\nname: From the app\ndescription: written by the app run\ntype: project\n---\n\nbody\n',
+        }),
+      ),
+      reply(text('Saved.')),
+    ])
+    fakes.push(fake)
+    const env = {
+      ...sb.env,
+      ANTHROPIC_API_KEY: 'sk-test',
+      ANTHROPIC_BASE_URL: fake.url,
+      MEMDIR_TURN_IDLE_MS: '600000',
+    }
+    const { createHost } = await import('../../host/host.js')
+    const host = await createHost({ env, projectRoot: sb.project })
+    try {
+      // The transcript appears while the app runs; its last turn looks unfinished to the watcher
+      // until the hook says otherwise.
+      copyFileSync(TRANSCRIPT, input.transcript_path as string)
+      const r = await runBuilt(['hook', 'stop'], { env, input: JSON.stringify(input) })
+      expect(r).toMatchObject({ code: 0, stdout: '' })
+      expect(readFileSync(hookLogPath(sb.env.MEMDIR_DATA_DIR!), 'utf8')).toContain('handed to app')
+      await until('the app’s extraction', () => existsSync(join(memoryDir, 'from_app.md')))
+      const item = await until('the activity item', async () => {
+        const r = (await host.call('activity/list', undefined)) as {
+          value: { title: string; files: string[] }[]
+        }
+        return r.value.find((i) => i.title.startsWith('Memory updated'))
+      })
+      expect(item.files).toContain('from_app.md')
+    } finally {
+      await host.close()
+    }
+  })
+
+  it('hands the turn to a running app over its socket instead', async () => {
+    const { sb } = project()
+    const jobs: TurnEndedJob[] = []
+    const server = await listenForAgentJobs(sb.env.MEMDIR_DATA_DIR!, async (job) => {
+      jobs.push(job)
+      return { accepted: true }
+    })
+    try {
+      const input = hookInput(VERSIONS[0]!, 'Stop', sb)
+      const r = await runBuilt(['hook', 'stop'], { env: sb.env, input: JSON.stringify(input) })
+      expect(r).toMatchObject({ code: 0, stdout: '' })
+      expect(jobs).toEqual([
+        {
+          type: 'turn-ended',
+          projectRoot: sb.project,
+          sessionId: input.session_id,
+          transcriptPath: input.transcript_path,
+          event: 'Stop',
+        },
+      ])
+      expect(readFileSync(hookLogPath(sb.env.MEMDIR_DATA_DIR!), 'utf8')).toContain('handed to app')
+    } finally {
+      await server?.close()
+    }
+  })
+})
+
+describe('memdir hooks install|uninstall', () => {
+  const original = `{
+  "permissions": {
+    "allow": ["Bash(npm test)"]
+  },
+  "hooks": {
+    "UserPromptSubmit": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "echo remember-the-style-guide"
+          }
+        ]
+      }
+    ],
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "./scripts/check-bash.sh"
+          }
+        ]
+      }
+    ]
+  },
+  "model": "sonnet"
+}
+`
+
+  it('merges into a settings file that has other hooks, is idempotent, and uninstalls byte for byte', async () => {
+    const { sb } = project()
+    const file = join(sb.project, '.claude', 'settings.json')
+    writeFile(file, original)
+    const env = { ...sb.env, MEMDIR_HOOK_COMMAND: 'memdir' }
+    const dry = await runBuilt(['hooks', 'install', '--scope', 'project', '--dry-run', '--cwd', sb.project], {
+      env,
+    })
+    expect(dry.code).toBe(0)
+    expect(dry.stdout).toContain('+            "command": "memdir hook prompt"')
+    expect(readFileSync(file, 'utf8')).toBe(original) // a dry run writes nothing
+
+    const inst = await runBuilt(['hooks', 'install', '--scope', 'project', '--cwd', sb.project], { env })
+    expect(inst.code).toBe(0)
+    const installed = JSON.parse(readFileSync(file, 'utf8'))
+    expect(installed.permissions).toEqual({ allow: ['Bash(npm test)'] })
+    expect(installed.model).toBe('sonnet')
+    expect(installed.hooks.PreToolUse).toEqual(JSON.parse(original).hooks.PreToolUse)
+    expect(
+      installed.hooks.UserPromptSubmit.map((g: { hooks: { command: string }[] }) => g.hooks[0]!.command),
+    ).toEqual(['echo remember-the-style-guide', 'memdir hook prompt'])
+    expect(installed.hooks.Stop[0].hooks[0].command).toBe('memdir hook stop')
+    expect(installed.hooks.SessionEnd[0].hooks[0].command).toBe('memdir hook stop')
+    const backups = readdirSync(join(sb.env.MEMDIR_DATA_DIR!, 'backups', 'claude-settings'))
+    expect(backups).toHaveLength(1)
+    expect(
+      readFileSync(join(sb.env.MEMDIR_DATA_DIR!, 'backups', 'claude-settings', backups[0]!), 'utf8'),
+    ).toBe(original)
+
+    const afterInstall = readFileSync(file, 'utf8')
+    const twice = await runBuilt(['hooks', 'install', '--scope', 'project', '--cwd', sb.project], { env })
+    expect(twice.stdout).toContain('nothing to change')
+    expect(readFileSync(file, 'utf8')).toBe(afterInstall)
+
+    const status = await runBuilt(['hooks', 'status', '--json', '--cwd', sb.project], { env })
+    expect(JSON.parse(status.stdout)).toMatchObject([
+      { scope: 'user', installed: false },
+      { scope: 'project', installed: true, outdated: false },
+      { scope: 'local', installed: false, exists: false },
+    ])
+
+    const un = await runBuilt(['hooks', 'uninstall', '--scope', 'project', '--cwd', sb.project], { env })
+    expect(un.code).toBe(0)
+    expect(readFileSync(file, 'utf8')).toBe(original)
+  })
+
+  it('creates a missing file and removes only what it added; refuses a file it cannot parse', async () => {
+    const { sb } = project()
+    const env = { ...sb.env, MEMDIR_HOOK_COMMAND: "'/opt/memdir app/bin/memdir.js'" }
+    const local = join(sb.project, '.claude', 'settings.local.json')
+    expect(
+      (await runBuilt(['hooks', 'install', '--scope', 'local', '--cwd', sb.project], { env })).code,
+    ).toBe(0)
+    expect(JSON.parse(readFileSync(local, 'utf8')).hooks.UserPromptSubmit[0].hooks[0].command).toBe(
+      "'/opt/memdir app/bin/memdir.js' hook prompt",
+    )
+    await runBuilt(['hooks', 'uninstall', '--scope', 'local', '--cwd', sb.project], { env })
+    expect(JSON.parse(readFileSync(local, 'utf8'))).toEqual({})
+
+    const user = join(sb.configDir, 'settings.json')
+    writeFileSync(user, '{ "hooks": { // a comment\n } }\n')
+    const refused = await runBuilt(['hooks', 'install', '--cwd', sb.project], { env })
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain('is not valid JSON')
+    expect(readFileSync(user, 'utf8')).toBe('{ "hooks": { // a comment\n } }\n')
+  })
+})

@@ -1,0 +1,85 @@
+import { join, relative, sep } from 'node:path'
+import type { PromptHookOutput, UserPromptSubmitHook } from '../../../src-shared/hook-input.js'
+import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
+import type { Env } from '../../core/paths/context.js'
+import { getAutoMemoryEnablement } from '../../core/paths/enablement.js'
+import { hasModelCredentials } from '../../core/model/config.js'
+import { sanitizePath } from '../../core/paths/sanitize.js'
+import { RecallSession } from '../../core/recall/recall-session.js'
+import { recentToolsInTranscript } from '../../core/sessions/recent-tools.js'
+import { activityFileFor, appendActivity, newActivityItem } from '../../host/activity-store.js'
+import { getAppDataDir } from '../../host/app-data.js'
+import { loadEffectiveConfig, modelConfigOf } from '../../host/config.js'
+import { createProjectContext } from '../../host/project.js'
+import { loadRecallState, pruneRecallStates, saveRecallState } from './recall-state.js'
+
+/** How long the model selector may take before the offline ranker answers instead. */
+export const DEFAULT_SELECTOR_TIMEOUT_MS = 4000
+
+export interface PromptHookResult {
+  output?: PromptHookOutput
+  /** Why nothing was added (for the log). */
+  skipped?: string
+}
+
+/**
+ * UserPromptSubmit: recall for the prompt, minus what this session already surfaced and within
+ * its 60 KiB budget. Returns the hook output, or nothing when there is nothing to add.
+ */
+export async function runPromptHook(input: UserPromptSubmitHook, env: Env): Promise<PromptHookResult> {
+  const ctx = createProjectContext({ cwd: input.cwd, env })
+  const auto = getAutoMemoryEnablement(ctx)
+  if (!auto.enabled) return { skipped: `auto memory is off: ${auto.reason}` }
+  const memoryDir = getAutoMemPath(ctx)
+  const stateDir = join(getAppDataDir(ctx), 'hooks', 'recall', sanitizePath(memoryDir))
+  const state = await loadRecallState(stateDir, input.session_id)
+
+  const timeoutMs = Number(env.MEMDIR_HOOK_SELECTOR_TIMEOUT_MS) || DEFAULT_SELECTOR_TIMEOUT_MS
+  // The SDK is loaded only when there is a model to call: the offline path starts faster.
+  const modelConfig = modelConfigOf(loadEffectiveConfig(ctx))
+  const client = hasModelCredentials(modelConfig)
+    ? (await import('../../core/model/client.js')).createModelClient(modelConfig, {
+        maxRetries: 0,
+        timeoutMs,
+      })
+    : undefined
+  const session = new RecallSession(memoryDir, {
+    client,
+    signal: AbortSignal.timeout(timeoutMs),
+    offlineFallback: true,
+  })
+  state.surfaced.forEach((p) => session.surfaced.add(p))
+  session.injectedBytes = state.injectedBytes
+  const recentTools = await recentToolsInTranscript(input.transcript_path).catch(() => [])
+  const outcome = await session.surface(input.prompt, recentTools)
+  if (outcome.skipped) return { skipped: outcome.reason }
+  if (!outcome.injections.length) return { skipped: 'no relevant memory' }
+
+  await saveRecallState(stateDir, input.session_id, {
+    surfaced: [...session.surfaced],
+    injectedBytes: session.injectedBytes,
+  })
+  if (state.fresh) await pruneRecallStates(stateDir) // once per session is often enough
+  const files = outcome.result.memories.map((m) => relative(memoryDir, m.path).split(sep).join('/'))
+  await appendActivity(
+    activityFileFor(ctx, memoryDir),
+    newActivityItem({
+      kind: 'recall',
+      level: 'info',
+      source: 'hook',
+      title: `Recalled ${files.length} ${files.length === 1 ? 'memory' : 'memories'} for a prompt`,
+      detail: `${input.prompt.slice(0, 200)}${input.prompt.length > 200 ? '…' : ''}${
+        outcome.result.mode === 'offline' ? ` (${outcome.result.note})` : ''
+      }`,
+      files,
+    }),
+  )
+  return {
+    output: {
+      hookSpecificOutput: {
+        hookEventName: 'UserPromptSubmit',
+        additionalContext: outcome.injections.join('\n\n'),
+      },
+    },
+  }
+}

@@ -1,0 +1,45 @@
+import { readdir, readFile, stat, unlink } from 'node:fs/promises'
+import { join } from 'node:path'
+import { writeFileAtomic } from '../../core/store/atomic-write.js'
+
+/** What recall already surfaced in one Claude Code session, and how many bytes it injected (SPEC §6). */
+export interface SessionRecallState {
+  surfaced: string[]
+  injectedBytes: number
+}
+
+const STALE_MS = 7 * 24 * 60 * 60 * 1000
+
+const fileFor = (dir: string, sessionId: string) =>
+  join(dir, `${sessionId.replace(/[^\w.-]/g, '_').slice(0, 120)}.json`)
+
+/** A session's state; `fresh` when it is the session's first prompt (nothing saved yet). */
+export async function loadRecallState(
+  dir: string,
+  sessionId: string,
+): Promise<SessionRecallState & { fresh: boolean }> {
+  try {
+    const data = JSON.parse(await readFile(fileFor(dir, sessionId), 'utf8')) as Partial<SessionRecallState>
+    return {
+      surfaced: Array.isArray(data.surfaced) ? data.surfaced.filter((p) => typeof p === 'string') : [],
+      injectedBytes: typeof data.injectedBytes === 'number' ? data.injectedBytes : 0,
+      fresh: false,
+    }
+  } catch {
+    return { surfaced: [], injectedBytes: 0, fresh: true }
+  }
+}
+
+export async function saveRecallState(dir: string, sessionId: string, state: SessionRecallState) {
+  // Losing it in a power cut only means a memory may be shown twice: no fsync on this hot path.
+  await writeFileAtomic(fileFor(dir, sessionId), JSON.stringify(state), { durable: false })
+}
+
+/** Sessions untouched for a week are over: their state files go. */
+export async function pruneRecallStates(dir: string, now = Date.now()): Promise<void> {
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const p = join(dir, name)
+    const st = await stat(p).catch(() => undefined)
+    if (st && now - st.mtimeMs > STALE_MS) await unlink(p).catch(() => undefined)
+  }
+}

@@ -1,0 +1,188 @@
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { afterEach, describe, expect, it } from 'vitest'
+import { sandbox, writeFile } from '../../test/helpers/temp-env.js'
+import { HistoryStore } from '../core/history/history-store.js'
+import { clearAutoMemPathCache, getAutoMemPath } from '../core/paths/auto-mem-path.js'
+import { ProposalStore } from '../core/review/proposals.js'
+import { activityFileFor, readActivity } from '../host/activity-store.js'
+import { historyDirFor, proposalsDirFor } from '../host/app-data.js'
+
+const MAIN = join(import.meta.dirname, '..', 'cli', 'main.ts')
+const clients: Client[] = []
+afterEach(async () => {
+  while (clients.length) await clients.pop()!.close()
+})
+
+type ToolResult = { content: { type: string; text: string }[]; isError?: boolean }
+
+/** `memdir mcp` as a real child process, spoken to by the SDK's own client over stdio. */
+async function connect(env: Record<string, string | undefined>, cwd: string) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', MAIN, 'mcp', '--cwd', cwd],
+    env: { PATH: process.env.PATH ?? '', ...env } as Record<string, string>,
+    stderr: 'pipe',
+  })
+  const client = new Client({ name: 'memdir-test-client', version: '1.0.0' })
+  await client.connect(transport)
+  clients.push(client)
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const r = (await client.callTool({ name, arguments: args })) as ToolResult
+    return { ...r, text: r.content.map((c) => c.text).join('\n') }
+  }
+  return { client, call }
+}
+
+function setup(extra: Record<string, string> = {}) {
+  const sb = sandbox({ MEMDIR_TEAM_MEMORY: '1', ...extra })
+  sb.env.MEMDIR_DATA_DIR = join(sb.root, 'data')
+  clearAutoMemPathCache()
+  const ctx = sb.ctx()
+  const memoryDir = getAutoMemPath(ctx)
+  writeFile(
+    join(memoryDir, 'testing.md'),
+    '---\nname: Testing\ndescription: integration tests hit a real postgres database, never mocks\ntype: feedback\n---\n\nRun `npm test` with TEST_DATABASE_URL set.\n',
+  )
+  writeFile(join(memoryDir, 'MEMORY.md'), '- [Testing](testing.md) — integration tests hit a real postgres\n')
+  return { sb, ctx, memoryDir }
+}
+
+describe('memdir mcp (the SDK client over stdio)', () => {
+  it('lists, reads, searches, writes (with conflict and secret refusal) and deletes', async () => {
+    const { sb, ctx, memoryDir } = setup()
+    const { client, call } = await connect(sb.env, sb.project)
+
+    const tools = (await client.listTools()).tools.map((t) => t.name).sort()
+    expect(tools).toEqual(['memory_delete', 'memory_list', 'memory_read', 'memory_search', 'memory_write'])
+
+    const list = JSON.parse((await call('memory_list', {})).text) as { relPath: string }[]
+    expect(list.map((m) => m.relPath)).toEqual(['testing.md'])
+
+    const search = await call('memory_search', { query: 'how do we run the postgres integration tests' })
+    expect(search.isError).toBeFalsy()
+    expect(search.text).toContain('offline ranking')
+    expect(search.text).toContain(`Memory (saved today): ${join(memoryDir, 'testing.md')}:`)
+    expect(search.text).toContain('Run `npm test` with TEST_DATABASE_URL set.')
+
+    const created = await call('memory_write', {
+      name: 'Deploy freeze',
+      description: 'no deploys on Fridays after 3pm',
+      type: 'project',
+      body: 'Deploys are frozen on Fridays after 3pm; ask in #release first.',
+    })
+    expect(created.isError).toBeFalsy()
+    expect(JSON.parse(created.text)).toMatchObject({
+      status: 'created',
+      memory: { relPath: 'deploy_freeze.md' },
+    })
+    expect(readFileSync(join(memoryDir, 'deploy_freeze.md'), 'utf8')).toContain(
+      'description: no deploys on Fridays',
+    )
+    expect(readFileSync(join(memoryDir, 'MEMORY.md'), 'utf8')).toContain('(deploy_freeze.md)')
+
+    const again = await call('memory_write', { name: 'Deploy freeze', description: 'x', body: 'y' })
+    expect(again.isError).toBe(true)
+    expect(again.text).toMatch(/^EXISTS: .*expected_hash/)
+
+    const read = JSON.parse((await call('memory_read', { path: 'deploy_freeze.md' })).text) as {
+      hash: string
+    }
+    writeFileSync(
+      join(memoryDir, 'deploy_freeze.md'),
+      '---\nname: Deploy freeze\ndescription: edited by hand\ntype: project\n---\nhand edit\n',
+    )
+    const stale = await call('memory_write', {
+      path: 'deploy_freeze.md',
+      name: 'Deploy freeze',
+      description: 'no deploys on Fridays',
+      body: 'agent edit',
+      expected_hash: read.hash,
+    })
+    expect(stale.isError).toBe(true)
+    expect(stale.text).toMatch(/^CONFLICT: the memory changed since you read it/)
+    expect(readFileSync(join(memoryDir, 'deploy_freeze.md'), 'utf8')).toContain('hand edit')
+
+    const fresh = JSON.parse((await call('memory_read', { path: 'deploy_freeze.md' })).text) as {
+      hash: string
+    }
+    const updated = await call('memory_write', {
+      path: 'deploy_freeze.md',
+      name: 'Deploy freeze',
+      description: 'no deploys on Fridays after 3pm',
+      body: 'merged edit',
+      expected_hash: fresh.hash,
+    })
+    expect(JSON.parse(updated.text)).toMatchObject({ status: 'updated' })
+
+    const secret = await call('memory_write', {
+      name: 'CI token',
+      description: 'the token CI uses',
+      scope: 'team',
+      body: 'export GITHUB_TOKEN=ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8',
+    })
+    expect(secret.isError).toBe(true)
+    expect(secret.text).toMatch(/^SECRET_IN_TEAM_MEMORY: /)
+    expect(existsSync(join(memoryDir, 'team', 'ci_token.md'))).toBe(false)
+
+    const badArgs = await call('memory_read', {})
+    expect(badArgs.isError).toBe(true)
+    expect(badArgs.text).toContain('path')
+
+    const del = await call('memory_delete', { path: 'testing.md', expected_hash: 'f'.repeat(64) })
+    expect(del.text).toMatch(/^CONFLICT/)
+    const t = JSON.parse((await call('memory_read', { path: 'testing.md' })).text) as { hash: string }
+    expect(
+      JSON.parse((await call('memory_delete', { path: 'testing.md', expected_hash: t.hash })).text),
+    ).toEqual({
+      status: 'deleted',
+      path: 'testing.md',
+    })
+    expect(existsSync(join(memoryDir, 'testing.md'))).toBe(false)
+    expect(readFileSync(join(memoryDir, 'MEMORY.md'), 'utf8')).not.toContain('testing.md')
+
+    // Every write is in history as the MCP client's, and the hand edit in between as external.
+    const history = new HistoryStore(historyDirFor(ctx, memoryDir))
+    const entries = await history.list({ path: 'deploy_freeze.md' })
+    expect(entries.map((e) => [e.author, e.client ?? null])).toEqual([
+      ['mcp', 'memdir-test-client'],
+      ['external', null],
+      ['mcp', 'memdir-test-client'],
+    ])
+    const feed = await readActivity(activityFileFor(ctx, memoryDir))
+    expect(feed.map((i) => i.source)).toContain('mcp: memdir-test-client')
+
+    const resources = (await client.listResources()).resources.map((r) => r.uri)
+    expect(resources).toContain('memory:///MEMORY.md')
+    expect(resources).toContain('memory:///deploy_freeze.md')
+    const index = await client.readResource({ uri: 'memory:///MEMORY.md' })
+    expect((index.contents[0] as { text: string }).text).toContain('(deploy_freeze.md)')
+  })
+
+  it('in review mode a write becomes a proposal in the inbox and nothing is written', async () => {
+    const { sb, ctx, memoryDir } = setup()
+    mkdirSync(sb.env.MEMDIR_DATA_DIR!, { recursive: true })
+    writeFileSync(join(sb.env.MEMDIR_DATA_DIR!, 'settings.json'), JSON.stringify({ reviewMode: true }))
+    const { call } = await connect(sb.env, sb.project)
+    const r = await call('memory_write', {
+      name: 'Release checklist',
+      description: 'what to check before tagging a release',
+      body: 'Run the e2e suite; bump the version.',
+      reason: 'learned during the release',
+    })
+    expect(JSON.parse(r.text)).toMatchObject({
+      status: 'proposed',
+      files: ['release_checklist.md', 'MEMORY.md'],
+    })
+    expect(existsSync(join(memoryDir, 'release_checklist.md'))).toBe(false)
+    const [proposal] = await new ProposalStore(proposalsDirFor(ctx, memoryDir)).list()
+    expect(proposal).toMatchObject({
+      author: 'mcp',
+      client: 'memdir-test-client',
+      reason: 'learned during the release',
+    })
+    expect(proposal!.files[0]!.after).toContain('Run the e2e suite')
+  })
+})

@@ -1,0 +1,160 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { McpToolInput } from '../../src-shared/mcp-tools.js'
+import { ENTRYPOINT_NAME } from '../core/paths/auto-mem-path.js'
+import type { ProjectContext } from '../core/paths/context.js'
+import { TEAM_DIRNAME } from '../core/paths/team-agent-paths.js'
+import { ConflictError, sha256Hex } from '../core/store/atomic-write.js'
+import { MemoryFileError } from '../core/store/memory-files.js'
+import { SecretInMemoryError } from '../core/store/secret-guard.js'
+import { HostError } from '../host/errors.js'
+import { AgentMemory } from './agent-memory.js'
+
+const json = (value: unknown): CallToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
+})
+
+/** What an agent needs to hear to recover: the code, what happened, and what to do next. */
+export function describeForAgent(e: unknown): string {
+  if (e instanceof ConflictError) {
+    const hash = e.current === null ? null : sha256Hex(e.current)
+    return hash
+      ? `CONFLICT: the memory changed since you read it (its hash is now ${hash}). Read it again with memory_read, merge your change, and retry with the new expected_hash.`
+      : 'CONFLICT: the memory no longer exists; create it again without expected_hash if it is still needed.'
+  }
+  if (e instanceof SecretInMemoryError) return `${e.code}: ${e.message} Remove the secret and try again.`
+  if (e instanceof MemoryFileError && e.code === 'EXISTS')
+    return `EXISTS: ${e.message}. Read it with memory_read and pass its hash as expected_hash to update it, or pick another path.`
+  if (e instanceof MemoryFileError || e instanceof HostError) return `${e.code}: ${e.message}`
+  return `ERROR: ${(e as Error)?.message ?? String(e)}`
+}
+
+async function answer(run: () => Promise<unknown>): Promise<CallToolResult> {
+  try {
+    const value = await run()
+    return typeof value === 'string' ? { content: [{ type: 'text', text: value }] } : json(value)
+  } catch (e) {
+    return { content: [{ type: 'text', text: describeForAgent(e) }], isError: true }
+  }
+}
+
+const URI_PREFIX = 'memory:///'
+const uriOf = (relPath: string) => URI_PREFIX + relPath.split('/').map(encodeURIComponent).join('/')
+
+/** The MCP server for one project's memory: five tools and the memory files as resources. */
+export function createMcpServer(ctx: ProjectContext, version: string): McpServer {
+  const server = new McpServer(
+    { name: 'memdir', title: 'Memdir memory', version },
+    {
+      instructions:
+        'Persistent memory for this project, shared with Claude Code (the same files). Search it at the start of a task with memory_search; save what a future session should know with memory_write (one fact per memory, a one-line description). Update a memory by reading it first and passing its hash as expected_hash.',
+    },
+  )
+  const client = () => server.server.getClientVersion()?.name
+  const mem = new AgentMemory(ctx, client)
+
+  server.registerTool(
+    'memory_list',
+    {
+      title: 'List memories',
+      description: 'Every memory of this project: path, name, one-line description, type, scope and age.',
+      inputSchema: McpToolInput.memory_list,
+      annotations: { readOnlyHint: true },
+    },
+    (args) => answer(() => mem.list(args.scope)),
+  )
+  server.registerTool(
+    'memory_read',
+    {
+      title: 'Read a memory',
+      description: 'One memory in full, with the hash to pass as expected_hash when updating or deleting it.',
+      inputSchema: McpToolInput.memory_read,
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      answer(async () => {
+        const { raw: _raw, ...doc } = await mem.read(args.path)
+        return doc
+      }),
+  )
+  server.registerTool(
+    'memory_search',
+    {
+      title: 'Recall memories',
+      description:
+        'The memories relevant to what you are working on (at most 5), as recall injects them: each with its age and a staleness warning when old.',
+      inputSchema: McpToolInput.memory_search,
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      answer(async () => {
+        const r = await mem.search(args.query, args.recent_tools)
+        const how = r.mode === 'offline' ? r.note : 'selected by the model'
+        const head = `${r.selected.length} of ${r.candidates} memories (${how})`
+        if (r.error) throw new HostError('RECALL_FAILED', r.error)
+        return [head, ...r.injections].join('\n\n')
+      }),
+  )
+  server.registerTool(
+    'memory_write',
+    {
+      title: 'Save a memory',
+      description:
+        'Create a memory, or update one (pass expected_hash from memory_read). Indexed in MEMORY.md, recorded in history; secrets are refused. In review mode the write waits for the user in the inbox.',
+      inputSchema: McpToolInput.memory_write,
+      annotations: { destructiveHint: false, idempotentHint: false },
+    },
+    (args) => answer(() => mem.write(args)),
+  )
+  server.registerTool(
+    'memory_delete',
+    {
+      title: 'Delete a memory',
+      description: 'Delete a memory and its MEMORY.md line; refused if it changed since you read it.',
+      inputSchema: McpToolInput.memory_delete,
+      annotations: { destructiveHint: true },
+    },
+    (args) => answer(() => mem.delete(args)),
+  )
+
+  server.registerResource(
+    'memory-index',
+    uriOf(ENTRYPOINT_NAME),
+    { title: 'MEMORY.md', description: 'The memory index the agent loads', mimeType: 'text/markdown' },
+    async (uri) => ({
+      contents: [
+        {
+          uri: uri.href,
+          mimeType: 'text/markdown',
+          text: await readFile(join(mem.memoryDir, ENTRYPOINT_NAME), 'utf8').catch(() => ''),
+        },
+      ],
+    }),
+  )
+  server.registerResource(
+    'memory-file',
+    new ResourceTemplate(`${URI_PREFIX}{+path}`, {
+      list: async () => ({
+        resources: (await mem.list('all')).map((m) => ({
+          uri: uriOf(m.relPath),
+          name: m.relPath,
+          title: m.name,
+          description: m.description ?? undefined,
+          mimeType: 'text/markdown',
+        })),
+      }),
+    }),
+    { title: 'Memory file', mimeType: 'text/markdown' },
+    async (uri, vars) => {
+      const rel = decodeURIComponent(String(vars.path))
+      const text =
+        rel === `${TEAM_DIRNAME}/${ENTRYPOINT_NAME}`
+          ? await readFile(join(mem.memoryDir, rel), 'utf8')
+          : (await mem.read(rel)).raw
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] }
+    },
+  )
+  return server
+}

@@ -1,0 +1,74 @@
+import { TurnEndInput, UserPromptSubmitInput } from '../../../src-shared/hook-input.js'
+import { describeIssues } from '../../../src-shared/schema-common.js'
+import { logHookLine } from '../../agents/hooks/hook-log.js'
+import { getAppDataDir } from '../../host/app-data.js'
+import { createProjectContext } from '../../host/project.js'
+import { type CliIO, UsageError } from '../io.js'
+
+export interface HookJobArgs {
+  transcript?: string
+  session?: string
+  cwd?: string
+}
+
+async function readHookInput(io: CliIO): Promise<unknown> {
+  if (!io.stdin) throw new Error('no standard input')
+  const text = await io.stdin()
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new Error(`the hook input is not JSON: ${JSON.stringify(text.slice(0, 80))}`)
+  }
+}
+
+/**
+ * `memdir hook prompt|stop` (what the installed Claude Code hooks run) and `memdir hook extract`
+ * (the background run `stop` starts). prompt and stop never fail Claude Code: any problem exits 0
+ * with nothing printed and a line in `<data dir>/logs/hooks.log`.
+ */
+export async function hookCommand(io: CliIO, event: string | undefined, job: HookJobArgs): Promise<number> {
+  const dataDir = getAppDataDir(createProjectContext({ cwd: io.cwd, env: io.env }))
+  const log = (line: string) => logHookLine(dataDir, `${event}: ${line}`)
+  if (event === 'extract') {
+    if (!job.transcript || !job.session)
+      throw new UsageError('hook extract needs --transcript FILE --session ID')
+    const { runExtractionJob } = await import('../../agents/hooks/extraction-job.js')
+    const lines: Promise<void>[] = []
+    try {
+      const ctx = createProjectContext({ cwd: job.cwd ?? io.cwd, env: io.env })
+      await runExtractionJob(ctx, job.transcript, job.session, (l) => lines.push(log(l)))
+    } catch (e) {
+      lines.push(log(`failed: ${(e as Error).message}`))
+      await Promise.all(lines)
+      return 1
+    }
+    await Promise.all(lines)
+    return 0
+  }
+  if (event !== 'prompt' && event !== 'stop') throw new UsageError('usage: memdir hook prompt|stop')
+  try {
+    const raw = await readHookInput(io)
+    if (event === 'prompt') {
+      ;(await import('../../core/store/scan-worker-client.js')).scanOnCallingThread()
+      const input = UserPromptSubmitInput.safeParse(raw)
+      if (!input.success) throw new Error(`unexpected hook input: ${describeIssues(input.error)}`)
+      const { runPromptHook } = await import('../../agents/hooks/prompt-hook.js')
+      const r = await runPromptHook(input.data, io.env)
+      if (r.output) io.stdout(JSON.stringify(r.output) + '\n')
+      else await log(`nothing added (${r.skipped})`)
+    } else {
+      const input = TurnEndInput.safeParse(raw)
+      if (!input.success) throw new Error(`unexpected hook input: ${describeIssues(input.error)}`)
+      const { runTurnEndHook } = await import('../../agents/hooks/turn-end-hook.js')
+      const r = await runTurnEndHook(input.data, io.env)
+      await log(
+        r.skipped
+          ? `skipped (${r.skipped})`
+          : `extraction of ${input.data.session_id} handed to ${r.handedTo}${r.reason ? ` (${r.reason})` : ''}`,
+      )
+    }
+  } catch (e) {
+    await log(`failed: ${(e as Error).message}`)
+  }
+  return 0
+}

@@ -1,0 +1,67 @@
+import { mkdir, readFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import lockfile from 'proper-lockfile'
+import { writeFileAtomic } from '../store/atomic-write.js'
+
+/**
+ * Where extraction left off in each session (the uuid of the last message it processed). The app,
+ * `memdir watch` and hook-started runs share one file per memory dir, so none re-extracts what
+ * another already did.
+ */
+export interface CursorStore {
+  get(sessionId: string): Promise<string | undefined>
+  set(sessionId: string, uuid: string): Promise<void>
+}
+
+export class MemoryCursorStore implements CursorStore {
+  private readonly cursors = new Map<string, string>()
+  async get(sessionId: string) {
+    return this.cursors.get(sessionId)
+  }
+  async set(sessionId: string, uuid: string) {
+    this.cursors.set(sessionId, uuid)
+  }
+}
+
+interface CursorFile {
+  [sessionId: string]: { uuid: string; at: number }
+}
+
+const MAX_SESSIONS = 500
+
+export class FileCursorStore implements CursorStore {
+  constructor(readonly path: string) {}
+
+  private async read(): Promise<CursorFile> {
+    try {
+      const data = JSON.parse(await readFile(this.path, 'utf8')) as unknown
+      return data && typeof data === 'object' && !Array.isArray(data) ? (data as CursorFile) : {}
+    } catch {
+      return {} // missing or torn: at worst a session's messages are looked at again
+    }
+  }
+
+  async get(sessionId: string) {
+    const c = (await this.read())[sessionId]
+    return typeof c?.uuid === 'string' ? c.uuid : undefined
+  }
+
+  async set(sessionId: string, uuid: string) {
+    await mkdir(dirname(this.path), { recursive: true })
+    const release = await lockfile.lock(this.path, {
+      realpath: false,
+      stale: 10_000,
+      retries: { retries: 50, minTimeout: 20, maxTimeout: 200 },
+    })
+    try {
+      const all = await this.read()
+      all[sessionId] = { uuid, at: Date.now() }
+      const kept = Object.entries(all)
+        .sort((a, b) => b[1].at - a[1].at)
+        .slice(0, MAX_SESSIONS)
+      await writeFileAtomic(this.path, JSON.stringify(Object.fromEntries(kept)))
+    } finally {
+      await release()
+    }
+  }
+}

@@ -1,0 +1,15 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { packageRoot } from './package-paths.js'
+
+/** The installed package's version (what `memdir mcp` reports to its clients). */
+export function memdirVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(join(packageRoot(import.meta.url), 'package.json'), 'utf8')) as {
+      version?: string
+    }
+    return pkg.version ?? '0.0.0'
+  } catch {
+    return '0.0.0'
+  }
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod'
+import { MemoryTypeSchema } from './contract.js'
+
+/**
+ * The arguments of Memdir's MCP tools, declared once as schemas: the MCP SDK validates each call
+ * with them (and publishes them as the tools' JSON Schemas) before a handler runs.
+ */
+
+const memoryPath = z
+  .string()
+  .min(1, 'a memory file path relative to the memory dir, e.g. "testing.md" or "team/deploy.md"')
+  .describe('Path of the memory file relative to the memory dir, e.g. "testing.md" or "team/deploy.md"')
+
+const contentHash = z.string().regex(/^[0-9a-f]{64}$/, 'the sha256 hash memory_read returned (64 hex digits)')
+
+export const McpToolInput = {
+  memory_list: z.strictObject({
+    scope: z
+      .enum(['all', 'private', 'team'])
+      .default('all')
+      .describe('Which memories: all (default), private only, or the team/ folder only'),
+  }),
+  memory_read: z.strictObject({ path: memoryPath }),
+  memory_search: z.strictObject({
+    query: z.string().min(1, 'what you are working on, in a few words').describe('What you are working on'),
+    recent_tools: z
+      .array(z.string())
+      .default([])
+      .describe('Tools you used successfully since the last user message (their usage docs are skipped)'),
+  }),
+  memory_write: z.strictObject({
+    path: memoryPath
+      .optional()
+      .describe('Existing memory to update, or the file to create; default: a file named after `name`'),
+    name: z.string().min(1, 'a short name for the memory'),
+    description: z
+      .string()
+      .min(1, 'a one-line description: it is what recall matches on')
+      .describe('One line: what this memory is for. Recall matches on it.'),
+    type: MemoryTypeSchema.optional().describe(
+      'user (about the user), feedback (how to work), project (facts about this project), reference (where to find things)',
+    ),
+    body: z.string().describe('The memory itself, in Markdown'),
+    scope: z
+      .enum(['private', 'team'])
+      .default('private')
+      .describe('private (default) or team: team memories are shared with the team through sync'),
+    expected_hash: contentHash
+      .optional()
+      .describe('Required to update an existing memory: the hash memory_read returned'),
+    reason: z.string().optional().describe('Why: shown to the user when the write waits for review'),
+  }),
+  memory_delete: z.strictObject({
+    path: memoryPath,
+    expected_hash: contentHash.describe('The hash memory_read returned: the delete is refused if it changed'),
+    reason: z.string().optional(),
+  }),
+} as const
+
+export type McpToolName = keyof typeof McpToolInput
+export type McpArgs<T extends McpToolName> = z.output<(typeof McpToolInput)[T]>
