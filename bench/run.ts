@@ -1,5 +1,8 @@
+import { benchCli } from './cli.js'
+import { benchDiff } from './diff.js'
 import { benchHooks } from './hooks.js'
 import { benchRecallPrep } from './recall-prep.js'
+import { benchRecallQuality } from './recall-quality.js'
 import { benchScan } from './scan.js'
 import { benchSync } from './sync.js'
 import { benchUi } from './ui.js'
@@ -8,8 +11,11 @@ const only = process.argv.slice(2)
 const all: Record<string, () => Promise<void>> = {
   scan: () => benchScan(),
   'recall-prep': () => benchRecallPrep(),
+  'recall-quality': () => benchRecallQuality(),
   sync: () => benchSync(),
   ui: () => benchUi(),
+  cli: () => benchCli(),
+  diff: () => benchDiff(),
   hooks: () => benchHooks(),
 }
 for (const [name, run] of Object.entries(all)) if (!only.length || only.includes(name)) await run()

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { describeIssues } from './schema-common.js'
 import type {
   ActivityItem,
@@ -29,30 +29,30 @@ export { describeIssues }
 
 export const MemoryTypeSchema = z.enum(['user', 'feedback', 'project', 'reference'])
 
-const relPath = z.string().min(1, 'a file path relative to the memory dir')
+const relPath = z.string().check(z.minLength(1, 'a file path relative to the memory dir'))
 
 export const MemoryInputSchema = z.strictObject({
   name: z.string(),
   description: z.string(),
-  type: MemoryTypeSchema.nullable(),
+  type: z.nullable(MemoryTypeSchema),
   body: z.string(),
 })
 
 export const SettingsInputSchema = z.strictObject({
-  modelBaseURL: z.string().optional(),
-  modelApiKey: z.string().optional(),
-  selectorModel: z.string().optional(),
-  agentModel: z.string().optional(),
-  extractionEnabled: z.boolean().optional(),
-  dreamEnabled: z.boolean().optional(),
-  dreamMinHours: z.number().min(0, 'Minimum hours must be 0 or more.').optional(),
-  dreamMinSessions: z.number().int('Minimum sessions must be a whole number.').min(0).optional(),
-  teamUrl: z.string().optional(),
-  teamToken: z.string().optional(),
-  teamRepo: z.string().optional(),
-  reviewMode: z.boolean().optional(),
-  memoryFormat: z.enum(['auto', 'flat', 'nested']).optional(),
-  teamMemoryEnabled: z.boolean().nullable().optional(),
+  modelBaseURL: z.optional(z.string()),
+  modelApiKey: z.optional(z.string()),
+  selectorModel: z.optional(z.string()),
+  agentModel: z.optional(z.string()),
+  extractionEnabled: z.optional(z.boolean()),
+  dreamEnabled: z.optional(z.boolean()),
+  dreamMinHours: z.optional(z.number().check(z.minimum(0, 'Minimum hours must be 0 or more.'))),
+  dreamMinSessions: z.optional(z.int('Minimum sessions must be a whole number.').check(z.minimum(0))),
+  teamUrl: z.optional(z.string()),
+  teamToken: z.optional(z.string()),
+  teamRepo: z.optional(z.string()),
+  reviewMode: z.optional(z.boolean()),
+  memoryFormat: z.optional(z.enum(['auto', 'flat', 'nested'])),
+  teamMemoryEnabled: z.optional(z.nullable(z.boolean())),
 })
 
 export type MemoryInput = z.infer<typeof MemoryInputSchema>
@@ -63,24 +63,24 @@ const none = z.undefined()
 export const RPC_ARGS = {
   'workspace/list': none,
   'workspace/current': none,
-  'workspace/open': z.strictObject({ projectRoot: z.string().min(1, 'a folder path') }),
+  'workspace/open': z.strictObject({ projectRoot: z.string().check(z.minLength(1, 'a folder path')) }),
   'memory/list': none,
   'memory/read': z.strictObject({ relPath }),
   'memory/create': z.strictObject({
     input: MemoryInputSchema,
     scope: z.enum(['private', 'team']),
-    fileName: z.string().optional(),
+    fileName: z.optional(z.string()),
     /** The user saw the secret warning for this private memory and saves anyway. */
-    acceptSecretWarning: z.boolean().optional(),
+    acceptSecretWarning: z.optional(z.boolean()),
   }),
   'memory/update': z.strictObject({
     relPath,
     input: MemoryInputSchema,
     expectedHash: z.string(),
-    acceptSecretWarning: z.boolean().optional(),
+    acceptSecretWarning: z.optional(z.boolean()),
   }),
   'memory/rename': z.strictObject({ from: relPath, to: relPath }),
-  'memory/delete': z.strictObject({ relPath, expectedHash: z.string().optional() }),
+  'memory/delete': z.strictObject({ relPath, expectedHash: z.optional(z.string()) }),
   'index/get': none,
   'prompt/get': z.strictObject({ mode: z.enum(['normal', 'team', 'kairos']) }),
   'recall/preview': z.strictObject({ query: z.string(), recentTools: z.array(z.string()) }),
@@ -89,16 +89,16 @@ export const RPC_ARGS = {
   'team/syncNow': none,
   'settings/get': none,
   'settings/set': SettingsInputSchema,
-  'history/list': z.strictObject({ path: z.string().optional() }),
-  'history/diff': z.strictObject({ id: z.number().int().positive() }),
-  'history/restore': z.strictObject({ path: relPath, id: z.number().int().positive() }),
-  'history/undoRun': z.strictObject({ runId: z.string().min(1) }),
+  'history/list': z.strictObject({ path: z.optional(z.string()) }),
+  'history/diff': z.strictObject({ id: z.int().check(z.positive()) }),
+  'history/restore': z.strictObject({ path: relPath, id: z.int().check(z.positive()) }),
+  'history/undoRun': z.strictObject({ runId: z.string().check(z.minLength(1)) }),
   'review/list': none,
   'review/approve': z.strictObject({
-    id: z.string().min(1),
-    edits: z.record(z.string(), z.string().nullable()).optional(),
+    id: z.string().check(z.minLength(1)),
+    edits: z.optional(z.record(z.string(), z.nullable(z.string()))),
   }),
-  'review/reject': z.strictObject({ id: z.string().min(1) }),
+  'review/reject': z.strictObject({ id: z.string().check(z.minLength(1)) }),
   'integrations/get': none,
   'integrations/planHooks': z.strictObject({
     scope: z.enum(['user', 'project', 'local']),
@@ -107,9 +107,9 @@ export const RPC_ARGS = {
   'integrations/applyHooks': z.strictObject({
     scope: z.enum(['user', 'project', 'local']),
     action: z.enum(['install', 'uninstall']),
-    beforeHash: z.string().nullable(),
+    beforeHash: z.nullable(z.string()),
   }),
-} satisfies Record<string, z.ZodType>
+} satisfies Record<string, z.ZodMiniType>
 
 export type MethodName = keyof typeof RPC_ARGS
 export type ArgsOf<M extends MethodName> = z.infer<(typeof RPC_ARGS)[M]>

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { MemoryTypeSchema } from './contract.js'
 
 /**
@@ -6,54 +6,67 @@ import { MemoryTypeSchema } from './contract.js'
  * with them (and publishes them as the tools' JSON Schemas) before a handler runs.
  */
 
+const about = (text: string) => z.describe(text)
+
 const memoryPath = z
   .string()
-  .min(1, 'a memory file path relative to the memory dir, e.g. "testing.md" or "team/deploy.md"')
-  .describe('Path of the memory file relative to the memory dir, e.g. "testing.md" or "team/deploy.md"')
+  .check(
+    z.minLength(1, 'a memory file path relative to the memory dir, e.g. "testing.md" or "team/deploy.md"'),
+    about('Path of the memory file relative to the memory dir, e.g. "testing.md" or "team/deploy.md"'),
+  )
 
-const contentHash = z.string().regex(/^[0-9a-f]{64}$/, 'the sha256 hash memory_read returned (64 hex digits)')
+const contentHash = z
+  .string()
+  .check(z.regex(/^[0-9a-f]{64}$/, 'the sha256 hash memory_read returned (64 hex digits)'))
 
 export const McpToolInput = {
   memory_list: z.strictObject({
     scope: z
-      .enum(['all', 'private', 'team'])
-      .default('all')
-      .describe('Which memories: all (default), private only, or the team/ folder only'),
+      ._default(z.enum(['all', 'private', 'team']), 'all')
+      .check(about('Which memories: all (default), private only, or the team/ folder only')),
   }),
   memory_read: z.strictObject({ path: memoryPath }),
   memory_search: z.strictObject({
-    query: z.string().min(1, 'what you are working on, in a few words').describe('What you are working on'),
+    query: z
+      .string()
+      .check(z.minLength(1, 'what you are working on, in a few words'), about('What you are working on')),
     recent_tools: z
-      .array(z.string())
-      .default([])
-      .describe('Tools you used successfully since the last user message (their usage docs are skipped)'),
+      ._default(z.array(z.string()), [])
+      .check(about('Tools you used successfully since the last user message (their usage docs are skipped)')),
   }),
   memory_write: z.strictObject({
-    path: memoryPath
-      .optional()
-      .describe('Existing memory to update, or the file to create; default: a file named after `name`'),
-    name: z.string().min(1, 'a short name for the memory'),
+    path: z
+      .optional(memoryPath)
+      .check(about('Existing memory to update, or the file to create; default: a file named after `name`')),
+    name: z.string().check(z.minLength(1, 'a short name for the memory')),
     description: z
       .string()
-      .min(1, 'a one-line description: it is what recall matches on')
-      .describe('One line: what this memory is for. Recall matches on it.'),
-    type: MemoryTypeSchema.optional().describe(
-      'user (about the user), feedback (how to work), project (facts about this project), reference (where to find things)',
-    ),
-    body: z.string().describe('The memory itself, in Markdown'),
+      .check(
+        z.minLength(1, 'a one-line description: it is what recall matches on'),
+        about('One line: what this memory is for. Recall matches on it.'),
+      ),
+    type: z
+      .optional(MemoryTypeSchema)
+      .check(
+        about(
+          'user (about the user), feedback (how to work), project (facts about this project), reference (where to find things)',
+        ),
+      ),
+    body: z.string().check(about('The memory itself, in Markdown')),
     scope: z
-      .enum(['private', 'team'])
-      .default('private')
-      .describe('private (default) or team: team memories are shared with the team through sync'),
-    expected_hash: contentHash
-      .optional()
-      .describe('Required to update an existing memory: the hash memory_read returned'),
-    reason: z.string().optional().describe('Why: shown to the user when the write waits for review'),
+      ._default(z.enum(['private', 'team']), 'private')
+      .check(about('private (default) or team: team memories are shared with the team through sync')),
+    expected_hash: z
+      .optional(contentHash)
+      .check(about('Required to update an existing memory: the hash memory_read returned')),
+    reason: z.optional(z.string()).check(about('Why: shown to the user when the write waits for review')),
   }),
   memory_delete: z.strictObject({
     path: memoryPath,
-    expected_hash: contentHash.describe('The hash memory_read returned: the delete is refused if it changed'),
-    reason: z.string().optional(),
+    expected_hash: contentHash.check(
+      about('The hash memory_read returned: the delete is refused if it changed'),
+    ),
+    reason: z.optional(z.string()),
   }),
 } as const
 

@@ -124,9 +124,8 @@ describe('built memdir binary', () => {
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
       [bin, 'list', '--cwd', sb.project],
-      {
-        env: sb.env,
-      },
+      // Short-lived commands scan on their own thread unless asked: ask, to prove the bundle works.
+      { env: { ...sb.env, MEMDIR_SCAN_THREADS: '1' } },
     )
     expect(stdout).toContain('[feedback] db.md')
     expect(stdout).toContain('tests hit the real DB')

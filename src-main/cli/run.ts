@@ -79,6 +79,9 @@ export interface Invocation {
   ctx: () => Promise<ProjectContext>
 }
 
+/** Commands that serve until stopped: they keep the scan worker threads. */
+const LONG_RUNNING = new Set(['web', 'watch', 'mcp', 'team-server'])
+
 function noMoreArgs(inv: Invocation, keep = 0): string[] {
   if (inv.args.length > keep) throw new UsageError(`unexpected argument: ${inv.args[keep]}`)
   return inv.args
@@ -193,6 +196,9 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
   if (!run) throw new UsageError(`unknown command: ${command}`)
   if (values.mode !== undefined && command !== 'prompt')
     throw new UsageError('--mode applies to `prompt` only')
+  // Short-lived commands scan on the calling thread: a worker costs more to start than it saves.
+  if (!LONG_RUNNING.has(command) && command !== 'path' && io.env.MEMDIR_SCAN_THREADS === undefined)
+    (await import('../core/store/scan-worker-client.js')).scanOnCallingThread()
   const ctx = async () => {
     const { createProjectContext } = await import('../host/project.js')
     return createProjectContext({ cwd: values.cwd ?? io.cwd, env: io.env, flagSettingsPath: values.settings })

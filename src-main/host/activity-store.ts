@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { watch, type FSWatcher } from 'node:fs'
 import { appendFile, mkdir, open, readFile, rename, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
@@ -16,8 +15,12 @@ export type ActivityInput = Omit<ActivityItem, 'id' | 'at'> & { at?: number }
 
 const ROTATE_BYTES = 1024 * 1024
 
+/** Ids unique across processes without loading node:crypto: time, pid, a per-process sequence. */
+let idSeq = 0
+
 export function newActivityItem(input: ActivityInput): ActivityItem {
-  return { id: randomUUID(), at: input.at ?? Date.now(), ...input }
+  const at = input.at ?? Date.now()
+  return { id: `${at.toString(36)}-${process.pid.toString(36)}-${(++idSeq).toString(36)}`, at, ...input }
 }
 
 /**

@@ -1,18 +1,32 @@
-import { useEffect, useState } from 'react'
+import { Suspense, useEffect, useState } from 'react'
 import { Sidebar } from './components/Sidebar'
 import { Toasts } from './components/Toasts'
 import { UnsavedDialog } from './components/UnsavedDialog'
+import { lazyView, ViewBoundary } from './components/ViewBoundary'
 import { getClient, errorMessage, onConnectionChange, type ConnectionState } from './transport/client'
 import { useStore } from './store'
 import { MemoriesView } from './views/MemoriesView'
-import { IndexView } from './views/IndexView'
-import { PromptView } from './views/PromptView'
-import { RecallView } from './views/RecallView'
-import { ActivityView } from './views/ActivityView'
-import { TeamView } from './views/TeamView'
-import { SettingsView } from './views/SettingsView'
-import { HistoryView } from './views/HistoryView'
-import { InboxView } from './views/InboxView'
+
+// The first screen is the memory browser; every other view loads when it is first opened.
+const IndexView = lazyView(() => import('./views/IndexView').then((m) => m.IndexView))
+const PromptView = lazyView(() => import('./views/PromptView').then((m) => m.PromptView))
+const RecallView = lazyView(() => import('./views/RecallView').then((m) => m.RecallView))
+const ActivityView = lazyView(() => import('./views/ActivityView').then((m) => m.ActivityView))
+const TeamView = lazyView(() => import('./views/TeamView').then((m) => m.TeamView))
+const SettingsView = lazyView(() => import('./views/SettingsView').then((m) => m.SettingsView))
+const HistoryView = lazyView(() => import('./views/HistoryView').then((m) => m.HistoryView))
+const InboxView = lazyView(() => import('./views/InboxView').then((m) => m.InboxView))
+
+const LAZY_VIEWS = [
+  IndexView,
+  PromptView,
+  RecallView,
+  ActivityView,
+  TeamView,
+  SettingsView,
+  HistoryView,
+  InboxView,
+]
 
 export function App() {
   const view = useStore((s) => s.view)
@@ -80,15 +94,19 @@ export function App() {
       )}
       <Sidebar />
       <main className="main" aria-live="polite">
-        {view === 'memories' && <MemoriesView />}
-        {view === 'index' && <IndexView />}
-        {view === 'prompt' && <PromptView />}
-        {view === 'recall' && <RecallView />}
-        {view === 'activity' && <ActivityView />}
-        {view === 'history' && <HistoryView />}
-        {view === 'inbox' && <InboxView />}
-        {view === 'team' && <TeamView />}
-        {view === 'settings' && <SettingsView />}
+        <ViewBoundary name={view} onRetry={() => LAZY_VIEWS.forEach((v) => v.reset())}>
+          <Suspense fallback={<div className="loading">Loading…</div>}>
+            {view === 'memories' && <MemoriesView />}
+            {view === 'index' && <IndexView />}
+            {view === 'prompt' && <PromptView />}
+            {view === 'recall' && <RecallView />}
+            {view === 'activity' && <ActivityView />}
+            {view === 'history' && <HistoryView />}
+            {view === 'inbox' && <InboxView />}
+            {view === 'team' && <TeamView />}
+            {view === 'settings' && <SettingsView />}
+          </Suspense>
+        </ViewBoundary>
       </main>
       <Toasts />
       <UnsavedDialog />

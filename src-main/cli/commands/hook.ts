@@ -49,7 +49,6 @@ export async function hookCommand(io: CliIO, event: string | undefined, job: Hoo
   try {
     const raw = await readHookInput(io)
     if (event === 'prompt') {
-      ;(await import('../../core/store/scan-worker-client.js')).scanOnCallingThread()
       const input = UserPromptSubmitInput.safeParse(raw)
       if (!input.success) throw new Error(`unexpected hook input: ${describeIssues(input.error)}`)
       const { runPromptHook } = await import('../../agents/hooks/prompt-hook.js')

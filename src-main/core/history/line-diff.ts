@@ -1,28 +1,29 @@
+import { diffArrays } from 'diff'
+
 export type DiffLine = { op: 'same' | 'add' | 'del'; text: string }
 
-/** Line diff by longest common subsequence (memory files are small). */
+/** A diff never holds the main process longer than this; past it the change shows as replaced. */
+const DIFF_TIMEOUT_MS = 200
+
+const linesOf = (text: string) => (text === '' ? [] : text.replace(/\n$/, '').split('\n'))
+
+/**
+ * Line diff (Myers, from the `diff` package): O((N+M)·D) time, linear memory. A pathological pair
+ * that would take longer than 200 ms is shown as all lines removed, then all added.
+ */
 export function diffLines(before: string, after: string): DiffLine[] {
-  const a = before === '' ? [] : before.replace(/\n$/, '').split('\n')
-  const b = after === '' ? [] : after.replace(/\n$/, '').split('\n')
-  const n = a.length
-  const m = b.length
-  const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0))
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!)
-    }
-  }
+  const a = linesOf(before)
+  const b = linesOf(after)
+  const changes = diffArrays(a, b, { timeout: DIFF_TIMEOUT_MS })
+  if (!changes)
+    return [
+      ...a.map((text) => ({ op: 'del' as const, text })),
+      ...b.map((text) => ({ op: 'add' as const, text })),
+    ]
   const out: DiffLine[] = []
-  let i = 0
-  let j = 0
-  while (i < n && j < m) {
-    if (a[i] === b[j]) {
-      out.push({ op: 'same', text: a[i++]! })
-      j++
-    } else if (lcs[i + 1]![j]! >= lcs[i]![j + 1]!) out.push({ op: 'del', text: a[i++]! })
-    else out.push({ op: 'add', text: b[j++]! })
+  for (const c of changes) {
+    const op = c.added ? 'add' : c.removed ? 'del' : 'same'
+    for (const text of c.value) out.push({ op, text })
   }
-  while (i < n) out.push({ op: 'del', text: a[i++]! })
-  while (j < m) out.push({ op: 'add', text: b[j++]! })
   return out
 }

@@ -1,9 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { nodeCrypto } from './lazy-crypto.js'
 import { link, mkdir, open, readFile, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 
 export function sha256Hex(content: string | Buffer): string {
-  return createHash('sha256').update(content).digest('hex')
+  return nodeCrypto().createHash('sha256').update(content).digest('hex')
 }
 
 /** Thrown when the file on disk is no longer what the caller loaded. Carries both versions. */
@@ -20,8 +20,14 @@ export class ConflictError extends Error {
   }
 }
 
+// pid + time + sequence is unique across processes; the exclusive open ('wx') catches the rest.
+let tempSeq = 0
+
 function tempPathFor(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+  return join(
+    dirname(path),
+    `.${basename(path)}.${process.pid}.${Date.now().toString(36)}${(++tempSeq).toString(36)}.tmp`,
+  )
 }
 
 async function writeTemp(path: string, data: string | Buffer, mode = 0o644, durable = true): Promise<string> {
@@ -99,7 +105,7 @@ export async function writeFileIfUnchanged(
   await writeFileAtomic(path, data)
 }
 
-const TEMP_FILE = /^\.(.+)\.(\d+)\.[0-9a-f]{8}\.tmp$/
+const TEMP_FILE = /^\.(.+)\.(\d+)\.[0-9a-z]+\.tmp$/
 
 const alive = (pid: number) => {
   try {

@@ -152,6 +152,12 @@ export function parseMemoryFile(text: string, opts: { fastPath?: boolean } = {})
   return { data, ...headerFields(data), body: body.replace(/^\r?\n/, '') }
 }
 
+/** The text after the frontmatter block, without parsing it (for search and ranking). */
+export function bodyOf(text: string): string {
+  const block = splitFrontmatter(text)
+  return (block ? text.slice(block.bodyStart) : text).replace(/^\r?\n/, '')
+}
+
 export type MemoryHeaderFields = Pick<ParsedMemory, 'name' | 'description' | 'type' | 'format'>
 
 /** Just `name/description/type`, as parseMemoryFile would give them, without building the body. */

@@ -106,11 +106,13 @@ export class ScanWorker {
 // shards by file name (scan-sync.ts), so each thread reads half the files.
 const pool = Array.from({ length: Math.min(2, Math.max(1, availableParallelism())) }, () => new ScanWorker())
 let turn = 0
-let callingThreadOnly = false
+// MEMDIR_SCAN_THREADS=0 (the CLI sets it for its short-lived commands): no threads at all.
+let callingThreadOnly = process.env.MEMDIR_SCAN_THREADS === '0'
 
 /**
- * For short-lived processes (a hook that runs on every prompt): starting a thread costs more
- * than it saves below a few thousand files, and nothing else needs the main thread meanwhile.
+ * For short-lived processes (a CLI command, a hook that runs on every prompt): starting a thread
+ * costs more than it saves, even at 20,000 files (bench/hooks), and nothing else needs the
+ * calling thread meanwhile. The app keeps its threads: its main thread must not block.
  */
 export function scanOnCallingThread(on = true): void {
   callingThreadOnly = on

@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 import { describeIssues } from '../../../src-shared/schema-common.js'
 import {
   TEAM_MEMORY_PATH,
@@ -55,7 +55,7 @@ function safeJson(text: string): unknown {
 }
 
 /** A 200 response through its schema: anything else is a permanent error naming the field. */
-function parseJson<T>(text: string, schema: z.ZodType<T>, what: string): T {
+function parseJson<T>(text: string, schema: z.ZodMiniType<T>, what: string): T {
   const r = schema.safeParse(safeJson(text))
   if (!r.success)
     throw new TeamApiError(`team server sent an unexpected ${what}: ${describeIssues(r.error)}`, 200, true)

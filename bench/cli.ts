@@ -1,0 +1,81 @@
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { benchDir, generateMemories, percentile, ratio, table } from './lib.js'
+
+const ROOT = join(import.meta.dirname, '..')
+const CLI = join(ROOT, 'bin', 'memdir.js')
+const RSS_CHILD = join(import.meta.dirname, 'rss-child.mjs')
+
+function run(args: string[], env: NodeJS.ProcessEnv, cwd: string): { ms: number; stderr: string } {
+  const t = performance.now()
+  const r = spawnSync(process.execPath, args, { env, cwd, encoding: 'utf8' })
+  const ms = performance.now() - t
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`)
+  return { ms, stderr: r.stderr }
+}
+
+const rssOf = (stderr: string) => Number(/MAXRSS_KB (\d+)/.exec(stderr)?.[1] ?? NaN) / 1024
+
+/**
+ * CLI start-up: `memdir path`, `list` and offline `recall`, process start to exit, against a bare
+ * `node -e 0` measured in the same interleaved rounds; peak RSS of `list` against bare node.
+ */
+export async function benchCli(sizes = [200, 20_000], runs = 15): Promise<void> {
+  if (!existsSync(join(ROOT, 'out', 'main', 'cli.js'))) {
+    console.log('bench/cli: run `npm run build` first')
+    return
+  }
+  const rows: Record<string, string | number>[] = []
+  for (const n of sizes) {
+    const { dir, cleanup } = benchDir(`cli-${n}`)
+    try {
+      const memoryDir = join(dir, 'memory')
+      generateMemories(memoryDir, n)
+      const project = join(dir, 'project')
+      mkdirSync(project)
+      const env = {
+        PATH: process.env.PATH,
+        HOME: join(dir, 'home'),
+        MEMDIR_DATA_DIR: join(dir, 'data'),
+        CLAUDE_COWORK_MEMORY_PATH_OVERRIDE: memoryDir,
+      }
+      const commands: Record<string, string[]> = {
+        'node -e 0': ['-e', '0'],
+        path: [CLI, 'path'],
+        list: [CLI, 'list'],
+        recall: [CLI, 'recall', 'why does the subsystem 7 deploy pipeline need the feature flag'],
+      }
+      const times: Record<string, number[]> = Object.fromEntries(Object.keys(commands).map((k) => [k, []]))
+      for (let i = -2; i < runs; i++)
+        for (const [name, args] of Object.entries(commands)) {
+          const { ms } = run(args, env, project)
+          if (i >= 0) times[name]!.push(ms)
+        }
+      const p50 = (k: string) =>
+        percentile(
+          [...times[k]!].sort((a, b) => a - b),
+          50,
+        )
+      const rssNode = rssOf(run([RSS_CHILD, '-'], env, project).stderr)
+      const rssList = rssOf(run([RSS_CHILD, CLI, 'list'], env, project).stderr)
+      const base = p50('node -e 0')
+      rows.push({
+        memories: n.toLocaleString('en'),
+        'node ms': base.toFixed(0),
+        'path ms': p50('path').toFixed(0),
+        'path / node': ratio(p50('path'), base),
+        'list ms': p50('list').toFixed(0),
+        'list / node': ratio(p50('list'), base),
+        'recall ms': p50('recall').toFixed(0),
+        'recall / node': ratio(p50('recall'), base),
+        'list RSS MB': rssList.toFixed(0),
+        'RSS / node': ratio(rssList, rssNode),
+      })
+    } finally {
+      cleanup()
+    }
+  }
+  console.log('\ncli — process start to exit (p50 of interleaved runs) and peak RSS, against bare node')
+  table(rows)
+}

@@ -1,0 +1,64 @@
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
+import { scanMemoryFiles } from '../store/scan.js'
+import { rankMemoriesOffline, tokenize } from './offline-ranker.js'
+
+function dir(files: Record<string, [string, string, string]>) {
+  const d = tempDir()
+  for (const [f, [name, description, body]] of Object.entries(files))
+    writeFile(join(d, f), `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n\n${body}\n`)
+  return d
+}
+
+const rank = async (d: string, q: string) =>
+  (await rankMemoriesOffline(q, await scanMemoryFiles(d))).map((r) => r.header.filename)
+
+describe('offline ranker', () => {
+  it('matches other word forms through the stemmer', async () => {
+    expect(tokenize('Translations translated translating')).toEqual(['translat', 'translat', 'translat'])
+    const d = dir({
+      'i18n.md': ['Translations', 'UI strings are translated in Crowdin', 'Keys go in locales/en.json.'],
+      'ci.md': ['CI', 'GitHub Actions runs the tests', 'Lint, unit, e2e.'],
+    })
+    expect(await rank(d, 'add a translation for the settings page')).toEqual(['i18n.md'])
+  })
+
+  it('matches software synonyms; a memory with the word itself comes first', async () => {
+    const d = dir({
+      'incident.md': [
+        'June incident',
+        'payments went down: connection pool exhausted',
+        'Postmortem in ops/.',
+      ],
+      'outage.md': ['DNS outage', 'an expired DNS record took the API down', 'Renew via Terraform.'],
+      'styles.md': ['Styling', 'components use CSS modules', 'No inline styles.'],
+    })
+    expect((await rank(d, 'summarise the outage'))[0]).toBe('outage.md')
+    // Neither says "downtime": found through the synonyms alone.
+    const down = await rank(d, 'summarise the downtime')
+    expect(down.length).toBeGreaterThan(0)
+    expect(down.every((f) => f === 'incident.md' || f === 'outage.md')).toBe(true)
+    expect(await rank(d, 'where does the css go')).toEqual(['styles.md'])
+    expect(await rank(d, 'how do I style a button')).toEqual(['styles.md'])
+  })
+
+  it('weighs what a memory is about (name, description) above a passing mention in its body', async () => {
+    const d = dir({
+      'cache.md': ['Caching', 'prices are cached in Redis for 5 minutes', 'Invalidate on price-changed.'],
+      'search.md': ['Search', 'product search runs on OpenSearch', 'Results may be cached by the CDN.'],
+    })
+    expect((await rank(d, 'cached prices are stale'))[0]).toBe('cache.md')
+  })
+
+  it('returns nothing when nothing fits, and drops weak matches far below the best', async () => {
+    const d = dir({
+      'role.md': ['Role', 'the user is a backend engineer', 'Explain frontend idioms when they come up.'],
+      'freeze.md': ['Code freeze', 'merge freeze before the quarterly launch', 'Only fixes with a ticket.'],
+      'release.md': ['Release process', 'releases are cut every Tuesday from main', 'Tag vX.Y.Z.'],
+    })
+    expect(await rank(d, 'explain quantum entanglement simply')).toEqual([])
+    expect(await rank(d, 'what is the capital of Australia')).toEqual([])
+    expect(await rank(d, 'when is the next release cut')).toEqual(['release.md'])
+  })
+})

@@ -1,0 +1,55 @@
+/**
+ * What the offline ranker knows about words: English function words to ignore, and groups of
+ * terms that mean the same thing in everyday software work (an "outage" is an incident, "styling"
+ * is CSS). A query term also matches its group, at a lower weight than itself.
+ */
+
+export const STOPWORDS = new Set(
+  (
+    'a an and any are as at be been but by can could did do does doing for from had has have how i if in into ' +
+    'is it its just me my no not now of on or our out please should so some such than that the their them then ' +
+    'there these they this those to too up us very was we were what when where which while who why will with ' +
+    'would you your yours about again also all am because before being both each few more most much only other ' +
+    'own same she he him her his here over under until off once via per let lets get got go going make need ' +
+    'want new thing things way look see tell show give take use using used work working last next one two ' +
+    // Requests to an agent start with a verb that says what to do, not what it is about.
+    'add adding put print send fix write update change create remove find set run check handle try keep ' +
+    'keeps start help know think mean like good bad right wrong'
+  ).split(' '),
+)
+
+/** Each line: terms (one or two words) used for the same thing. */
+export const SYNONYM_GROUPS: readonly string[][] = [
+  ['incident', 'outage', 'downtime', 'postmortem', 'outages'],
+  ['style', 'styling', 'css', 'stylesheet'],
+  ['test', 'spec', 'testing'],
+  ['bug', 'defect', 'ticket', 'issue'],
+  ['deploy', 'deployment', 'release', 'ship', 'rollout'],
+  ['login', 'signin', 'sign in', 'auth', 'authentication', 'session', 'sso', 'oauth'],
+  ['db', 'database', 'postgres', 'postgresql', 'sql'],
+  ['perf', 'performance', 'latency', 'slow', 'slower', 'speed'],
+  ['config', 'configuration', 'settings'],
+  ['docs', 'documentation', 'readme'],
+  ['ci', 'pipeline', 'github actions'],
+  ['translation', 'translate', 'i18n', 'localization', 'locale', 'l10n'],
+  ['k8s', 'kubernetes', 'helm'],
+  ['privacy', 'gdpr', 'personal data'],
+  ['email', 'mail', 'smtp'],
+  ['secret', 'credential', 'api key', 'token'],
+  ['analytics', 'tracking', 'telemetry'],
+  ['dark mode', 'theme'],
+  ['accessible', 'accessibility', 'a11y', 'wcag', 'screen reader', 'aria'],
+  ['flaky', 'intermittent', 'randomly', 'unstable'],
+  ['retry', 'backoff'],
+  ['backup', 'restore', 'snapshot'],
+  ['rate limit', 'throttle', '429', 'too many requests'],
+  ['on call', 'oncall', 'pagerduty', 'rota'],
+  ['wording', 'copy', 'microcopy'],
+  ['dependency', 'package', 'library'],
+  ['commit', 'git'],
+  ['log', 'logging', 'logger'],
+  ['error', 'exception'],
+  ['money', 'currency', 'amount', 'cents'],
+  ['timezone', 'utc', 'time zone'],
+  ['cache', 'caching', 'cached'],
+]
