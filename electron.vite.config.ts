@@ -62,6 +62,10 @@ export default defineConfig({
     plugins: [react(), devCsp()],
     build: {
       minify: true,
+      // Chromium and Electron 45 only: no down-levelling of modern syntax.
+      target: 'es2023',
+      // Views load on demand from the same origin (app:// or 127.0.0.1): no preload helper needed.
+      modulePreload: false,
       outDir: 'out/renderer',
       rollupOptions: { input: { index: resolve('src-renderer/index.html') } },
     },

@@ -110,3 +110,9 @@ export function fakeSession(sessionFile: string) {
     },
   }
 }
+
+/** The text in the Markdown editor (CodeMirror: one element per line). */
+export async function editorText(page: Page, label = 'Content'): Promise<string> {
+  const lines = await page.getByLabel(label, { exact: true }).locator('.cm-line').allTextContents()
+  return lines.join('\n')
+}

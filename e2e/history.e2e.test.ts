@@ -7,7 +7,15 @@ import { getProjectTranscriptDir } from '../src-main/core/paths/team-agent-paths
 import { reply, text, toolUse } from '../test/fake-anthropic/server.js'
 import { fakeModel } from '../test/helpers/model.js'
 import { writeFile } from '../test/helpers/temp-env.js'
-import { assertPrerequisites, fakeSession, launchBrowser, openApp, screenshot, until } from './harness.js'
+import {
+  assertPrerequisites,
+  fakeSession,
+  launchBrowser,
+  openApp,
+  screenshot,
+  until,
+  editorText,
+} from './harness.js'
 
 let browser: Browser
 beforeAll(async () => {
@@ -42,7 +50,7 @@ describe('history, restore and the review inbox', () => {
       await until(
         async () =>
           (await page.locator('input[name=name]').inputValue()) === 'Deploy' &&
-          (await page.getByLabel('Content').inputValue()).includes('three'),
+          (await editorText(page)).includes('three'),
       )
       await page.locator('form.editor').getByRole('button', { name: 'History', exact: true }).click()
       await page.getByRole('heading', { name: 'Memory history' }).waitFor()

@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
 import { writeFile } from '../test/helpers/temp-env.js'
-import { assertPrerequisites, launchBrowser, openApp, until } from './harness.js'
+import { assertPrerequisites, launchBrowser, openApp, until, editorText } from './harness.js'
 
 let browser: Browser
 beforeAll(async () => {
@@ -36,20 +36,20 @@ describe('nothing lost in the editor', () => {
       await page.locator('[data-relpath="beta.md"]').click()
       await dialog.waitFor()
       await dialog.getByRole('button', { name: 'Cancel' }).click()
-      expect(await page.getByLabel('Content').inputValue()).toBe('Alpha, edited and not saved.')
+      expect(await editorText(page)).toBe('Alpha, edited and not saved.')
 
       // Escape cancels too.
       await page.getByRole('button', { name: 'Close editor' }).click()
       await dialog.waitFor()
       await page.keyboard.press('Escape')
       await dialog.waitFor({ state: 'detached' })
-      expect(await page.getByLabel('Content').inputValue()).toBe('Alpha, edited and not saved.')
+      expect(await editorText(page)).toBe('Alpha, edited and not saved.')
 
       // Save writes it, then goes where the user was going.
       await page.locator('[data-relpath="beta.md"]').click()
       await dialog.getByRole('button', { name: 'Save' }).click()
       await until(() => readFileSync(join(dir, 'alpha.md'), 'utf8').includes('Alpha, edited and not saved.'))
-      await until(async () => (await page.getByLabel('Content').inputValue()) === 'Beta body.\n')
+      await until(async () => (await editorText(page)) === 'Beta body.\n')
 
       // Discard drops it and goes on: "New memory".
       await page.getByLabel('Content').fill('Beta, to be thrown away.')
@@ -96,7 +96,7 @@ describe('nothing lost in the editor', () => {
       await page.goto('about:blank').catch(() => undefined)
       expect(await asked).toBe('beforeunload')
       expect(page.url()).toBe(url)
-      expect(await page.getByLabel('Content').inputValue()).toContain('unsaved')
+      expect(await editorText(page)).toContain('unsaved')
     } finally {
       await app.close()
     }

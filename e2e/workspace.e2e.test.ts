@@ -131,13 +131,12 @@ describe('memory workspace in the browser', () => {
       writeFileSync(file, theirs)
       await page.getByRole('button', { name: 'Save' }).click()
       await page.getByRole('alert', { name: 'Edit conflict' }).waitFor()
-      expect(await page.getByTestId('conflict-theirs').innerText()).toContain(
-        'Changed by Claude Code meanwhile.',
-      )
-      expect(await page.getByTestId('conflict-mine').innerText()).toContain('My edit in the app.')
+      const diff = page.getByLabel('Differences: on disk and yours')
+      expect(await diff.locator('.diff-del').innerText()).toContain('Changed by Claude Code meanwhile.')
+      expect(await diff.locator('.diff-add').innerText()).toContain('My edit in the app.')
       expect(readFileSync(file, 'utf8')).toBe(theirs)
       await screenshot(page, '04-edit-conflict')
-      await page.getByRole('button', { name: 'Keep mine (overwrite)' }).click()
+      await page.getByRole('button', { name: 'Keep mine' }).click()
       await until(() => readFileSync(file, 'utf8').includes('My edit in the app.'))
     } finally {
       await app.close()
@@ -334,7 +333,8 @@ describe('memory workspace in the browser', () => {
     const page = await browser.newPage({ viewport: { width: 1360, height: 860 } })
     try {
       await page.goto(web.url)
-      await page.getByText('Demo — sample memories').waitFor()
+      await page.getByTestId('demo-note').waitFor()
+      expect(await page.getByTestId('memory-source').innerText()).toBe('sample memories (demo)')
       await page.locator('.mem-row').first().waitFor()
       expect(await page.locator('.mem-row').count()).toBe(6)
       await page.locator('.mem-row').first().click()

@@ -2,6 +2,8 @@ import * as z from 'zod/mini'
 import { describeIssues } from './schema-common.js'
 import type {
   ActivityItem,
+  DreamRunResult,
+  DreamStatusView,
   HistoryDiff,
   HistoryItem,
   HookPlanView,
@@ -13,6 +15,7 @@ import type {
   PromptPreview,
   ProposalView,
   RecallPreview,
+  SearchHitView,
   SettingsView,
   TeamStatus,
   WorkspaceInfo,
@@ -64,6 +67,10 @@ export const RPC_ARGS = {
   'workspace/list': none,
   'workspace/current': none,
   'workspace/open': z.strictObject({ projectRoot: z.string().check(z.minLength(1, 'a folder path')) }),
+  'workspace/link': z.strictObject({
+    memoryDir: z.string().check(z.minLength(1, 'the memory dir')),
+    projectRoot: z.string().check(z.minLength(1, 'a folder path')),
+  }),
   'memory/list': none,
   'memory/read': z.strictObject({ relPath }),
   'memory/create': z.strictObject({
@@ -81,6 +88,7 @@ export const RPC_ARGS = {
   }),
   'memory/rename': z.strictObject({ from: relPath, to: relPath }),
   'memory/delete': z.strictObject({ relPath, expectedHash: z.optional(z.string()) }),
+  'memory/search': z.strictObject({ query: z.string() }),
   'index/get': none,
   'prompt/get': z.strictObject({ mode: z.enum(['normal', 'team', 'kairos']) }),
   'recall/preview': z.strictObject({ query: z.string(), recentTools: z.array(z.string()) }),
@@ -99,6 +107,8 @@ export const RPC_ARGS = {
     edits: z.optional(z.record(z.string(), z.nullable(z.string()))),
   }),
   'review/reject': z.strictObject({ id: z.string().check(z.minLength(1)) }),
+  'dream/status': none,
+  'dream/run': z.strictObject({ force: z.boolean() }),
   'integrations/get': none,
   'integrations/planHooks': z.strictObject({
     scope: z.enum(['user', 'project', 'local']),
@@ -119,12 +129,14 @@ export interface RpcResults {
   'workspace/list': WorkspaceSummary[]
   'workspace/current': WorkspaceInfo
   'workspace/open': WorkspaceInfo
+  'workspace/link': WorkspaceInfo
   'memory/list': MemoryListItem[]
   'memory/read': MemoryDoc
   'memory/create': MemoryDoc
   'memory/update': MemoryDoc
   'memory/rename': MemoryDoc
   'memory/delete': void
+  'memory/search': SearchHitView[]
   'index/get': IndexView
   'prompt/get': PromptPreview
   'recall/preview': RecallPreview
@@ -140,6 +152,8 @@ export interface RpcResults {
   'review/list': ProposalView[]
   'review/approve': void
   'review/reject': void
+  'dream/status': DreamStatusView
+  'dream/run': DreamRunResult
   'integrations/get': IntegrationsView
   'integrations/planHooks': HookPlanView
   'integrations/applyHooks': { backup?: string; status: HookStatusView }

@@ -23,3 +23,14 @@ export const AppSettingsSchema = z.looseObject({
 })
 
 export type AppSettings = z.infer<typeof AppSettingsSchema>
+
+/**
+ * `~/.memdir/workspaces.json`: folders the user opened (most recent first) and the project folder
+ * of a memory dir whose transcripts are gone (picked once by the user, then remembered).
+ */
+export const KnownWorkspacesSchema = z.looseObject({
+  recents: z.optional(z.array(z.object({ projectRoot: z.string(), at: z.number() }))),
+  roots: z.optional(z.record(z.string(), z.string())),
+})
+
+export type KnownWorkspaces = z.infer<typeof KnownWorkspacesSchema>

@@ -3,15 +3,21 @@ export type MemoryType = 'user' | 'feedback' | 'project' | 'reference'
 export type MemoryScope = 'private' | 'team' | 'agent'
 
 export interface WorkspaceSummary {
+  /** '' when no transcript tells it and the user has not picked the folder yet. */
   projectRoot: string
   label: string
   memoryDir: string
+  /** Memories as the browser lists them (the memory dir's files and the project's agent memories). */
   memoryCount: number
+  /** Opened by path (a recent), not found under Claude Code's projects dir. */
+  recent: boolean
 }
 
 export interface WorkspaceInfo {
   projectRoot: string
   memoryDir: string
+  /** The memory dir with the home dir shortened to ~ (the full path is memoryDir). */
+  memoryDirShort: string
   teamDir: string
   /** env | settings:<source> | default */
   source: string
@@ -95,6 +101,8 @@ export interface ActivityItem {
   kind: ActivityKind
   /** Who caused it when not the app itself: "hook", "mcp: Claude Desktop", "cli". */
   source?: string
+  /** The same entry repeated this many times in a row (shown once, "×N"). */
+  count?: number
   level: 'info' | 'success' | 'warning' | 'error'
   title: string
   detail?: string
@@ -120,6 +128,10 @@ export interface HistoryItem {
   restoredFrom?: number
   /** The MCP client's name, for author `mcp`. */
   client?: string
+  /** The memory's name in this version (or the last one, for a delete). */
+  name?: string
+  /** The MEMORY.md change made with this one (its pointer line), shown with it. */
+  indexEntry?: number
 }
 
 export interface DiffLine {
@@ -144,6 +156,12 @@ export interface ProposalView {
 }
 
 export interface TeamStatus {
+  /**
+   * off: team memory is switched off · not-configured: on, a server/token/repo is missing ·
+   * ready: syncing in the background, last sync fine · syncing: a sync runs now · error: the last one failed
+   */
+  state: 'off' | 'not-configured' | 'ready' | 'syncing' | 'error'
+  /** The scheduler runs: "Sync now" can work. */
   enabled: boolean
   reason?: string
   url?: string
@@ -221,4 +239,25 @@ export interface IntegrationsView {
     /** The same for Cursor's .cursor/mcp.json. */
     cursor: string
   }
+}
+
+export interface SearchHitView {
+  relPath: string
+  score: number
+  /** Words of the memory that matched, for highlighting. */
+  terms: string[]
+  /** The body around the first match, when the body matched. */
+  snippet?: string
+}
+
+export interface DreamStatusView {
+  gates: { gate: string; ok: boolean; detail: string }[]
+  lastConsolidatedAt?: number
+  running: boolean
+  sessions: number
+}
+
+export interface DreamRunResult {
+  outcome: 'blocked' | 'improved' | 'failed' | 'proposed'
+  message: string
 }

@@ -13,6 +13,19 @@ import {
 
 const MAX_ITEMS = 300
 
+/** A repeat of the entry before (the same skipped file at every sync): counted, not listed again. */
+function sameEntry(a: ActivityItem, b: ActivityInput): boolean {
+  if (a.runId || a.proposalId || a.restore || b.runId || b.proposalId || b.restore) return false
+  return (
+    a.kind === b.kind &&
+    a.level === b.level &&
+    a.title === b.title &&
+    a.detail === b.detail &&
+    a.source === b.source &&
+    JSON.stringify(a.files) === JSON.stringify(b.files)
+  )
+}
+
 /**
  * The feed the UI renders: extraction, dream, sync, recall and agent events, newest last. It is
  * the open workspace's feed file: what the CLI, hooks and MCP server append shows up here too.
@@ -38,7 +51,17 @@ export class ActivityLog {
     this.seen = new Set(this.items.map((i) => i.id))
     if (!file) return
     this.tail = new ActivityTail(file, (items) => {
-      for (const item of items) if (!this.seen.has(item.id)) this.push(item)
+      for (const item of items) {
+        if (!this.seen.has(item.id)) this.push(item)
+        else {
+          // A repeat counted by another process: the known entry with its new count.
+          const i = this.items.findIndex((x) => x.id === item.id)
+          if (i >= 0 && (this.items[i]!.count ?? 1) < (item.count ?? 1)) {
+            this.items[i] = item
+            this.onItem(item)
+          }
+        }
+      }
     })
     await this.tail.start()
   }
@@ -59,8 +82,15 @@ export class ActivityLog {
   }
 
   add(input: ActivityInput): ActivityItem {
-    const item = newActivityItem(input)
-    this.push(item)
+    const last = this.items.at(-1)
+    const item =
+      last && sameEntry(last, input)
+        ? { ...last, at: input.at ?? Date.now(), count: (last.count ?? 1) + 1 }
+        : newActivityItem(input)
+    if (item.id === last?.id) {
+      this.items[this.items.length - 1] = item
+      this.onItem(item)
+    } else this.push(item)
     if (this.file) void appendActivity(this.file, item).catch((e: Error) => this.onPersistError(e))
     return item
   }

@@ -53,8 +53,14 @@ const readOr = (path: string) => readFile(path, 'utf8').catch(() => '')
 
 /** The newest `max` items of a feed, oldest first. */
 export async function readActivity(file: string, max = 300): Promise<ActivityItem[]> {
-  const items = [...parseLines(await readOr(`${file}.1`)), ...parseLines(await readOr(file))]
-  return items.slice(-max)
+  const lines = [...parseLines(await readOr(`${file}.1`)), ...parseLines(await readOr(file))]
+  // A repeated entry is appended again under its id with a higher count: the last line wins.
+  const byId = new Map<string, ActivityItem>()
+  for (const item of lines) {
+    byId.delete(item.id)
+    byId.set(item.id, item)
+  }
+  return [...byId.values()].slice(-max)
 }
 
 /** Follows a feed file for lines other processes append (polling fallback when fs.watch is quiet). */

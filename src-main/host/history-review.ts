@@ -1,6 +1,8 @@
 import type { HistoryDiff, HistoryItem, ProposalView } from '../../src-shared/types.js'
 import type { HistoryStore } from '../core/history/history-store.js'
 import { diffLines } from '../core/history/line-diff.js'
+import { ENTRYPOINT_NAME } from '../core/paths/auto-mem-path.js'
+import { parseMemoryHeaderFields } from '../core/store/frontmatter.js'
 import { restoreVersion, undoRun } from '../core/history/restore.js'
 import type { ProposalStore } from '../core/review/proposals.js'
 import type { MemoryIndex } from '../core/store/memory-index.js'
@@ -20,10 +22,57 @@ export interface HistoryReviewDeps {
 export class HistoryReview {
   constructor(private readonly deps: HistoryReviewDeps) {}
 
-  async list(path?: string): Promise<HistoryItem[]> {
-    return (await this.deps.history.list({ path }))
-      .map(({ id, at, path: p, author, change, runId }) => ({ id, at, path: p, author, change, runId }))
-      .reverse()
+  private readonly names = new Map<string, string | undefined>()
+
+  /** The memory's name in a version (cached per blob: versions never change). */
+  private async nameIn(hash: string | null): Promise<string | undefined> {
+    if (!hash) return undefined
+    if (!this.names.has(hash)) {
+      const text = await this.deps.history.blob(hash).catch(() => '')
+      this.names.set(hash, parseMemoryHeaderFields(text).name)
+    }
+    return this.names.get(hash)
+  }
+
+  /**
+   * Newest first; each memory's change carries its name, and the MEMORY.md pointer update made
+   * with it (same writer, same run or within two seconds) is folded into it instead of listed apart.
+   */
+  async list(path?: string, limit = 1000): Promise<HistoryItem[]> {
+    const entries = (await this.deps.history.list(path ? { path } : {})).reverse().slice(0, limit)
+    const isIndex = (p: string) => p === ENTRYPOINT_NAME || p.endsWith(`/${ENTRYPOINT_NAME}`)
+    const folded = new Set<number>()
+    const items: HistoryItem[] = []
+    for (const e of entries) {
+      const item: HistoryItem = {
+        id: e.id,
+        at: e.at,
+        path: e.path,
+        author: e.author,
+        change: e.change,
+        ...(e.runId ? { runId: e.runId } : {}),
+        ...(e.restoredFrom !== undefined ? { restoredFrom: e.restoredFrom } : {}),
+        ...(e.client ? { client: e.client } : {}),
+      }
+      if (!isIndex(e.path)) {
+        item.name = await this.nameIn(e.after ?? e.before)
+        const pointer = path
+          ? undefined
+          : entries.find(
+              (o) =>
+                isIndex(o.path) &&
+                !folded.has(o.id) &&
+                o.author === e.author &&
+                (e.runId ? o.runId === e.runId : Math.abs(o.at - e.at) < 2000),
+            )
+        if (pointer) {
+          folded.add(pointer.id)
+          item.indexEntry = pointer.id
+        }
+      }
+      items.push(item)
+    }
+    return items.filter((i) => !folded.has(i.id))
   }
 
   async diff(id: number): Promise<HistoryDiff> {

@@ -1,4 +1,4 @@
-import { cp, mkdir, readdir, readFile } from 'node:fs/promises'
+import { cp, mkdir } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { MemdirEvent } from '../../src-shared/api.js'
@@ -13,13 +13,11 @@ import type { RpcError, RpcResult } from '../../src-shared/errors.js'
 import type { AppSettings } from '../../src-shared/settings.js'
 import type { SettingsInput, SettingsView, WorkspaceSummary } from '../../src-shared/types.js'
 import { clearAutoMemPathCache, getAutoMemPath } from '../core/paths/auto-mem-path.js'
-import { getClaudeConfigDir } from '../core/paths/base-dir.js'
 import type { Env, ProjectContext } from '../core/paths/context.js'
 import { ConflictError, sha256Hex } from '../core/store/atomic-write.js'
 import { PathTraversalError } from '../core/store/contained-path.js'
 import { SecretInMemoryError } from '../core/store/secret-guard.js'
 import { MemoryFileError } from '../core/store/memory-files.js'
-import { listMemoryFiles } from '../core/store/scan.js'
 import { ActivityLog } from './activity-log.js'
 import { listenForAgentJobs } from './agent-socket.js'
 import { applyHookChange, integrationsView, planHookChange } from './integrations.js'
@@ -29,6 +27,7 @@ import { createModelRuntime } from './model.js'
 import { createProjectContext } from './project.js'
 import { HostError } from './errors.js'
 import { Workspace } from './workspace.js'
+import { dirKey, discoverWorkspaces, rememberRecent, rememberRoot } from './workspace-list.js'
 
 export interface HostOptions {
   env: Env
@@ -75,17 +74,6 @@ export function toRpcError(e: unknown): RpcError {
   return { code: 'INTERNAL', message: (e as Error)?.message ?? String(e) }
 }
 
-/** Reads the project path Claude Code recorded (`cwd`) from any transcript in a project dir. */
-async function projectRootFromTranscripts(dir: string): Promise<string | undefined> {
-  const names = (await readdir(dir).catch(() => [])).filter((n) => n.endsWith('.jsonl')).slice(0, 5)
-  for (const n of names) {
-    const head = (await readFile(join(dir, n), 'utf8').catch(() => '')).slice(0, 20_000)
-    const m = /"cwd":"((?:[^"\\]|\\.)*)"/.exec(head)
-    if (m) return JSON.parse(`"${m[1]}"`) as string
-  }
-  return undefined
-}
-
 /** The composition root: one host per app; builds the services of the open workspace. */
 export async function createHost(opts: HostOptions): Promise<Host> {
   const listeners = new Set<(e: MemdirEvent) => void>()
@@ -126,23 +114,37 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     })
   }
 
-  async function listWorkspaces(): Promise<WorkspaceSummary[]> {
-    const projects = join(getClaudeConfigDir(baseCtx), 'projects')
-    const out: WorkspaceSummary[] = []
-    for (const name of await readdir(projects).catch(() => [])) {
-      const dir = join(projects, name)
-      const memoryDir = join(dir, 'memory')
-      const root = await projectRootFromTranscripts(dir)
-      if (!root && !existsSync(memoryDir)) continue
-      const count = (await listMemoryFiles(memoryDir)).length
-      out.push({
-        projectRoot: root ?? '',
-        label: root ? root.split(/[\\/]/).filter(Boolean).pop()! : name,
-        memoryDir,
-        memoryCount: count,
-      })
-    }
-    return out.filter((w) => w.projectRoot).sort((a, b) => b.memoryCount - a.memoryCount)
+  const listWorkspaces = (): Promise<WorkspaceSummary[]> => {
+    const info = workspace?.info()
+    return discoverWorkspaces(baseCtx, opts.env, info && !info.isDemo ? info.projectRoot : undefined)
+  }
+
+  /**
+   * Opens a folder: the workspace its memory dir belongs to. A subfolder of a listed project
+   * (proj/src) selects that project, so every memory dir has one entry; the folder becomes a recent.
+   */
+  async function openFolder(folder: string) {
+    const root = resolve(folder)
+    if (!existsSync(root)) throw new HostError('NOT_FOUND', `No such folder: ${folder}`)
+    const memoryDir = dirKey(getAutoMemPath(createProjectContext({ cwd: root, env: opts.env })))
+    const listed = (await listWorkspaces()).find((w) => w.memoryDir === memoryDir && w.projectRoot)
+    const projectRoot = listed?.projectRoot ?? root
+    await rememberRecent(baseCtx, projectRoot)
+    return open(createProjectContext({ cwd: projectRoot, env: opts.env }), false)
+  }
+
+  /** A memory dir no transcript names: the user picks its project folder once; it is remembered. */
+  async function linkFolder(memoryDir: string, folder: string) {
+    const root = resolve(folder)
+    if (!existsSync(root)) throw new HostError('NOT_FOUND', `No such folder: ${folder}`)
+    const actual = dirKey(getAutoMemPath(createProjectContext({ cwd: root, env: opts.env })))
+    if (actual !== dirKey(memoryDir))
+      throw new HostError(
+        'BAD_REQUEST',
+        `${root} keeps its memory in ${actual}, not ${dirKey(memoryDir)}: pick the folder Claude Code ran in.`,
+      )
+    await rememberRoot(baseCtx, memoryDir, root)
+    return open(createProjectContext({ cwd: root, env: opts.env }), false)
   }
 
   function current(): Workspace {
@@ -216,11 +218,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   const handlers: { [M in MethodName]: (a: ArgsOf<M>) => Promise<ResultOf<M>> } = {
     'workspace/list': () => listWorkspaces(),
     'workspace/current': async () => current().info(),
-    'workspace/open': async ({ projectRoot }) => {
-      const root = resolve(projectRoot)
-      if (!existsSync(root)) throw new HostError('NOT_FOUND', `No such folder: ${projectRoot}`)
-      return open(createProjectContext({ cwd: root, env: opts.env }), false)
-    },
+    'workspace/open': ({ projectRoot }) => openFolder(projectRoot),
+    'workspace/link': ({ memoryDir, projectRoot }) => linkFolder(memoryDir, projectRoot),
     'memory/list': () => current().memories.list(),
     'memory/read': ({ relPath }) => current().memories.read(relPath),
     'memory/create': ({ input, scope, fileName, acceptSecretWarning }) =>
@@ -229,6 +228,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       current().memories.update(relPath, input, expectedHash, acceptSecretWarning),
     'memory/rename': ({ from, to }) => current().memories.rename(from, to),
     'memory/delete': ({ relPath, expectedHash }) => current().memories.delete(relPath, expectedHash),
+    'memory/search': ({ query }) => current().search.search(query),
     'index/get': () => current().indexView(),
     'prompt/get': ({ mode }) => current().promptPreview(mode),
     'recall/preview': ({ query, recentTools }) => current().recallPreview(query, recentTools),
@@ -244,6 +244,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     'review/list': () => current().timeline.proposals(),
     'review/approve': ({ id, edits }) => current().timeline.approve(id, edits),
     'review/reject': ({ id }) => current().timeline.reject(id),
+    'dream/status': () => current().dreamStatus(),
+    'dream/run': ({ force }) => current().dreamRun(force),
     'integrations/get': () => integrationsView(current().ctx),
     'integrations/planHooks': ({ scope, action }) => planHookChange(current().ctx, scope, action),
     'integrations/applyHooks': ({ scope, action, beforeHash }) =>
@@ -275,8 +277,9 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   // First workspace: the one asked for, else the busiest known project, else the demo.
   if (opts.projectRoot) await open(createProjectContext({ cwd: opts.projectRoot, env: opts.env }), false)
   else {
-    const known = await listWorkspaces()
-    if (known[0]) await open(createProjectContext({ cwd: known[0].projectRoot, env: opts.env }), false)
+    // The busiest project whose folder is known; a machine with no memories yet gets the demo.
+    const first = (await listWorkspaces()).find((w) => w.projectRoot && w.memoryCount > 0)
+    if (first) await open(createProjectContext({ cwd: first.projectRoot, env: opts.env }), false)
     else await open(await demoContext(), true)
   }
 

@@ -11,6 +11,10 @@ const MALFORMED: Record<MethodName, [unknown, string][]> = {
   'workspace/list': [[{ x: 1 }, '(arguments)']],
   'workspace/current': [['x', '(arguments)']],
   'workspace/open': [[null, '(arguments)'], [{}, 'projectRoot'], [{ projectRoot: 5 }, 'projectRoot'], [{ projectRoot: '' }, 'projectRoot']],
+  'workspace/link': [[{ memoryDir: '/x' }, 'projectRoot'], [{ memoryDir: '', projectRoot: '/p' }, 'memoryDir']],
+  'memory/search': [[{}, 'query'], [{ query: 3 }, 'query']],
+  'dream/status': [[{ force: true }, '(arguments)']],
+  'dream/run': [[{}, 'force'], [{ force: 'yes' }, 'force']],
   'memory/list': [[[], '(arguments)']],
   'memory/read': [[null, '(arguments)'], [{ relPath: 1 }, 'relPath'], [{ relPath: 'a.md', extra: 1 }, 'extra']],
   'memory/create': [

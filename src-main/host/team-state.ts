@@ -23,7 +23,7 @@ export interface TeamStateDeps {
 export class TeamState {
   private scheduler?: TeamSyncScheduler
   private deps_?: SyncDeps
-  private current: TeamStatus = { enabled: false, tokenSet: false, syncing: false }
+  private current: TeamStatus = { state: 'off', enabled: false, tokenSet: false, syncing: false }
 
   constructor(private readonly deps: TeamStateDeps) {}
 
@@ -38,6 +38,7 @@ export class TeamState {
     const settings = loadAppSettings(this.deps.ctx)
     if (!setup.ok) {
       this.current = {
+        state: setup.state,
         enabled: false,
         reason: setup.reason,
         url: settings.teamUrl,
@@ -47,7 +48,14 @@ export class TeamState {
       }
       return
     }
-    this.current = { enabled: true, url: setup.url, repo: setup.repo, tokenSet: true, syncing: false }
+    this.current = {
+      state: 'ready',
+      enabled: true,
+      url: setup.url,
+      repo: setup.repo,
+      tokenSet: true,
+      syncing: false,
+    }
     this.deps_ = setup.deps
     this.scheduler = new TeamSyncScheduler({
       deps: setup.deps,
@@ -61,11 +69,12 @@ export class TeamState {
     if (e.type === 'syncing') {
       // Each sync is its own run in history.
       if (this.deps_) this.deps_.record = this.teamHistory().writerFor(`pull-${Date.now()}`)
-      this.current = { ...this.current, syncing: true }
+      this.current = { ...this.current, state: 'syncing', syncing: true }
     }
     if (e.type === 'synced') {
       this.current = {
         ...this.current,
+        state: 'ready',
         syncing: false,
         lastError: undefined,
         lastSync: {
@@ -77,7 +86,8 @@ export class TeamState {
         },
       }
     }
-    if (e.type === 'error') this.current = { ...this.current, syncing: false, lastError: e.error }
+    if (e.type === 'error')
+      this.current = { ...this.current, state: 'error', syncing: false, lastError: e.error }
     this.deps.activity.sync(e)
     this.deps.onStatus(this.current)
   }

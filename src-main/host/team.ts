@@ -14,7 +14,9 @@ import { getAppDataDir } from './app-data.js'
 import { loadEffectiveConfig } from './config.js'
 
 export type TeamSetup =
-  { ok: true; deps: SyncDeps; url: string; repo: string } | { ok: false; reason: string }
+  | { ok: true; deps: SyncDeps; url: string; repo: string }
+  /** off: team memory is switched off; not-configured: on, but a server, token or repo is missing. */
+  | { ok: false; reason: string; state: 'off' | 'not-configured' }
 
 /** How a sync's writes reach history: its own recorded write, and keeping a local version it replaces. */
 export interface TeamHistory {
@@ -41,14 +43,15 @@ export function resolveTeamSetup(
   history?: TeamHistory,
 ): TeamSetup {
   const team = getTeamMemoryEnablement(ctx)
-  if (!team.enabled) return { ok: false, reason: `team memory is off: ${team.reason}` }
+  if (!team.enabled) return { ok: false, state: 'off', reason: `team memory is off: ${team.reason}` }
   const config = loadEffectiveConfig(ctx)
   const url = overrides.url || config.teamUrl.value
   const token = overrides.token || config.teamToken.value
-  if (!url) return { ok: false, reason: 'no team server configured (MEMDIR_TEAM_URL or settings)' }
-  if (!token) return { ok: false, reason: 'no team token configured (MEMDIR_TEAM_TOKEN or settings)' }
+  const missing = (reason: string): TeamSetup => ({ ok: false, state: 'not-configured', reason })
+  if (!url) return missing('no team server configured (MEMDIR_TEAM_URL or settings)')
+  if (!token) return missing('no team token configured (MEMDIR_TEAM_TOKEN or settings)')
   const repo = config.teamRepo.value || getRepoSlug(ctx.projectRoot)
-  if (!repo) return { ok: false, reason: 'cannot tell the repo: no git origin remote (set MEMDIR_TEAM_REPO)' }
+  if (!repo) return missing('cannot tell the repo: no git origin remote (set MEMDIR_TEAM_REPO)')
   const deps: SyncDeps = {
     api: new TeamApiClient({ baseUrl: url, token }),
     repo,

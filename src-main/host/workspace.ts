@@ -1,5 +1,8 @@
-import { join, sep } from 'node:path'
+import { sep } from 'node:path'
+import { resolveHomeDir } from '../core/paths/context.js'
 import type {
+  DreamRunResult,
+  DreamStatusView,
   IndexView,
   PromptPreview,
   RecallPreview,
@@ -16,6 +19,9 @@ import { getAutoMemoryEnablement, getTeamMemoryEnablement } from '../core/paths/
 import { getProjectTranscriptDir, getTeamMemPath } from '../core/paths/team-agent-paths.js'
 import { ProposalStore } from '../core/review/proposals.js'
 import { SessionWatcher } from '../core/sessions/session-watcher.js'
+import { MemorySearchIndex } from '../core/store/search-index.js'
+import { agentMemoryRoot } from './workspace-list.js'
+import { AGENT_PREFIX } from './memory-views.js'
 import { watch, type FSWatcher } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { removeStaleTempFiles } from '../core/store/atomic-write.js'
@@ -67,6 +73,8 @@ export class Workspace {
   readonly memories: MemoryCrud
   readonly timeline: HistoryReview
   readonly config: EffectiveConfig
+  /** Full-text search over the memories (built in the background when the workspace opens). */
+  readonly search: MemorySearchIndex
   private sessions?: SessionWatcher
   private proposalWatcher?: FSWatcher
   private readonly extractor: Extractor
@@ -77,6 +85,10 @@ export class Workspace {
     this.memoryDir = resolveAutoMemPath(ctx).path
     this.teamDir = getTeamMemPath(ctx)
     this.index = new MemoryIndex(this.memoryDir)
+    this.search = new MemorySearchIndex([
+      { dir: this.memoryDir, prefix: '' },
+      { dir: agentMemoryRoot(ctx.projectRoot), prefix: AGENT_PREFIX },
+    ])
     this.history = new HistoryStore(historyDirFor(ctx, this.memoryDir))
     this.proposals = new ProposalStore(proposalsDirFor(ctx, this.memoryDir))
     // Settings changes reopen the workspace, so the snapshot read here is current.
@@ -85,7 +97,10 @@ export class Workspace {
       memoryDir: this.memoryDir,
       index: this.index,
       history: this.history,
-      onChanged: (paths) => deps.onMemoriesChanged(paths),
+      onChanged: (paths) => {
+        void this.search.update(paths).catch((e: Error) => this.reportError('search', e))
+        deps.onMemoriesChanged(paths)
+      },
       onHistoryError: (e, files) =>
         deps.activity.add({
           kind: 'extraction',
@@ -106,7 +121,7 @@ export class Workspace {
     })
     this.memories = new MemoryCrud({
       memoryDir: this.memoryDir,
-      agentRoot: join(ctx.projectRoot, '.claude', 'agent-memory'),
+      agentRoot: agentMemoryRoot(ctx.projectRoot),
       index: this.index,
       recorder: this.recorder,
       format: () => this.memoryFormat(),
@@ -139,11 +154,13 @@ export class Workspace {
     })
   }
 
-  private reportError(kind: 'extraction' | 'dream' | 'sessions', e: Error) {
+  private reportError(kind: 'extraction' | 'dream' | 'sessions' | 'search' | 'inbox', e: Error) {
     const titles = {
       extraction: 'Extraction bookkeeping failed',
       dream: 'Consolidation bookkeeping failed',
       sessions: 'Watching Claude Code sessions failed',
+      search: 'The search index could not be updated',
+      inbox: 'Watching the review inbox failed',
     }
     this.deps.activity.add({
       kind: kind === 'dream' ? 'dream' : 'extraction',
@@ -172,11 +189,29 @@ export class Workspace {
       void this.dream.executeAutoDream().catch((err: Error) => this.reportError('dream', err))
   }
 
+  dreamStatus(): Promise<DreamStatusView> {
+    return this.dream.gateStatus()
+  }
+
+  /** "Dream now": the gates apply unless `force` (which skips the time and session gates only). */
+  async dreamRun(force: boolean): Promise<DreamRunResult> {
+    const r = await this.dream.executeAutoDream({ force })
+    const message =
+      r.type === 'blocked'
+        ? r.reason
+        : r.type === 'failed'
+          ? r.error
+          : r.type === 'improved'
+            ? r.summary
+            : `${r.paths.length} file(s) proposed for review`
+    return { outcome: r.type, message }
+  }
+
   /** Proposals other processes add (an MCP client in review mode) reach the inbox at once. */
   private async watchProposals(): Promise<void> {
     await mkdir(this.proposals.dir, { recursive: true })
     this.proposalWatcher = watch(this.proposals.dir, () => this.deps.onReviewChanged())
-    this.proposalWatcher.on('error', (e) => this.reportError('sessions', e))
+    this.proposalWatcher.on('error', (e) => this.reportError('inbox', e))
   }
 
   /** A Stop hook's hand-off: the session's turn ended, extract it now. */
@@ -211,6 +246,7 @@ export class Workspace {
     })
     await this.sessions.start().catch((e: Error) => this.reportError('sessions', e))
     await this.watchProposals()
+    void this.search.load().catch((e: Error) => this.reportError('search', e))
     await this.team.start()
   }
 
@@ -221,8 +257,9 @@ export class Workspace {
     return {
       projectRoot: this.deps.ctx.projectRoot,
       memoryDir: this.memoryDir,
+      memoryDirShort: shortenHome(this.memoryDir, resolveHomeDir(this.deps.ctx)),
       teamDir: this.teamDir,
-      source: r.source,
+      source: this.deps.isDemo ? 'demo' : r.source,
       enabled: auto.enabled,
       enabledReason: auto.reason,
       rejected: r.rejected,
@@ -262,4 +299,10 @@ export class Workspace {
     await this.team.stop()
     await this.recorder.close()
   }
+}
+
+/** `/home/ada/.claude/projects/x/memory/` → `~/.claude/projects/x/memory/` */
+export function shortenHome(path: string, home: string): string {
+  const h = home.endsWith(sep) ? home.slice(0, -1) : home
+  return h && (path === h || path.startsWith(h + sep)) ? `~${path.slice(h.length)}` : path
 }

@@ -1,7 +1,5 @@
-import { Suspense, useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import { Sidebar } from './components/Sidebar'
-import { Toasts } from './components/Toasts'
-import { UnsavedDialog } from './components/UnsavedDialog'
 import { lazyView, ViewBoundary } from './components/ViewBoundary'
 import { getClient, errorMessage, onConnectionChange, type ConnectionState } from './transport/client'
 import { useStore } from './store'
@@ -17,6 +15,12 @@ const SettingsView = lazyView(() => import('./views/SettingsView').then((m) => m
 const HistoryView = lazyView(() => import('./views/HistoryView').then((m) => m.HistoryView))
 const InboxView = lazyView(() => import('./views/InboxView').then((m) => m.InboxView))
 
+// Shown only once something happens (a toast, unsaved edits about to be dropped): loaded then.
+const Toasts = lazy(() => import('./components/Toasts').then((m) => ({ default: m.Toasts })))
+const UnsavedDialog = lazy(() =>
+  import('./components/UnsavedDialog').then((m) => ({ default: m.UnsavedDialog })),
+)
+
 const LAZY_VIEWS = [
   IndexView,
   PromptView,
@@ -31,6 +35,8 @@ const LAZY_VIEWS = [
 export function App() {
   const view = useStore((s) => s.view)
   const workspace = useStore((s) => s.workspace)
+  const hasToasts = useStore((s) => s.toasts.length > 0)
+  const leaving = useStore((s) => s.leaveGuard !== undefined)
   const [fatal, setFatal] = useState<string>()
   const [connection, setConnection] = useState<ConnectionState>('connected')
   useEffect(() => onConnectionChange(setConnection), [])
@@ -108,8 +114,16 @@ export function App() {
           </Suspense>
         </ViewBoundary>
       </main>
-      <Toasts />
-      <UnsavedDialog />
+      {hasToasts && (
+        <Suspense fallback={null}>
+          <Toasts />
+        </Suspense>
+      )}
+      {leaving && (
+        <Suspense fallback={null}>
+          <UnsavedDialog />
+        </Suspense>
+      )}
     </div>
   )
 }

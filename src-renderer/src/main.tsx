@@ -1,8 +1,11 @@
+import '@fontsource-variable/inter'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App'
+import { initTheme } from './lib/theme'
 import './styles.css'
 
+initTheme()
 const root = document.getElementById('root')
 if (root) {
   createRoot(root).render(

@@ -9,6 +9,7 @@ import type {
   MemoryListItem,
   MemoryScope,
   MemoryType,
+  SearchHitView,
   SettingsView,
   TeamStatus,
   WorkspaceInfo,
@@ -33,18 +34,28 @@ interface WorkspaceSlice {
   /** Opens a project, asking first when the editor has unsaved edits. */
   openWorkspace: (projectRoot: string) => Promise<void>
   openWorkspaceNow: (projectRoot: string) => Promise<void>
+  /** Names the project folder of a listed memory dir that no transcript tells, then opens it. */
+  linkWorkspace: (memoryDir: string, projectRoot: string) => Promise<void>
 }
 
 interface MemorySlice {
   memories: MemoryListItem[]
   loaded: boolean
   query: string
+  /** Full-text hits for the query, ranked (undefined while there is no query). */
+  searchHits?: SearchHitView[]
+  /** The query the current hits answer (they lag the typed query by one round trip). */
+  searchedFor?: string
   typeFilter: MemoryType | 'all'
   scopeFilter: MemoryScope | 'all'
   setQuery: (q: string) => void
   setTypeFilter: (t: MemoryType | 'all') => void
   setScopeFilter: (s: MemoryScope | 'all') => void
+  clearFilters: () => void
   refreshMemories: () => Promise<void>
+  /** The memory list pane folded away (narrow windows); remembered. */
+  listCollapsed: boolean
+  toggleList: () => void
 }
 
 interface EditorSlice {
@@ -60,7 +71,13 @@ interface EditorSlice {
   /** The last save would have put a detected secret into a private memory: save again to accept. */
   secretWarning?: string
   editorError?: string
+  /** When the last save went through (the editor shows "Saved"). */
+  savedAt?: number
+  /** Bumped by "New memory" (Ctrl+N): the editor focuses Name. */
+  focusNameAt?: number
   select: (relPath: string) => Promise<void>
+  /** Opens the memory whose name (or file name) is `name` — a [[name]] link. */
+  openByName: (name: string) => Promise<void>
   /** Loads a memory into the editor without asking (reloads after an external change). */
   loadDoc: (relPath: string) => Promise<void>
   newMemory: () => void
@@ -72,6 +89,8 @@ interface EditorSlice {
   editDraft: (patch: Partial<Draft>) => void
   save: (opts?: { overwrite?: boolean; acceptSecret?: boolean }) => Promise<void>
   takeTheirs: () => Promise<void>
+  /** Saves `body` (the user's merge of both versions) over the version on disk. */
+  saveMerged: (body: string) => Promise<void>
   remove: () => Promise<void>
   closeEditor: () => void
 }
@@ -87,6 +106,9 @@ interface FeedSlice {
   team?: TeamStatus
   settings?: SettingsView
   dismissToast: (id: string) => void
+  /** Activity entries up to this time were seen (the error badge counts only later ones). */
+  activitySeenAt: number
+  markActivitySeen: () => void
   handleEvent: (e: MemdirEvent) => void
 }
 
@@ -96,6 +118,27 @@ const api = () => getClient()
 
 const createWorkspaceSlice: StateCreator<Store, [], [], WorkspaceSlice> = (set, get) => {
   const openNow = (root: string) => get().openWorkspaceNow(root)
+  /** A workspace was opened (or switched to): fresh editor, list, team status and feed. */
+  const afterOpen = async (workspace: WorkspaceInfo) => {
+    set({
+      workspace,
+      selected: undefined,
+      doc: undefined,
+      draft: undefined,
+      conflict: undefined,
+      dirty: false,
+      query: '',
+      searchHits: undefined,
+      searchedFor: undefined,
+    })
+    const [workspaces, team, activity] = await Promise.all([
+      api()['workspace/list'](),
+      api()['team/status'](),
+      api()['activity/list'](),
+    ])
+    set({ workspaces, team, activity })
+    await Promise.all([get().refreshMemories(), get().refreshReviews()])
+  }
   return {
     workspaces: [],
     view: 'memories',
@@ -118,34 +161,59 @@ const createWorkspaceSlice: StateCreator<Store, [], [], WorkspaceSlice> = (set, 
           () => resolve(),
         ),
       ),
-    openWorkspaceNow: async (projectRoot) => {
-      const workspace = await api()['workspace/open']({ projectRoot })
-      set({
-        workspace,
-        selected: undefined,
-        doc: undefined,
-        draft: undefined,
-        conflict: undefined,
-        dirty: false,
-      })
-      const [workspaces, team] = await Promise.all([api()['workspace/list'](), api()['team/status']()])
-      set({ workspaces, team })
-      await get().refreshMemories()
-    },
+    openWorkspaceNow: async (projectRoot) => afterOpen(await api()['workspace/open']({ projectRoot })),
+    linkWorkspace: (memoryDir, projectRoot) =>
+      new Promise<void>((resolve, reject) =>
+        get().guardUnsaved(
+          () => api()['workspace/link']({ memoryDir, projectRoot }).then(afterOpen).then(resolve, reject),
+          () => resolve(),
+        ),
+      ),
   }
 }
 
-const createMemorySlice: StateCreator<Store, [], [], MemorySlice> = (set) => ({
-  memories: [],
-  loaded: false,
-  query: '',
-  typeFilter: 'all',
-  scopeFilter: 'all',
-  setQuery: (query) => set({ query }),
-  setTypeFilter: (typeFilter) => set({ typeFilter }),
-  setScopeFilter: (scopeFilter) => set({ scopeFilter }),
-  refreshMemories: async () => set({ memories: await api()['memory/list'](), loaded: true }),
-})
+const LIST_KEY = 'memdir.listCollapsed'
+
+const createMemorySlice: StateCreator<Store, [], [], MemorySlice> = (set, get) => {
+  let searchSeq = 0
+  const runSearch = async (query: string) => {
+    const seq = ++searchSeq
+    if (!query.trim()) return set({ searchHits: undefined, searchedFor: undefined })
+    try {
+      const hits = await api()['memory/search']({ query })
+      if (seq === searchSeq) set({ searchHits: hits, searchedFor: query })
+    } catch {
+      // the list keeps the last results; a dead connection shows in the banner
+    }
+  }
+  return {
+    memories: [],
+    loaded: false,
+    query: '',
+    typeFilter: 'all',
+    scopeFilter: 'all',
+    setQuery: (query) => {
+      set({ query })
+      void runSearch(query)
+    },
+    setTypeFilter: (typeFilter) => set({ typeFilter }),
+    setScopeFilter: (scopeFilter) => set({ scopeFilter }),
+    clearFilters: () => {
+      set({ query: '', searchHits: undefined, searchedFor: undefined, typeFilter: 'all', scopeFilter: 'all' })
+      searchSeq++
+    },
+    refreshMemories: async () => {
+      set({ memories: await api()['memory/list'](), loaded: true })
+      if (get().query.trim()) void runSearch(get().query)
+    },
+    listCollapsed: localStorage.getItem(LIST_KEY) === '1',
+    toggleList: () =>
+      set((s) => {
+        localStorage.setItem(LIST_KEY, s.listCollapsed ? '0' : '1')
+        return { listCollapsed: !s.listCollapsed }
+      }),
+  }
+}
 
 function draftOf(doc: MemoryDoc): Draft {
   return {
@@ -183,6 +251,16 @@ const createEditorSlice: StateCreator<Store, [], [], EditorSlice> = (set, get) =
     if (relPath === get().doc?.relPath && !get().isNew) return
     get().guardUnsaved(() => get().loadDoc(relPath))
   },
+  openByName: async (name) => {
+    const n = name.trim().toLowerCase()
+    const slug = n.replace(/\s+/g, '-')
+    const hit = get().memories.find((m) => {
+      const file = m.relPath.split('/').pop()!.replace(/\.md$/, '').toLowerCase()
+      return m.name.toLowerCase() === n || file === n || file === slug || file === n.replace(/\s+/g, '_')
+    })
+    if (hit) await get().select(hit.relPath)
+    else set({ editorError: `No memory named “${name}” in this workspace.` })
+  },
   loadDoc: async (relPath) => {
     try {
       const doc = await api()['memory/read']({ relPath })
@@ -209,6 +287,7 @@ const createEditorSlice: StateCreator<Store, [], [], EditorSlice> = (set, get) =
         conflict: undefined,
         editorError: undefined,
         view: 'memories',
+        focusNameAt: Date.now(),
         draft: { name: '', description: '', type: 'project', body: '', fileName: '', scope: 'private' },
       }),
     ),
@@ -257,6 +336,7 @@ const createEditorSlice: StateCreator<Store, [], [], EditorSlice> = (set, get) =
         conflict: undefined,
         secretWarning: undefined,
         editorError: undefined,
+        savedAt: Date.now(),
       })
       await get().refreshMemories()
     } catch (e) {
@@ -269,6 +349,10 @@ const createEditorSlice: StateCreator<Store, [], [], EditorSlice> = (set, get) =
     } finally {
       set({ saving: false })
     }
+  },
+  saveMerged: async (body) => {
+    set((s) => ({ draft: s.draft ? { ...s.draft, body } : s.draft, dirty: true }))
+    await get().save({ overwrite: true })
   },
   takeTheirs: async () => {
     const rel = get().doc?.relPath
@@ -306,6 +390,12 @@ const createFeedSlice: StateCreator<Store, [], [], FeedSlice> = (set, get) => ({
   activity: [],
   toasts: [],
   dismissToast: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
+  activitySeenAt: Number(localStorage.getItem('memdir.activitySeenAt') ?? 0),
+  markActivitySeen: () => {
+    const at = Date.now()
+    localStorage.setItem('memdir.activitySeenAt', String(at))
+    set({ activitySeenAt: at })
+  },
   handleEvent: (e) => {
     if (e.type === 'memories/changed') {
       void get().refreshMemories()
@@ -316,7 +406,14 @@ const createFeedSlice: StateCreator<Store, [], [], FeedSlice> = (set, get) => ({
         else if (!dirty) void get().loadDoc(doc.relPath)
       }
     } else if (e.type === 'activity') {
-      set((s) => ({ activity: [...s.activity, e.item], toasts: [...s.toasts, e.item].slice(-4) }))
+      // A repeated entry comes back under its id with a new count: replace it in place.
+      set((s) => ({
+        activity: s.activity.some((a) => a.id === e.item.id)
+          ? s.activity.map((a) => (a.id === e.item.id ? e.item : a))
+          : [...s.activity, e.item],
+        toasts: [...s.toasts.filter((t) => t.id !== e.item.id), e.item].slice(-4),
+      }))
+      if (get().view === 'activity') get().markActivitySeen()
       setTimeout(() => get().dismissToast(e.item.id), 6000)
     } else if (e.type === 'team/status') set({ team: e.status })
     else if (e.type === 'workspace/changed') {
@@ -338,15 +435,24 @@ export const useStore = create<Store>()((...a) => ({
   ...createFeedSlice(...a),
 }))
 
-/** The list as filtered and searched (name, description, path), newest first. */
+/**
+ * The list as filtered and searched: with a query, the full-text hits in their rank order (the
+ * body counts too); until the first hits arrive, a plain match on name, description and path.
+ */
 export function visibleMemories(
-  s: Pick<Store, 'memories' | 'query' | 'typeFilter' | 'scopeFilter'>,
+  s: Pick<Store, 'memories' | 'query' | 'typeFilter' | 'scopeFilter' | 'searchHits'>,
 ): MemoryListItem[] {
   const q = s.query.trim().toLowerCase()
+  const kept = (m: MemoryListItem) =>
+    (s.typeFilter === 'all' || m.type === s.typeFilter) &&
+    (s.scopeFilter === 'all' || m.scope === s.scopeFilter)
+  if (q && s.searchHits) {
+    const byPath = new Map(s.memories.map((m) => [m.relPath, m]))
+    return s.searchHits.map((h) => byPath.get(h.relPath)).filter((m): m is MemoryListItem => !!m && kept(m))
+  }
   return s.memories.filter(
     (m) =>
-      (s.typeFilter === 'all' || m.type === s.typeFilter) &&
-      (s.scopeFilter === 'all' || m.scope === s.scopeFilter) &&
+      kept(m) &&
       (!q ||
         m.name.toLowerCase().includes(q) ||
         (m.description ?? '').toLowerCase().includes(q) ||

@@ -203,5 +203,45 @@ export function createAutoDream(deps: DreamDeps) {
     }
   }
 
-  return { executeAutoDream }
+  /** The gates as they stand now, for a "Dream now" button: read-only, no throttle consumed. */
+  async function gateStatus(): Promise<DreamGateStatus> {
+    const t = now()
+    const last = await readLastConsolidatedAt(deps.memoryDir)
+    const minHours = deps.minHours ?? DREAM_DEFAULTS.minHours
+    const minSessions = deps.minSessions ?? DREAM_DEFAULTS.minSessions
+    const sessions = await sessionsTouchedSince(deps.transcriptDir, last)
+    const enabled = deps.enabled()
+    const hours = (t - last) / 3_600_000
+    const gates: DreamGateStatus['gates'] = [
+      { gate: 'disabled', ok: enabled.ok, detail: enabled.ok ? 'on' : (enabled.reason ?? 'off') },
+      {
+        gate: 'too_soon',
+        ok: hours >= minHours,
+        detail: last
+          ? `last consolidation ${hours.toFixed(1)} h ago (needs ${minHours} h)`
+          : 'never consolidated',
+      },
+      {
+        gate: 'not_enough_sessions',
+        ok: sessions.length >= minSessions,
+        detail: `${sessions.length} sessions since then (needs ${minSessions})`,
+      },
+      {
+        gate: 'needs_model',
+        ok: Boolean(deps.client),
+        detail: deps.client ? 'model configured' : 'needs a model',
+      },
+      { gate: 'locked', ok: !running, detail: running ? 'a consolidation is running' : 'free' },
+    ]
+    return { gates, lastConsolidatedAt: last || undefined, running, sessions: sessions.length }
+  }
+
+  return { executeAutoDream, gateStatus }
+}
+
+export interface DreamGateStatus {
+  gates: { gate: DreamGate; ok: boolean; detail: string }[]
+  lastConsolidatedAt?: number
+  running: boolean
+  sessions: number
 }

@@ -1,7 +1,9 @@
-import type { ActivityKind } from '../../../src-shared/types'
-import { useState } from 'react'
-import { errorMessage, getClient } from '../transport/client'
+import { Moon } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import type { ActivityItem, ActivityKind, DreamStatusView } from '../../../src-shared/types'
 import { RestoreMine } from '../components/RestoreMine'
+import { clockTime, fullDate, relativeDate } from '../lib/format'
+import { errorMessage, getClient } from '../transport/client'
 import { useStore } from '../store'
 
 const KIND_LABEL: Record<ActivityKind, string> = {
@@ -12,17 +14,149 @@ const KIND_LABEL: Record<ActivityKind, string> = {
   agent: 'Agent',
 }
 
-export function ActivityView() {
-  const { activity, select, setView, showHistory } = useStore()
-  const [undone, setUndone] = useState<Record<string, string>>({})
+/** "Dream now": the consolidation gates as they stand, and a button that runs it (forcing time and sessions). */
+function DreamNow() {
+  const [status, setStatus] = useState<DreamStatusView>()
+  const [busy, setBusy] = useState(false)
+  const [result, setResult] = useState<string>()
+  const client = getClient()
+  const load = () => client['dream/status']().then(setStatus, (e) => setResult(errorMessage(e)))
+  useEffect(() => void load(), [])
+  const run = async () => {
+    setBusy(true)
+    setResult(undefined)
+    try {
+      const r = await client['dream/run']({ force: true })
+      setResult(r.message)
+    } catch (e) {
+      setResult(errorMessage(e))
+    } finally {
+      setBusy(false)
+      void load()
+    }
+  }
+  const blocking = status?.gates.filter((g) => !g.ok) ?? []
+  const hard = blocking.filter(
+    (g) => g.gate === 'disabled' || g.gate === 'needs_model' || g.gate === 'locked',
+  )
+  return (
+    <section className="dream-now" aria-label="Consolidation">
+      <div className="dream-head">
+        <Moon size={16} aria-hidden />
+        <strong>Consolidation (dream)</strong>
+        <span className="muted">
+          {status?.lastConsolidatedAt ? `last run ${relativeDate(status.lastConsolidatedAt)}` : 'never run'}
+        </span>
+        <span className="spacer" />
+        <button onClick={() => void run()} disabled={busy || !status || hard.length > 0}>
+          {busy ? 'Dreaming…' : 'Dream now'}
+        </button>
+      </div>
+      {status && (
+        <ul className="gates" aria-label="Dream gates">
+          {status.gates.map((g) => (
+            <li key={g.gate} className={g.ok ? 'ok' : 'blocked'}>
+              {g.ok ? '✓' : '·'} {g.detail}
+            </li>
+          ))}
+        </ul>
+      )}
+      {hard.length === 0 && blocking.length > 0 && (
+        <p className="muted small">In the background it waits for these; “Dream now” runs anyway.</p>
+      )}
+      {result && (
+        <p className="small" role="status">
+          {result}
+        </p>
+      )}
+    </section>
+  )
+}
+
+function FeedItem({ a }: { a: ActivityItem }) {
+  const { select, setView, showHistory, memories } = useStore()
+  const [undone, setUndone] = useState<string>()
   const undo = async (runId: string) => {
     try {
       const paths = await getClient()['history/undoRun']({ runId })
-      setUndone((u) => ({ ...u, [runId]: `Undone: ${paths.length} file(s) restored` }))
+      setUndone(`Undone: ${paths.length} file(s) restored`)
     } catch (e) {
-      setUndone((u) => ({ ...u, [runId]: errorMessage(e) }))
+      setUndone(errorMessage(e))
     }
   }
+  const openFile = (f: string) => {
+    if (f.endsWith('MEMORY.md')) return setView('index')
+    // A file an undo (or a later change) removed opens its history instead.
+    if (!memories.some((m) => m.relPath === f)) return showHistory(f)
+    void select(f)
+    setView('memories')
+  }
+  const changedSomething = a.files.length > 0
+  return (
+    <li className={`feed-item ${a.level}`}>
+      <div className="feed-head">
+        <span className={`kind ${a.kind}`}>{KIND_LABEL[a.kind]}</span>
+        <strong>{a.title}</strong>
+        {a.count && a.count > 1 && (
+          <span className="badge" title="The same entry, repeated">
+            ×{a.count}
+          </span>
+        )}
+        {a.source && <span className="muted source">{a.source}</span>}
+        <time className="muted" dateTime={new Date(a.at).toISOString()} title={fullDate(a.at)}>
+          {Date.now() - a.at < 86_400_000 ? clockTime(a.at) : relativeDate(a.at)}
+        </time>
+      </div>
+      {a.detail && <p className="feed-detail">{a.detail}</p>}
+      {a.restore && a.restore.length > 0 && (
+        <div className="actions feed-actions">
+          {a.restore.map((r) => (
+            <RestoreMine key={r.path} path={r.path} version={r.version} />
+          ))}
+        </div>
+      )}
+      {(a.proposalId || (a.runId && changedSomething)) && (
+        <div className="actions feed-actions">
+          {a.proposalId && (
+            <button className="primary" onClick={() => setView('inbox')}>
+              Review
+            </button>
+          )}
+          {a.runId &&
+            changedSomething &&
+            (undone ? (
+              <span className="muted">{undone}</span>
+            ) : (
+              <>
+                <button onClick={() => void undo(a.runId!)}>
+                  Undo this {a.kind === 'dream' ? 'consolidation' : 'run'}
+                </button>
+                <button className="ghost" onClick={() => showHistory(undefined)}>
+                  Show in history
+                </button>
+              </>
+            ))}
+        </div>
+      )}
+      {a.files.length > 0 && (
+        <ul className="feed-files">
+          {a.files.map((f) => (
+            <li key={f}>
+              <button className="link-button mono" onClick={() => openFile(f)}>
+                {f}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </li>
+  )
+}
+
+export function ActivityView() {
+  const { activity, markActivitySeen } = useStore()
+  // Opening the feed is seeing it: the error count in the sidebar clears.
+  useEffect(() => markActivitySeen(), [markActivitySeen])
   const items = [...activity].reverse()
   return (
     <div className="page">
@@ -30,8 +164,10 @@ export function ActivityView() {
         <h1>Activity</h1>
       </header>
       <p className="muted">
-        Background work on this workspace: memories saved from finished turns, consolidations, and team sync.
+        Background work on this workspace: memories saved from finished turns, consolidations, team sync, hook
+        recalls and agent writes — kept across restarts.
       </p>
+      <DreamNow />
       {items.length === 0 ? (
         <div className="empty-state">
           <h2>Nothing has happened yet</h2>
@@ -42,62 +178,7 @@ export function ActivityView() {
       ) : (
         <ol className="feed" aria-label="Activity feed">
           {items.map((a) => (
-            <li key={a.id} className={`feed-item ${a.level}`}>
-              <div className="feed-head">
-                <span className={`kind ${a.kind}`}>{KIND_LABEL[a.kind]}</span>
-                <strong>{a.title}</strong>
-                {a.source && <span className="muted source">{a.source}</span>}
-                <time className="muted">{new Date(a.at).toLocaleTimeString()}</time>
-              </div>
-              {a.detail && <p className="feed-detail">{a.detail}</p>}
-              {a.restore && a.restore.length > 0 && (
-                <div className="actions feed-actions">
-                  {a.restore.map((r) => (
-                    <RestoreMine key={r.path} path={r.path} version={r.version} />
-                  ))}
-                </div>
-              )}
-              {(a.runId || a.proposalId) && (
-                <div className="actions feed-actions">
-                  {a.proposalId && (
-                    <button className="primary" onClick={() => setView('inbox')}>
-                      Review
-                    </button>
-                  )}
-                  {a.runId &&
-                    (undone[a.runId] ? (
-                      <span className="muted">{undone[a.runId]}</span>
-                    ) : (
-                      <>
-                        <button onClick={() => void undo(a.runId!)}>
-                          Undo this {a.kind === 'dream' ? 'consolidation' : 'run'}
-                        </button>
-                        <button className="ghost" onClick={() => showHistory(undefined)}>
-                          Show in history
-                        </button>
-                      </>
-                    ))}
-                </div>
-              )}
-              {a.files.length > 0 && (
-                <ul className="feed-files">
-                  {a.files.map((f) => (
-                    <li key={f}>
-                      <button
-                        className="link-button mono"
-                        onClick={() => {
-                          if (f.endsWith('MEMORY.md')) return setView('index')
-                          void select(f)
-                          setView('memories')
-                        }}
-                      >
-                        {f}
-                      </button>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </li>
+            <FeedItem key={a.id} a={a} />
           ))}
         </ol>
       )}

@@ -1,7 +1,122 @@
-import { useEffect, useState } from 'react'
-import type { MemoryType } from '../../../src-shared/types'
-import { Markdown } from '../components/Markdown'
+import { diffLines } from 'diff'
+import { Check, History, X } from 'lucide-react'
+import { useEffect, useMemo, useRef, useState } from 'react'
+import type { ConflictDetails, MemoryType } from '../../../src-shared/types'
+import { MarkdownEditor } from '../components/MarkdownEditor'
+import { MarkdownPreview } from '../components/MarkdownPreview'
+import { bodyOfFile } from '../lib/memory-text'
 import { useStore } from '../store'
+
+const TYPE_HINT: Record<MemoryType, string> = {
+  user: 'about the user: role, preferences, how they like to work',
+  feedback: 'how to work here: rules, corrections, what to avoid',
+  project: 'facts about this project that are not in the code',
+  reference: 'where to find things: dashboards, docs, tickets',
+}
+
+/** Git-style conflict markers around the parts the two bodies disagree on, for the user to merge. */
+function mergeText(theirs: string, mine: string): string {
+  const out: string[] = []
+  const parts = diffLines(theirs, mine)
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!
+    if (!p.added && !p.removed) {
+      out.push(p.value)
+      continue
+    }
+    const next = parts[i + 1]
+    const theirsPart = p.removed ? p.value : ''
+    const minePart = p.added ? p.value : next?.added ? next.value : ''
+    if (p.removed && next?.added) i++
+    const nl = (s: string) => (s && !s.endsWith('\n') ? s + '\n' : s)
+    out.push(`<<<<<<< on disk\n${nl(theirsPart)}=======\n${nl(minePart)}>>>>>>> yours\n`)
+  }
+  return out.join('')
+}
+
+function ConflictPanel({ conflict }: { conflict: ConflictDetails }) {
+  const { draft, save, takeTheirs, saveMerged } = useStore()
+  const [merging, setMerging] = useState<string>()
+  const theirs = conflict.current === null ? '' : bodyOfFile(conflict.current)
+  const mine = draft?.body ?? ''
+  const parts = useMemo(() => diffLines(theirs, mine), [theirs, mine])
+  useEffect(() => {
+    if (merging === undefined) return
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setMerging(undefined)
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [merging])
+  return (
+    <section className="conflict" role="alert" aria-label="Edit conflict">
+      <div className="conflict-head">
+        <div>
+          <h2>This memory changed on disk while you were editing</h2>
+          <p className="muted">
+            Nothing was overwritten. <span className="diff-del-key">Red</span> is only on disk,{' '}
+            <span className="diff-add-key">green</span> only in your version.
+          </p>
+        </div>
+        <div className="actions">
+          <button type="button" onClick={() => void takeTheirs()}>
+            Take theirs
+          </button>
+          <button type="button" onClick={() => setMerging(mergeText(theirs, mine))}>
+            Merge…
+          </button>
+          <button type="button" className="danger" onClick={() => void save({ overwrite: true })}>
+            Keep mine
+          </button>
+        </div>
+      </div>
+      {merging === undefined ? (
+        conflict.current === null ? (
+          <p className="warn-text">The file was deleted on disk. Keep mine writes it again.</p>
+        ) : (
+          <pre className="diff" aria-label="Differences: on disk and yours">
+            {parts.flatMap((p, i) =>
+              p.value
+                .replace(/\n$/, '')
+                .split('\n')
+                .map((line, j) => (
+                  <div
+                    key={`${i}-${j}`}
+                    className={p.added ? 'diff-add' : p.removed ? 'diff-del' : 'diff-same'}
+                  >
+                    <span className="diff-sign">{p.added ? '+' : p.removed ? '−' : ' '}</span>
+                    {line || ' '}
+                  </div>
+                )),
+            )}
+          </pre>
+        )
+      ) : (
+        <div className="merge">
+          <p className="muted">
+            Edit the combined text: keep what you want between the <code>&lt;&lt;&lt;&lt;&lt;&lt;&lt;</code>{' '}
+            and <code>&gt;&gt;&gt;&gt;&gt;&gt;&gt;</code> markers and delete the markers.
+          </p>
+          <MarkdownEditor value={merging} onChange={setMerging} label="Merged text" />
+          <div className="actions">
+            <button type="button" className="ghost" onClick={() => setMerging(undefined)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="primary"
+              disabled={/^(<<<<<<<|=======|>>>>>>>)/m.test(merging)}
+              title={
+                /^(<<<<<<<|=======|>>>>>>>)/m.test(merging) ? 'Remove the conflict markers first' : undefined
+              }
+              onClick={() => void saveMerged(merging)}
+            >
+              Save merged
+            </button>
+          </div>
+        </div>
+      )}
+    </section>
+  )
+}
 
 export function Editor() {
   const {
@@ -12,15 +127,19 @@ export function Editor() {
     conflict,
     secretWarning,
     editorError,
+    savedAt,
+    focusNameAt,
     editDraft,
     save,
     remove,
-    takeTheirs,
     closeEditor,
     showHistory,
+    openByName,
   } = useStore()
   const [preview, setPreview] = useState(false)
   const [confirmDelete, setConfirmDelete] = useState(false)
+  const [now, setNow] = useState(Date.now())
+  const name = useRef<HTMLInputElement>(null)
   const readOnly = doc?.scope === 'agent'
 
   useEffect(() => {
@@ -29,11 +148,23 @@ export function Editor() {
         e.preventDefault()
         void useStore.getState().save()
       }
+      if (e.key === 'Escape') setConfirmDelete(false)
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
   }, [])
   useEffect(() => setConfirmDelete(false), [doc?.relPath])
+  useEffect(() => {
+    if (focusNameAt) name.current?.focus()
+  }, [focusNameAt])
+  // "Saved" shows for a few seconds after a save.
+  useEffect(() => {
+    if (!savedAt) return
+    setNow(Date.now())
+    const t = setTimeout(() => setNow(Date.now()), 3000)
+    return () => clearTimeout(t)
+  }, [savedAt])
+  const justSaved = !!savedAt && !dirty && now - savedAt < 3000
 
   if (!draft) return null
   return (
@@ -44,42 +175,62 @@ export function Editor() {
         void save()
       }}
     >
-      <header className="pane-head">
-        <h1>{isNew ? 'New memory' : draft.name || doc?.relPath}</h1>
-        {doc && <span className="muted mono">{doc.relPath}</span>}
-        {dirty && <span className="badge">Unsaved</span>}
-        <span className="spacer" />
-        {doc && doc.scope !== 'agent' && (
-          <button type="button" className="ghost" onClick={() => showHistory(doc.relPath)}>
-            History
+      <header className="editor-head">
+        <div className="editor-title">
+          <h1 title={draft.name || doc?.relPath}>{isNew ? 'New memory' : draft.name || doc?.relPath}</h1>
+          {doc && (
+            <span className="muted mono file-name" title={doc.relPath}>
+              {doc.relPath}
+            </span>
+          )}
+        </div>
+        <div className="editor-status">
+          {dirty && <span className="badge">Unsaved</span>}
+          {justSaved && (
+            <span className="badge ok saved" role="status">
+              <Check size={12} aria-hidden /> Saved
+            </span>
+          )}
+          {doc && doc.scope !== 'agent' && (
+            <button type="button" className="ghost icon-button" onClick={() => showHistory(doc.relPath)}>
+              <History size={14} aria-hidden />
+              <span className="icon-label">History</span>
+            </button>
+          )}
+          <button
+            type="button"
+            className="ghost icon-only"
+            onClick={closeEditor}
+            aria-label="Close editor"
+            title="Close"
+          >
+            <X size={16} aria-hidden />
           </button>
-        )}
-        <button type="button" className="ghost" onClick={closeEditor} aria-label="Close editor">
-          Close
-        </button>
+        </div>
       </header>
       {readOnly && (
         <p className="notice">
           Agent memories are read-only here; the subagent that owns them keeps them up to date.
         </p>
       )}
-      <div className="form-grid">
-        <label>
-          Name
+      {conflict && <ConflictPanel conflict={conflict} />}
+      <fieldset className="properties" aria-label="Properties" disabled={readOnly}>
+        <label className="prop">
+          <span className="prop-key">Name</span>
           <input
+            ref={name}
             name="name"
             value={draft.name}
-            disabled={readOnly}
             onChange={(e) => editDraft({ name: e.target.value })}
             required
           />
         </label>
-        <label>
-          Type
+        <label className="prop">
+          <span className="prop-key">Type</span>
           <select
             name="type"
             value={draft.type ?? ''}
-            disabled={readOnly}
+            title={draft.type ? TYPE_HINT[draft.type] : undefined}
             onChange={(e) => editDraft({ type: (e.target.value || null) as MemoryType | null })}
           >
             <option value="user">user</option>
@@ -89,31 +240,29 @@ export function Editor() {
             <option value="">(none)</option>
           </select>
         </label>
-        <label className="wide">
-          Description{' '}
-          <span className="muted">— one specific line; it decides when this memory is recalled</span>
+        <label className="prop wide">
+          <span className="prop-key">Description</span>
           <input
             name="description"
             value={draft.description}
-            disabled={readOnly}
+            placeholder="One specific line: it decides when this memory is recalled"
             onChange={(e) => editDraft({ description: e.target.value })}
             required
           />
         </label>
-        <label>
-          File
+        <label className="prop">
+          <span className="prop-key">File</span>
           <input
             name="fileName"
             className="mono"
             placeholder={isNew ? 'derived from the name' : ''}
             value={draft.fileName}
-            disabled={readOnly}
             onChange={(e) => editDraft({ fileName: e.target.value })}
           />
         </label>
         {isNew && (
-          <label>
-            Scope
+          <label className="prop">
+            <span className="prop-key">Scope</span>
             <select
               name="scope"
               value={draft.scope}
@@ -124,53 +273,41 @@ export function Editor() {
             </select>
           </label>
         )}
-      </div>
+        {draft.type && <p className="prop-hint muted">{TYPE_HINT[draft.type]}</p>}
+      </fieldset>
       <div className="body-head">
         <span className="field-label">Content</span>
         <div className="segmented" role="group" aria-label="Editor mode">
-          <button type="button" className={!preview ? 'on' : ''} onClick={() => setPreview(false)}>
+          <button
+            type="button"
+            className={!preview ? 'on' : ''}
+            aria-pressed={!preview}
+            onClick={() => setPreview(false)}
+          >
             Write
           </button>
-          <button type="button" className={preview ? 'on' : ''} onClick={() => setPreview(true)}>
+          <button
+            type="button"
+            className={preview ? 'on' : ''}
+            aria-pressed={preview}
+            onClick={() => setPreview(true)}
+          >
             Preview
           </button>
         </div>
       </div>
       {preview ? (
-        <Markdown source={draft.body} />
+        <MarkdownPreview source={draft.body} onOpenMemory={(n) => void openByName(n)} />
       ) : (
-        <textarea
-          name="body"
-          aria-label="Content"
+        <MarkdownEditor
+          key={doc?.relPath ?? 'new'}
           value={draft.body}
-          disabled={readOnly}
+          readOnly={readOnly}
+          label="Content"
           placeholder={'The rule or fact.\n\n**Why:** …\n\n**How to apply:** …'}
-          onChange={(e) => editDraft({ body: e.target.value })}
+          onChange={(body) => body !== useStore.getState().draft?.body && editDraft({ body })}
+          onSave={() => void useStore.getState().save()}
         />
-      )}
-      {conflict && (
-        <section className="conflict" role="alert" aria-label="Edit conflict">
-          <h2>This memory changed on disk while you were editing</h2>
-          <p className="muted">Nothing was overwritten. Compare both versions and choose.</p>
-          <div className="conflict-cols">
-            <div>
-              <h3>On disk now</h3>
-              <pre data-testid="conflict-theirs">{conflict.current ?? '(the file was deleted)'}</pre>
-            </div>
-            <div>
-              <h3>Your version</h3>
-              <pre data-testid="conflict-mine">{conflict.attempted}</pre>
-            </div>
-          </div>
-          <div className="actions">
-            <button type="button" onClick={() => void takeTheirs()}>
-              Discard mine, load theirs
-            </button>
-            <button type="button" className="danger" onClick={() => void save({ overwrite: true })}>
-              Keep mine (overwrite)
-            </button>
-          </div>
-        </section>
       )}
       {secretWarning && (
         <section className="warning-box" role="alert" aria-label="Secret detected">
@@ -188,7 +325,7 @@ export function Editor() {
         </p>
       )}
       {!readOnly && (
-        <footer className="actions">
+        <footer className="actions editor-foot">
           {!isNew &&
             (confirmDelete ? (
               <>

@@ -3,6 +3,17 @@ import type { HistoryDiff, HistoryItem } from '../../../src-shared/types'
 import { Diff } from '../components/Diff'
 import { errorMessage, getClient } from '../transport/client'
 import { useStore } from '../store'
+import { fullDate, relativeDate } from '../lib/format'
+
+function changeLabel(e: HistoryItem): string {
+  if (e.change === 'restore' || e.restoredFrom !== undefined)
+    return e.restoredFrom !== undefined ? `restored from v${e.restoredFrom}` : 'restored'
+  return CHANGE_LABEL[e.change]
+}
+
+function authorLabel(e: HistoryItem): string {
+  return e.author === 'mcp' && e.client ? `mcp · ${e.client}` : e.author
+}
 
 const CHANGE_LABEL = {
   baseline: 'first seen',
@@ -81,10 +92,22 @@ export function HistoryView() {
             {items.map((e) => (
               <li key={e.id} className={diff?.entry.id === e.id ? 'active' : ''}>
                 <button className="timeline-item" onClick={() => void open(e.id)} data-history-id={e.id}>
-                  <span className={`author ${e.author}`}>{e.author}</span>
-                  <span className="timeline-path">{e.path}</span>
-                  <span className={`change ${e.change}`}>{CHANGE_LABEL[e.change]}</span>
-                  <time className="muted">{new Date(e.at).toLocaleString()}</time>
+                  <span className={`author ${e.author}`}>{authorLabel(e)}</span>
+                  <span className="timeline-what">
+                    <span className="timeline-name">{e.name ?? e.path}</span>
+                    {e.name && <span className="timeline-path muted mono">{e.path}</span>}
+                    {e.indexEntry !== undefined && (
+                      <span className="muted small" title="Its MEMORY.md line changed with it">
+                        + MEMORY.md line
+                      </span>
+                    )}
+                  </span>
+                  <span className={`change ${e.restoredFrom !== undefined ? 'restore' : e.change}`}>
+                    {changeLabel(e)}
+                  </span>
+                  <time className="muted" dateTime={new Date(e.at).toISOString()} title={fullDate(e.at)}>
+                    {relativeDate(e.at)}
+                  </time>
                 </button>
               </li>
             ))}
@@ -100,8 +123,8 @@ export function HistoryView() {
               </h1>
             </header>
             <p className="muted">
-              {CHANGE_LABEL[diff.entry.change]} by <strong>{diff.entry.author}</strong> on{' '}
-              {new Date(diff.entry.at).toLocaleString()}
+              {changeLabel(diff.entry)} by <strong>{authorLabel(diff.entry)}</strong>,{' '}
+              <time title={fullDate(diff.entry.at)}>{relativeDate(diff.entry.at)}</time>
               {diff.entry.runId && <> · run {diff.entry.runId}</>}
             </p>
             <div className="actions">

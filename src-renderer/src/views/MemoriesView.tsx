@@ -1,8 +1,12 @@
-import { useMemo, useRef, type KeyboardEvent } from 'react'
-import type { MemoryListItem, MemoryScope, MemoryType } from '../../../src-shared/types'
+import { PanelLeftClose, PanelLeftOpen, Plus, Search } from 'lucide-react'
+import { lazy, Suspense, useMemo, type KeyboardEvent } from 'react'
+import type { MemoryListItem, MemoryScope, MemoryType, SearchHitView } from '../../../src-shared/types'
+import { Highlight } from '../components/Highlight'
 import { VirtualList } from '../components/VirtualList'
 import { useStore, visibleMemories } from '../store'
-import { Editor } from './Editor'
+
+// The editor (CodeMirror, the Markdown renderer, the diff) loads when a memory is first opened.
+const Editor = lazy(() => import('./Editor').then((m) => ({ default: m.Editor })))
 
 const TYPES: (MemoryType | 'all')[] = ['all', 'user', 'feedback', 'project', 'reference']
 const SCOPES: (MemoryScope | 'all')[] = ['all', 'private', 'team', 'agent']
@@ -11,7 +15,18 @@ function ageClass(days: number): string {
   return days <= 1 ? 'fresh' : days <= 30 ? 'aging' : 'stale'
 }
 
-function Row({ m, active, onOpen }: { m: MemoryListItem; active: boolean; onOpen: () => void }) {
+function Row({
+  m,
+  hit,
+  active,
+  onOpen,
+}: {
+  m: MemoryListItem
+  hit?: SearchHitView
+  active: boolean
+  onOpen: () => void
+}) {
+  const terms = hit?.terms ?? []
   return (
     <button
       className={`mem-row ${active ? 'active' : ''}`}
@@ -21,13 +36,23 @@ function Row({ m, active, onOpen }: { m: MemoryListItem; active: boolean; onOpen
       onClick={onOpen}
     >
       <span className="mem-row-top">
-        <span className="mem-name">{m.name}</span>
+        <span className="mem-name">
+          <Highlight text={m.name} terms={terms} />
+        </span>
         <span className={`age ${ageClass(m.ageDays)}`}>{m.age}</span>
       </span>
       <span className="mem-row-bottom">
         {m.type && <span className={`type-chip ${m.type}`}>{m.type}</span>}
         {m.scope !== 'private' && <span className={`scope-chip ${m.scope}`}>{m.scope}</span>}
-        <span className="mem-desc">{m.description ?? m.relPath}</span>
+        <span className="mem-desc">
+          {hit?.snippet ? (
+            <span className="snippet">
+              <Highlight text={hit.snippet} terms={terms} />
+            </span>
+          ) : (
+            <Highlight text={m.description ?? m.relPath} terms={terms} />
+          )}
+        </span>
       </span>
     </button>
   )
@@ -35,12 +60,13 @@ function Row({ m, active, onOpen }: { m: MemoryListItem; active: boolean; onOpen
 
 export function MemoriesView() {
   const state = useStore()
-  const { memories, query, typeFilter, scopeFilter, selected, draft, loaded, workspace } = state
+  const { memories, query, typeFilter, scopeFilter, selected, draft, loaded, workspace, searchHits } = state
   const items = useMemo(
-    () => visibleMemories({ memories, query, typeFilter, scopeFilter }),
-    [memories, query, typeFilter, scopeFilter],
+    () => visibleMemories({ memories, query, typeFilter, scopeFilter, searchHits }),
+    [memories, query, typeFilter, scopeFilter, searchHits],
   )
-  const search = useRef<HTMLInputElement>(null)
+  const hits = useMemo(() => new Map((searchHits ?? []).map((h) => [h.relPath, h])), [searchHits])
+  const filtered = query.trim() !== '' || typeFilter !== 'all' || scopeFilter !== 'all'
 
   const onKey = (e: KeyboardEvent) => {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return
@@ -51,81 +77,126 @@ export function MemoriesView() {
   }
 
   return (
-    <div className="split">
-      <section className="list-pane" onKeyDown={onKey} aria-label="Memory browser">
-        <header className="pane-head">
-          <h1>Memories</h1>
-          <span className="muted count-label" data-testid="memory-count">
-            {items.length === memories.length
-              ? `${memories.length}`
-              : `${items.length} of ${memories.length}`}
-          </span>
-          <button className="primary" onClick={() => state.newMemory()} title="New memory (Ctrl+N)">
-            New memory
-          </button>
-        </header>
-        <div className="filters">
-          <input
-            ref={search}
-            type="search"
-            placeholder="Search name, description, path"
-            aria-label="Search memories"
-            value={query}
-            onChange={(e) => state.setQuery(e.target.value)}
-          />
-          <select
-            aria-label="Filter by type"
-            value={typeFilter}
-            onChange={(e) => state.setTypeFilter(e.target.value as MemoryType | 'all')}
+    <div className={`split ${state.listCollapsed ? 'list-collapsed' : ''}`}>
+      {state.listCollapsed ? (
+        <div className="list-rail">
+          <button
+            className="ghost icon-only"
+            aria-label="Show the memory list"
+            title="Show the list"
+            onClick={state.toggleList}
           >
-            {TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t === 'all' ? 'All types' : t}
-              </option>
-            ))}
-          </select>
-          <div className="segmented" role="group" aria-label="Filter by scope">
-            {SCOPES.map((s) => (
-              <button
-                key={s}
-                className={scopeFilter === s ? 'on' : ''}
-                aria-pressed={scopeFilter === s}
-                onClick={() => state.setScopeFilter(s)}
-              >
-                {s}
-              </button>
-            ))}
-          </div>
+            <PanelLeftOpen size={16} aria-hidden />
+          </button>
         </div>
-        {loaded && memories.length === 0 ? (
-          <div className="empty-state">
-            <h2>No memories yet</h2>
-            <p>
-              Claude Code saves memories into <code>{workspace?.memoryDir}</code> as it learns about you and
-              this project. You can also write one yourself.
-            </p>
-            <button className="primary" onClick={() => state.newMemory()}>
-              Write the first memory
+      ) : (
+        <section
+          className="list-pane"
+          onKeyDown={onKey}
+          aria-label="Memory browser"
+          data-searched-for={state.searchedFor}
+        >
+          <header className="pane-head">
+            <h1>Memories</h1>
+            <span className="muted count-label" data-testid="memory-count">
+              {items.length === memories.length
+                ? `${memories.length}`
+                : `${items.length} of ${memories.length}`}
+            </span>
+            <span className="spacer" />
+            <button
+              className="ghost icon-only"
+              aria-label="Hide the memory list"
+              title="Hide the list"
+              onClick={state.toggleList}
+            >
+              <PanelLeftClose size={16} aria-hidden />
             </button>
+            <button
+              className="primary"
+              onClick={() => state.newMemory()}
+              title="New memory (Ctrl+N)"
+              aria-label="New memory"
+            >
+              <Plus size={14} aria-hidden /> New
+            </button>
+          </header>
+          <div className="filters">
+            <label className="search-box">
+              <Search size={14} aria-hidden />
+              <input
+                type="search"
+                placeholder="Search names, text and paths"
+                aria-label="Search memories"
+                value={query}
+                onChange={(e) => state.setQuery(e.target.value)}
+              />
+            </label>
+            <div className="filter-row">
+              <select
+                aria-label="Filter by type"
+                value={typeFilter}
+                onChange={(e) => state.setTypeFilter(e.target.value as MemoryType | 'all')}
+              >
+                {TYPES.map((t) => (
+                  <option key={t} value={t}>
+                    {t === 'all' ? 'All types' : t}
+                  </option>
+                ))}
+              </select>
+              <div className="segmented" role="group" aria-label="Filter by scope">
+                {SCOPES.map((s) => (
+                  <button
+                    key={s}
+                    className={scopeFilter === s ? 'on' : ''}
+                    aria-pressed={scopeFilter === s}
+                    onClick={() => state.setScopeFilter(s)}
+                  >
+                    {s}
+                  </button>
+                ))}
+              </div>
+            </div>
           </div>
-        ) : items.length === 0 ? (
-          <div className="empty-state small">
-            <p>No memory matches these filters.</p>
-          </div>
-        ) : (
-          <VirtualList
-            label="Memories"
-            items={items}
-            rowHeight={64}
-            render={(m) => (
-              <Row m={m} active={m.relPath === selected} onOpen={() => void state.select(m.relPath)} />
-            )}
-          />
-        )}
-      </section>
+          {loaded && memories.length === 0 ? (
+            <div className="empty-state">
+              <h2>No memories yet</h2>
+              <p>
+                Claude Code saves memories into <code>{workspace?.memoryDirShort}</code> as it learns about
+                you and this project. You can also write one yourself.
+              </p>
+              <button className="primary" onClick={() => state.newMemory()}>
+                Write the first memory
+              </button>
+            </div>
+          ) : items.length === 0 ? (
+            <div className="empty-state small">
+              <p>No memory matches {query.trim() ? <>“{query.trim()}”</> : 'these filters'}.</p>
+              {filtered && <button onClick={state.clearFilters}>Clear filters</button>}
+            </div>
+          ) : (
+            <VirtualList
+              label="Memories"
+              items={items}
+              rowHeight={64}
+              keepInView={items.findIndex((m) => m.relPath === selected)}
+              render={(m) => (
+                <Row
+                  m={m}
+                  hit={hits.get(m.relPath)}
+                  active={m.relPath === selected}
+                  onOpen={() => void state.select(m.relPath)}
+                />
+              )}
+            />
+          )}
+        </section>
+      )}
       <section className="editor-pane" aria-label="Editor">
         {draft ? (
-          <Editor />
+          <Suspense fallback={<div className="loading">Loading the editor…</div>}>
+            <Editor />
+          </Suspense>
         ) : (
           <div className="empty-state">
             <h2>Select a memory</h2>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import type { PromptPreview } from '../../../src-shared/types'
 import { errorMessage, getClient } from '../transport/client'
 import { useStore } from '../store'
+import { TextStats } from '../components/TextStats'
 
 const MODES: PromptPreview['mode'][] = ['normal', 'team', 'kairos']
 
@@ -36,6 +37,7 @@ export function PromptView() {
       <p className="muted">The section of the system prompt the agent receives for this workspace.</p>
       {error && <p className="error-text">{error}</p>}
       {data && !data.enabled && <p className="warning-box">Memory is disabled: {data.reason}</p>}
+      {data?.prompt && <TextStats text={data.prompt} label="prompt" />}
       {data?.prompt && (
         <pre className="prompt" data-testid="prompt-text">
           {data.prompt}

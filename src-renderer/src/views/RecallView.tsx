@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { RecallPreview } from '../../../src-shared/types'
 import { errorMessage, getClient } from '../transport/client'
 import { useStore } from '../store'
+import { TextStats } from '../components/TextStats'
 
 export function RecallView() {
   const { select, setView } = useStore()
@@ -64,13 +65,16 @@ export function RecallView() {
         <section aria-label="Recall result" className="recall-result">
           <p className={`badge ${data.mode}`} data-testid="recall-mode">
             {data.mode === 'offline'
-              ? `Offline ranking — ${data.note?.replace(/^offline ranking \(no model configured\): /, '')}`
+              ? `Offline ranking — ${data.note?.replace(/^offline ranking \(([^)]*)\): /, '$1: ')}`
               : 'Selected by the model'}
           </p>
           {data.error && <p className="error-text">Recall failed: {data.error}</p>}
           <p className="muted">
             {data.selected.length} of {data.candidates} memories selected
           </p>
+          {data.injections.length > 0 && (
+            <TextStats text={data.injections.join('\n\n')} label="injected text" />
+          )}
           {data.selected.length === 0 ? (
             <div className="empty-state small">
               <p>Nothing would be recalled for this query.</p>

@@ -3,6 +3,7 @@ import type { SettingsInput } from '../../../src-shared/types'
 import { errorMessage, getClient } from '../transport/client'
 import { useStore } from '../store'
 import { IntegrationsPanel } from './IntegrationsPanel'
+import { setThemePreference, themePreference, type ThemePreference } from '../lib/theme'
 
 /** Where a value in use comes from, when it is not the saved setting: the environment wins. */
 function FromEnv({ field }: { field: string }) {
@@ -12,6 +13,34 @@ function FromEnv({ field }: { field: string }) {
     <span className="badge env-badge" title="An environment variable overrides the saved setting">
       from {src.envVar}
     </span>
+  )
+}
+
+/** The theme lives in this browser/app profile, not in the settings file: it is the UI's, not Memdir's. */
+function Appearance() {
+  const [pref, setPref] = useState<ThemePreference>(themePreference())
+  return (
+    <section className="settings" aria-label="Appearance">
+      <fieldset>
+        <legend>Appearance</legend>
+        <label>
+          Theme
+          <select
+            name="theme"
+            value={pref}
+            onChange={(e) => {
+              const p = e.target.value as ThemePreference
+              setThemePreference(p)
+              setPref(p)
+            }}
+          >
+            <option value="system">Follow the system</option>
+            <option value="light">Light</option>
+            <option value="dark">Dark</option>
+          </select>
+        </label>
+      </fieldset>
+    </section>
   )
 }
 
@@ -147,6 +176,26 @@ export function SettingsView() {
           </div>
         </fieldset>
         <fieldset>
+          <legend>Team memory</legend>
+          <label className="check">
+            <input
+              type="checkbox"
+              name="teamMemoryEnabled"
+              checked={v('teamMemoryEnabled', settings.teamMemoryEnabled) === true}
+              disabled={settings.sources.teamMemoryEnabled?.source === 'env'}
+              onChange={(e) => edit({ teamMemoryEnabled: e.target.checked })}
+            />
+            Share the team/ folder through a team server <FromEnv field="teamMemoryEnabled" />
+          </label>
+          <p className="muted small">
+            Server, token and repo are on the{' '}
+            <button type="button" className="link-button" onClick={() => useStore.getState().setView('team')}>
+              Team sync
+            </button>{' '}
+            page.
+          </p>
+        </fieldset>
+        <fieldset>
           <legend>Memory files</legend>
           <label>
             Frontmatter of new memories
@@ -170,6 +219,7 @@ export function SettingsView() {
           </button>
         </div>
       </form>
+      <Appearance />
       <IntegrationsPanel />
     </div>
   )

@@ -3,6 +3,14 @@ import { errorMessage, getClient } from '../transport/client'
 import { RestoreMine } from '../components/RestoreMine'
 import { useStore } from '../store'
 
+const STATE_LABEL = {
+  off: 'Team memory off',
+  'not-configured': 'Not configured',
+  ready: 'Connected',
+  syncing: 'Syncing…',
+  error: 'Sync failing',
+} as const
+
 export function TeamView() {
   const { team, settings } = useStore()
   const [url, setUrl] = useState(settings?.teamUrl ?? '')
@@ -10,6 +18,8 @@ export function TeamView() {
   const [repo, setRepo] = useState(settings?.teamRepo ?? '')
   const [error, setError] = useState<string>()
   const [busy, setBusy] = useState(false)
+  // The switch shows the user's choice while it is being applied, not the old state.
+  const [pendingOn, setPendingOn] = useState<boolean>()
 
   const act = async (fn: () => Promise<void>) => {
     setBusy(true)
@@ -33,21 +43,56 @@ export function TeamView() {
       setToken('')
     })
   const syncNow = () => act(async () => void useStore.setState({ team: await getClient()['team/syncNow']() }))
+  const setSwitch = (on: boolean) => {
+    setPendingOn(on)
+    return act(async () => {
+      // Applied at once: the workspace reopens with team memory on or off, no restart.
+      const s = await getClient()['settings/set']({ teamMemoryEnabled: on })
+      const [team, workspace] = await Promise.all([
+        getClient()['team/status'](),
+        getClient()['workspace/current'](),
+      ])
+      useStore.setState({ settings: s, team, workspace })
+    }).finally(() => setPendingOn(undefined))
+  }
+  const state = team?.state ?? 'off'
+  const envControlled = settings?.sources.teamMemoryEnabled?.source === 'env'
 
   const last = team?.lastSync
   return (
     <div className="page">
       <header className="pane-head">
         <h1>Team sync</h1>
-        <span className={`badge ${team?.enabled ? 'ok' : ''}`}>
-          {team?.enabled ? `Syncing ${team.repo}` : 'Not syncing'}
+        <span className={`badge team-state ${state}`} data-testid="team-state">
+          {STATE_LABEL[state]}
+          {state === 'ready' || state === 'syncing' ? ` · ${team?.repo}` : ''}
         </span>
       </header>
+      <label className="switch-row">
+        <input
+          type="checkbox"
+          role="switch"
+          aria-label="Team memory"
+          checked={pendingOn ?? state !== 'off'}
+          disabled={busy || envControlled}
+          onChange={(e) => void setSwitch(e.target.checked)}
+        />
+        <span>
+          <strong>Team memory</strong>{' '}
+          <span className="muted">
+            {envControlled
+              ? `set by ${settings?.sources.teamMemoryEnabled?.envVar}`
+              : 'the team/ folder, shared with your team through the server below'}
+          </span>
+        </span>
+      </label>
       <p className="muted">
         Files in <code>team/</code> are shared through the team server: pulls let the server win; pushes send
         only changed files. Files over 250 KB and files containing secrets are never uploaded.
       </p>
-      {!team?.enabled && team?.reason && <p className="warning-box">{team.reason}</p>}
+      {state === 'not-configured' && team?.reason && (
+        <p className="warning-box">Not syncing yet: {team.reason}</p>
+      )}
       <form
         className="form-grid"
         onSubmit={(e) => {
@@ -99,7 +144,11 @@ export function TeamView() {
         </div>
       </form>
       {error && <p className="error-text">{error}</p>}
-      {team?.lastError && <p className="error-text">Last sync failed: {team.lastError}</p>}
+      {state === 'error' && team?.lastError && (
+        <p className="error-text" role="alert">
+          Last sync failed: {team.lastError}
+        </p>
+      )}
       {last && (
         <section className="sync-result" aria-label="Last sync" data-testid="last-sync">
           <h2>Last sync · {new Date(last.at).toLocaleTimeString()}</h2>

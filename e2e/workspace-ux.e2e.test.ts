@@ -1,0 +1,353 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
+import { sanitizePath } from '../src-main/core/paths/sanitize.js'
+import { getTeamMemPath } from '../src-main/core/paths/team-agent-paths.js'
+import { startTeamServer } from '../test/helpers/team-server.js'
+import { writeFile } from '../test/helpers/temp-env.js'
+import { assertPrerequisites, editorText, launchBrowser, openApp, screenshot, until } from './harness.js'
+
+let browser: Browser
+beforeAll(async () => {
+  assertPrerequisites()
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+const memory = (name: string, description: string, body: string, type = 'project') =>
+  `---\nname: ${name}\ndescription: ${description}\ntype: ${type}\n---\n\n${body}\n`
+
+const nav = (page: Page, name: string) => page.getByRole('navigation').getByRole('button', { name }).click()
+
+describe('1. every workspace', () => {
+  it('lists memory dirs without transcripts, remembers a picked folder, and keeps one entry per memory dir', async () => {
+    let other = ''
+    let orphanDir = ''
+    const app = await openApp(browser, {}, (sb) => {
+      writeFile(join(getAutoMemPath(sb.ctx()), 'a.md'), memory('Alpha', 'first', 'x'))
+      // A second project whose Claude Code transcripts are gone: only its memory dir is left.
+      other = join(sb.root, 'work', 'billing')
+      mkdirSync(join(other, 'src'), { recursive: true })
+      orphanDir = join(sb.configDir, 'projects', sanitizePath(other), 'memory')
+      writeFile(join(orphanDir, 'b.md'), memory('Beta', 'second', 'y'))
+      writeFile(join(orphanDir, 'c.md'), memory('Gamma', 'third', 'z'))
+    })
+    const { page } = app
+    try {
+      const select = page.locator('#workspace-select')
+      const options = () => select.locator('option').allInnerTexts()
+      await until(async () => (await options()).some((o) => o.includes('(pick folder)')))
+      expect(await options()).toEqual(
+        expect.arrayContaining(['proj · 1', `${sanitizePath(other)} · 2 (pick folder)`]),
+      )
+
+      await select.selectOption({ label: `${sanitizePath(other)} · 2 (pick folder)` })
+      await page.getByLabel('Project folder for this memory').fill(join(app.sb.root, 'work', 'proj'))
+      await page.getByRole('button', { name: 'Open', exact: true }).click()
+      await page.getByText(/keeps its memory in/).waitFor() // the wrong folder is refused, saying why
+      await page.getByLabel('Project folder for this memory').fill(other)
+      await page.getByRole('button', { name: 'Open', exact: true }).click()
+      await page.locator('[data-relpath="b.md"]').waitFor()
+      // The switcher's count is the list's count.
+      expect(await page.getByTestId('memory-count').innerText()).toBe('2')
+      expect(await options()).toContain('billing · 2')
+
+      // A subfolder of a listed project selects that project: still one entry.
+      await page.getByLabel('Open a project folder').fill(join(other, 'src'))
+      await page.getByLabel('Open a project folder').press('Enter')
+      await until(
+        async () => (await page.getByTestId('memory-dir').getAttribute('title')) === orphanDir + '/',
+      )
+      expect((await options()).filter((o) => o.startsWith('billing'))).toHaveLength(1)
+    } finally {
+      await app.close()
+    }
+  })
+})
+
+describe('2. team memory from the app', () => {
+  it('turns team memory on, configures it, and syncs now against the real server; a bad token is an error', async () => {
+    const server = await startTeamServer()
+    const token = await server.token('acme/shop')
+    const app = await openApp(browser)
+    const { page, sb } = app
+    try {
+      await nav(page, 'Team sync')
+      const state = page.getByTestId('team-state')
+      await until(async () => (await state.innerText()) === 'Team memory off')
+      expect(await page.getByRole('button', { name: 'Sync now' }).isDisabled()).toBe(true)
+      await page.getByRole('switch', { name: 'Team memory' }).check()
+      await until(async () => (await state.innerText()) === 'Not configured')
+
+      await page.locator('input[name=teamUrl]').fill(server.url)
+      await page.locator('input[name=teamToken]').fill('tmt_wrong')
+      await page.locator('input[name=teamRepo]').fill('acme/shop')
+      await page.getByRole('button', { name: 'Save', exact: true }).click()
+      await page.getByRole('button', { name: 'Sync now' }).click()
+      await until(async () => (await state.innerText()) === 'Sync failing')
+      await screenshot(page, 'team-error')
+
+      await page.locator('input[name=teamToken]').fill(token)
+      await page.getByRole('button', { name: 'Save', exact: true }).click()
+      writeFile(
+        join(getTeamMemPath(sb.ctx({ teamMemorySwitch: true })), 'conventions.md'),
+        memory('Conventions', 'shared rules', 'Use the real DB.'),
+      )
+      await page.getByRole('button', { name: 'Sync now' }).click()
+      await until(
+        async () => (await server.store.getRepo('acme/shop'))?.entries.has('conventions.md') === true,
+      )
+      await until(async () => (await state.innerText()).startsWith('Connected'))
+    } finally {
+      await app.close()
+    }
+  })
+})
+
+describe('3. search', () => {
+  it('finds a word that only appears in a body, ranked and highlighted, and clears filters from an empty result', async () => {
+    const app = await openApp(browser, {}, (sb) => {
+      const dir = getAutoMemPath(sb.ctx())
+      writeFile(
+        join(dir, 'deploy.md'),
+        memory('Deploys', 'how releases go out', 'The canary stage runs on flamingo hosts first.'),
+      )
+      writeFile(join(dir, 'style.md'), memory('Code style', 'prefer early returns', 'Nothing about birds.'))
+      writeFile(
+        join(dir, 'flamingo.md'),
+        memory('Flamingo cluster', 'the canary hosts', 'Ask ops for access.'),
+      )
+    })
+    const { page } = app
+    try {
+      await page.getByLabel('Search memories').fill('flamingo')
+      await until(async () => (await page.locator('.mem-row').count()) === 2)
+      // Ranked: the memory named for it first, then the one whose body mentions it.
+      expect(await page.locator('.mem-row').nth(0).getAttribute('data-relpath')).toBe('flamingo.md')
+      expect(await page.locator('.mem-row').nth(1).getAttribute('data-relpath')).toBe('deploy.md')
+      expect(await page.locator('[data-relpath="deploy.md"] .snippet mark').innerText()).toBe('flamingo')
+      await screenshot(page, 'search-body')
+
+      await page.locator('select[aria-label="Filter by type"]').selectOption('user')
+      await page.getByText('No memory matches “flamingo”.').waitFor()
+      await page.getByRole('button', { name: 'Clear filters' }).click()
+      await until(async () => (await page.locator('.mem-row').count()) === 3)
+    } finally {
+      await app.close()
+    }
+  })
+})
+
+describe('4. editor', () => {
+  it('edits in CodeMirror with undo, saves with Ctrl+S, says "Saved", and previews Markdown with [[links]]', async () => {
+    const app = await openApp(browser, {}, (sb) => {
+      const dir = getAutoMemPath(sb.ctx())
+      writeFile(
+        join(dir, 'deploy.md'),
+        memory('Deploys', 'how releases go out', 'Tag first. See [[Code style]].'),
+      )
+      writeFile(join(dir, 'style.md'), memory('Code style', 'prefer early returns', 'Early returns.'))
+    })
+    const { page, sb } = app
+    const file = join(getAutoMemPath(sb.ctx()), 'deploy.md')
+    try {
+      await page.locator('[data-relpath="deploy.md"]').click()
+      const content = page.getByLabel('Content', { exact: true })
+      await content.click()
+      await page.keyboard.press('Control+End')
+      await page.keyboard.type(' Then ship.')
+      expect(await editorText(page)).toContain('Then ship.')
+      await page.keyboard.press('Control+z')
+      await until(async () => !(await editorText(page)).includes('Then ship.'))
+      await page.keyboard.type(' Then deploy.')
+      await page.keyboard.press('Control+s')
+      await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor()
+      await until(() => readFileSync(file, 'utf8').includes('Then deploy.'))
+      expect(readFileSync(file, 'utf8')).not.toContain('Then ship.')
+      // The saved row stays selected.
+      expect(await page.locator('[data-relpath="deploy.md"]').getAttribute('aria-selected')).toBe('true')
+
+      await page.getByRole('button', { name: 'Preview' }).click()
+      await page.locator('.markdown').getByRole('button', { name: 'Code style' }).click()
+      await until(async () => (await page.locator('input[name=name]').inputValue()) === 'Code style')
+
+      // Ctrl+N: a new memory, with Name focused.
+      await page.keyboard.press('Control+n')
+      await until(
+        async () => await page.locator('input[name=name]').evaluate((el) => el === document.activeElement),
+      )
+    } finally {
+      await app.close()
+    }
+  })
+})
+
+describe('5. conflicts', () => {
+  it('shows both versions as a diff and saves a merge of the two', async () => {
+    const app = await openApp(browser, {}, (sb) =>
+      writeFile(
+        join(getAutoMemPath(sb.ctx()), 'style.md'),
+        memory('Code style', 'early returns', 'Line one.\nLine two.'),
+      ),
+    )
+    const { page, sb } = app
+    const file = join(getAutoMemPath(sb.ctx()), 'style.md')
+    try {
+      await page.locator('[data-relpath="style.md"]').click()
+      await page.getByLabel('Content', { exact: true }).fill('Line one.\nLine two, mine.')
+      writeFileSync(file, memory('Code style', 'early returns', 'Line one.\nLine two, theirs.'))
+      await page.getByRole('button', { name: 'Save', exact: true }).click()
+      const conflict = page.getByRole('alert', { name: 'Edit conflict' })
+      await conflict.waitFor()
+      // The choices are in view without scrolling.
+      for (const name of ['Take theirs', 'Merge…', 'Keep mine'])
+        expect(await conflict.getByRole('button', { name }).isVisible()).toBe(true)
+      expect(await conflict.locator('.diff-del').innerText()).toContain('Line two, theirs.')
+      expect(await conflict.locator('.diff-add').innerText()).toContain('Line two, mine.')
+      await screenshot(page, 'conflict')
+
+      await conflict.getByRole('button', { name: 'Merge…' }).click()
+      expect(await editorText(page, 'Merged text')).toContain('<<<<<<< on disk')
+      expect(await conflict.getByRole('button', { name: 'Save merged' }).isDisabled()).toBe(true)
+      await page.getByLabel('Merged text', { exact: true }).fill('Line one.\nLine two, theirs and mine.')
+      await conflict.getByRole('button', { name: 'Save merged' }).click()
+      await until(() => readFileSync(file, 'utf8').includes('Line two, theirs and mine.'))
+    } finally {
+      await app.close()
+    }
+  })
+})
+
+describe('6. the activity feed', () => {
+  it('belongs to the workspace, survives a restart, collapses repeats, and clears its error badge once seen', async () => {
+    let second = ''
+    const app = await openApp(browser, {}, (sb) => {
+      writeFile(join(getAutoMemPath(sb.ctx()), 'a.md'), memory('Alpha', 'first', 'x'))
+      second = join(sb.root, 'work', 'second')
+      mkdirSync(second, { recursive: true })
+    })
+    const { page, host } = app
+    try {
+      // Two identical failures (as from a retrying sync) and one other entry.
+      const { appendActivity, activityFileFor, newActivityItem } =
+        await import('../src-main/host/activity-store.js')
+      const feed = activityFileFor(app.sb.ctx(), getAutoMemPath(app.sb.ctx()))
+      await appendActivity(
+        feed,
+        newActivityItem({
+          kind: 'sync',
+          level: 'error',
+          title: 'Team sync failed',
+          detail: '401',
+          files: [],
+          count: 2,
+        }),
+      )
+      await appendActivity(
+        feed,
+        newActivityItem({
+          kind: 'extraction',
+          level: 'success',
+          title: 'Memory updated in proj',
+          files: ['a.md'],
+          runId: 'extraction-1',
+        }),
+      )
+      await until(async () => (await page.getByTestId('activity-errors').count()) === 1)
+      await nav(page, 'Activity')
+      const failed = page.locator('.feed-item', { hasText: 'Team sync failed' })
+      await until(async () => (await failed.getByText('×2').count()) === 1)
+      expect(await failed.count()).toBe(1)
+      expect(await page.getByTestId('activity-errors').count()).toBe(0)
+
+      // Another workspace has its own feed.
+      await page.getByLabel('Open a project folder').fill(second)
+      await page.getByLabel('Open a project folder').press('Enter')
+      await until(async () => (await page.getByText('Nothing has happened yet').count()) === 1)
+
+      // After a restart the first workspace's feed is still there.
+      await host.call('workspace/open', { projectRoot: app.sb.project })
+      await page.reload()
+      await nav(page, 'Activity')
+      await page.getByText('Memory updated in proj').waitFor()
+      await page.getByRole('button', { name: 'a.md' }).click()
+      await until(async () => (await page.locator('input[name=name]').inputValue()) === 'Alpha')
+    } finally {
+      await app.close()
+    }
+  })
+})
+
+describe('8. dark theme and every screen', () => {
+  it('follows the setting; every screen in light and dark at 1440×900 and 1024×700', async () => {
+    const app = await openApp(browser, {}, (sb) => {
+      const dir = getAutoMemPath(sb.ctx())
+      writeFile(
+        join(dir, 'deploy.md'),
+        memory(
+          'Deploys go through make ship',
+          'staging and production deploys run with make ship',
+          'Run `make ship`.\n\n**Why:** it tags the release.',
+          'reference',
+        ),
+      )
+      writeFile(
+        join(dir, 'tests.md'),
+        memory(
+          'Integration tests hit a real DB',
+          'never mock the database in integration tests',
+          'Use the docker-compose postgres.',
+          'feedback',
+        ),
+      )
+      writeFile(join(dir, 'MEMORY.md'), '- [Deploys](deploy.md) — make ship\n- [Tests](tests.md) — real DB\n')
+    })
+    const { page } = app
+    try {
+      await nav(page, 'Settings')
+      await page.locator('select[name=theme]').selectOption('dark')
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark')
+      const bg = await page.evaluate(() => getComputedStyle(document.querySelector('.main')!).backgroundColor)
+      expect(bg).toBe('rgb(21, 23, 26)')
+      const views = [
+        'Memories',
+        'MEMORY.md',
+        'Review inbox',
+        'History',
+        'Activity',
+        'Prompt',
+        'Recall',
+        'Team sync',
+        'Settings',
+      ]
+      for (const theme of ['light', 'dark'] as const) {
+        await page.evaluate((t) => localStorage.setItem('memdir.theme', t), theme)
+        await page.reload()
+        for (const [w, h] of [
+          [1440, 900],
+          [1024, 700],
+        ] as const) {
+          await page.setViewportSize({ width: w, height: h })
+          for (const v of views) {
+            await nav(page, v)
+            if (v === 'Memories') await page.locator('[data-relpath="deploy.md"]').click()
+            await page.getByRole('heading', { level: 1 }).first().waitFor()
+            // At 1024×700 nothing needed is cut off: the main area fits the window.
+            const overflow = await page.evaluate(
+              () => document.documentElement.scrollWidth - window.innerWidth,
+            )
+            expect(overflow, `${v} at ${w}×${h}`).toBeLessThanOrEqual(0)
+            await screenshot(page, `${theme}-${w}x${h}-${v.toLowerCase().replace(/[^a-z]+/g, '-')}`)
+          }
+        }
+      }
+      await page.evaluate(() => localStorage.removeItem('memdir.theme'))
+    } finally {
+      await app.close()
+    }
+  })
+})

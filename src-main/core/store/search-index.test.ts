@@ -1,0 +1,58 @@
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
+import { MemorySearchIndex } from './search-index.js'
+
+const mem = (name: string, description: string, body: string) =>
+  `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n\n${body}\n`
+
+describe('MemorySearchIndex', () => {
+  it('finds a word that only appears in a body, with a snippet around it', async () => {
+    const dir = tempDir()
+    writeFile(
+      join(dir, 'deploy.md'),
+      mem('Deploys', 'how releases go out', 'The canary runs on flamingo hosts.'),
+    )
+    writeFile(join(dir, 'style.md'), mem('Code style', 'early returns', 'Nothing about birds.'))
+    const index = new MemorySearchIndex([{ dir, prefix: '' }])
+    const hits = await index.search('flamingo')
+    expect(hits.map((h) => h.relPath)).toEqual(['deploy.md'])
+    expect(hits[0]!.snippet).toContain('flamingo hosts')
+    expect(hits[0]!.terms).toEqual(['flamingo'])
+  })
+
+  it('ranks a name match above a body-only match and matches word prefixes', async () => {
+    const dir = tempDir()
+    writeFile(join(dir, 'a.md'), mem('Notes', 'misc', 'We talked about deploys once.'))
+    writeFile(join(dir, 'b.md'), mem('Deploy checklist', 'steps', 'tag, build, ship'))
+    const index = new MemorySearchIndex([{ dir, prefix: '' }])
+    expect((await index.search('deploy')).map((h) => h.relPath)).toEqual(['b.md', 'a.md'])
+    expect((await index.search('checkl')).map((h) => h.relPath)).toEqual(['b.md'])
+  })
+
+  it('keeps up with changed, new and deleted files, and lists agent memories under their prefix', async () => {
+    const dir = tempDir()
+    const agents = tempDir()
+    writeFile(join(dir, 'a.md'), mem('A', 'first', 'old words'))
+    writeFile(join(agents, 'reviewer', 'r.md'), mem('Reviewer', 'agent', 'checks flamingo code'))
+    const index = new MemorySearchIndex([
+      { dir, prefix: '' },
+      { dir: agents, prefix: '@agent/' },
+    ])
+    expect((await index.search('flamingo')).map((h) => h.relPath)).toEqual(['@agent/reviewer/r.md'])
+    writeFile(join(dir, 'a.md'), mem('A', 'first', 'new flamingo words'))
+    writeFile(join(dir, 'b.md'), mem('B', 'second', 'more flamingo'))
+    await index.update(['a.md', 'b.md'])
+    expect((await index.search('flamingo')).map((h) => h.relPath).sort()).toEqual([
+      '@agent/reviewer/r.md',
+      'a.md',
+      'b.md',
+    ])
+    expect(await index.search('old')).toEqual([])
+    rmSync(join(dir, 'b.md'))
+    await index.update(['b.md'])
+    expect((await index.search('flamingo')).map((h) => h.relPath)).not.toContain('b.md')
+    expect(index.size).toBe(2)
+  })
+})

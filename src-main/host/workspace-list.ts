@@ -1,0 +1,128 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { readdir, readFile } from 'node:fs/promises'
+import { basename, join, sep } from 'node:path'
+import { KnownWorkspacesSchema, type KnownWorkspaces } from '../../src-shared/settings.js'
+import type { WorkspaceSummary } from '../../src-shared/types.js'
+import { getAutoMemPath } from '../core/paths/auto-mem-path.js'
+import { getClaudeConfigDir } from '../core/paths/base-dir.js'
+import type { Env, ProjectContext } from '../core/paths/context.js'
+import { writeFileAtomic } from '../core/store/atomic-write.js'
+import { listMemoryFiles } from '../core/store/scan.js'
+import { getAppDataDir } from './app-data.js'
+import { createProjectContext } from './project.js'
+
+const MAX_RECENTS = 20
+
+/** One spelling per memory dir (with its trailing separator, as getAutoMemPath returns it). */
+export const dirKey = (dir: string) => (dir.endsWith(sep) ? dir : dir + sep)
+
+export function agentMemoryRoot(projectRoot: string): string {
+  return join(projectRoot, '.claude', 'agent-memory')
+}
+
+const knownFile = (ctx: ProjectContext) => join(getAppDataDir(ctx), 'workspaces.json')
+
+export function readKnownWorkspaces(ctx: ProjectContext): KnownWorkspaces {
+  try {
+    const r = KnownWorkspacesSchema.safeParse(JSON.parse(readFileSync(knownFile(ctx), 'utf8')))
+    return r.success ? r.data : {}
+  } catch {
+    return {}
+  }
+}
+
+async function saveKnown(ctx: ProjectContext, known: KnownWorkspaces) {
+  await writeFileAtomic(knownFile(ctx), JSON.stringify(known, null, 2) + '\n')
+}
+
+/** A folder the user opened: first in the recents. */
+export async function rememberRecent(ctx: ProjectContext, projectRoot: string): Promise<void> {
+  const known = readKnownWorkspaces(ctx)
+  const recents = [
+    { projectRoot, at: Date.now() },
+    ...(known.recents ?? []).filter((r) => r.projectRoot !== projectRoot),
+  ]
+  await saveKnown(ctx, { ...known, recents: recents.slice(0, MAX_RECENTS) })
+}
+
+/** The project folder the user picked for a memory dir that no transcript names. */
+export async function rememberRoot(
+  ctx: ProjectContext,
+  memoryDir: string,
+  projectRoot: string,
+): Promise<void> {
+  const known = readKnownWorkspaces(ctx)
+  await saveKnown(ctx, { ...known, roots: { ...known.roots, [dirKey(memoryDir)]: projectRoot } })
+}
+
+/** The project path Claude Code recorded (`cwd`) in any transcript of a project dir. */
+async function projectRootFromTranscripts(dir: string): Promise<string | undefined> {
+  const names = (await readdir(dir).catch(() => [] as string[]))
+    .filter((n) => n.endsWith('.jsonl'))
+    .slice(0, 5)
+  for (const n of names) {
+    const head = (await readFile(join(dir, n), 'utf8').catch(() => '')).slice(0, 20_000)
+    const m = /"cwd":"((?:[^"\\]|\\.)*)"/.exec(head)
+    if (m) return JSON.parse(`"${m[1]}"`) as string
+  }
+  return undefined
+}
+
+/** What the browser lists for a workspace: its memory files and its project's agent memories. */
+export async function countMemories(memoryDir: string, projectRoot: string): Promise<number> {
+  const own = (await listMemoryFiles(memoryDir)).length
+  return own + (projectRoot ? (await listMemoryFiles(agentMemoryRoot(projectRoot))).length : 0)
+}
+
+const labelOf = (root: string, fallback: string) => (root ? basename(root) : fallback)
+
+/**
+ * Every workspace: each project under Claude Code's projects dir that has a memory dir — with or
+ * without transcripts left — and every folder opened by path. One entry per memory dir.
+ */
+export async function discoverWorkspaces(
+  base: ProjectContext,
+  env: Env,
+  openRoot?: string,
+): Promise<WorkspaceSummary[]> {
+  const known = readKnownWorkspaces(base)
+  // The folder open right now is known even before it is remembered as a recent.
+  const recents = [...(openRoot ? [{ projectRoot: openRoot, at: Date.now() }] : []), ...(known.recents ?? [])]
+  const projects = join(getClaudeConfigDir(base), 'projects')
+  const byDir = new Map<string, WorkspaceSummary>()
+  for (const name of await readdir(projects).catch(() => [] as string[])) {
+    const memoryDir = dirKey(join(projects, name, 'memory'))
+    if (!existsSync(memoryDir)) continue
+    const root = (await projectRootFromTranscripts(join(projects, name))) ?? known.roots?.[memoryDir] ?? ''
+    byDir.set(memoryDir, {
+      projectRoot: root,
+      label: labelOf(root, name),
+      memoryDir,
+      memoryCount: await countMemories(memoryDir, root),
+      recent: false,
+    })
+  }
+  for (const r of recents) {
+    if (!existsSync(r.projectRoot)) continue
+    const memoryDir = dirKey(getAutoMemPath(createProjectContext({ cwd: r.projectRoot, env })))
+    const listed = byDir.get(memoryDir)
+    if (listed) {
+      if (!listed.projectRoot)
+        Object.assign(listed, {
+          projectRoot: r.projectRoot,
+          label: labelOf(r.projectRoot, listed.label),
+          // With its folder known, its agent memories count too.
+          memoryCount: await countMemories(memoryDir, r.projectRoot),
+        })
+      continue
+    }
+    byDir.set(memoryDir, {
+      projectRoot: r.projectRoot,
+      label: labelOf(r.projectRoot, r.projectRoot),
+      memoryDir,
+      memoryCount: await countMemories(memoryDir, r.projectRoot),
+      recent: true,
+    })
+  }
+  return [...byDir.values()].sort((a, b) => b.memoryCount - a.memoryCount || a.label.localeCompare(b.label))
+}

@@ -1,0 +1,66 @@
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands'
+import { markdown } from '@codemirror/lang-markdown'
+import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language'
+import { EditorState } from '@codemirror/state'
+import { EditorView, keymap, placeholder as placeholderExt } from '@codemirror/view'
+import { useEffect, useRef } from 'react'
+
+interface Props {
+  value: string
+  onChange: (text: string) => void
+  onSave?: () => void
+  readOnly?: boolean
+  label: string
+  placeholder?: string
+}
+
+/**
+ * The Markdown editor (CodeMirror 6, as Obsidian uses): undo history, Markdown highlighting,
+ * Ctrl/Cmd+S saves. The document follows `value` when it changes from outside (a reload).
+ */
+export function MarkdownEditor({ value, onChange, onSave, readOnly = false, label, placeholder }: Props) {
+  const host = useRef<HTMLDivElement>(null)
+  const view = useRef<EditorView>(undefined)
+  const latest = useRef({ onChange, onSave })
+  latest.current = { onChange, onSave }
+
+  useEffect(() => {
+    const v = new EditorView({
+      parent: host.current!,
+      state: EditorState.create({
+        doc: value,
+        extensions: [
+          history(),
+          keymap.of([
+            { key: 'Mod-s', preventDefault: true, run: () => (latest.current.onSave?.(), true) },
+            ...defaultKeymap,
+            ...historyKeymap,
+            indentWithTab,
+          ]),
+          markdown(),
+          syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+          EditorView.lineWrapping,
+          EditorState.readOnly.of(readOnly),
+          EditorView.editable.of(!readOnly),
+          EditorView.contentAttributes.of({ 'aria-label': label, 'aria-multiline': 'true', role: 'textbox' }),
+          ...(placeholder ? [placeholderExt(placeholder)] : []),
+          EditorView.updateListener.of((u) => {
+            if (u.docChanged) latest.current.onChange(u.state.doc.toString())
+          }),
+        ],
+      }),
+    })
+    view.current = v
+    return () => v.destroy()
+    // One editor per mount (and read-only switch); `value` changes are applied below, keeping
+    // the undo history.
+  }, [readOnly])
+
+  useEffect(() => {
+    const v = view.current
+    if (v && v.state.doc.toString() !== value)
+      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } })
+  }, [value])
+
+  return <div className="md-editor" ref={host} />
+}

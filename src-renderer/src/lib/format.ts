@@ -1,0 +1,40 @@
+/** Dates and sizes the way people read them: relative when recent, the user's locale otherwise. */
+
+const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' })
+const full = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' })
+
+export function fullDate(at: number): string {
+  return full.format(at)
+}
+
+/** "just now", "5 minutes ago", "yesterday", then the date in the user's locale. */
+export function relativeDate(at: number, now = Date.now()): string {
+  const s = Math.round((at - now) / 1000)
+  const abs = Math.abs(s)
+  if (abs < 45) return rtf.format(0, 'second')
+  if (abs < 3600) return rtf.format(Math.round(s / 60), 'minute')
+  if (abs < 86_400) return rtf.format(Math.round(s / 3600), 'hour')
+  if (abs < 7 * 86_400) return rtf.format(Math.round(s / 86_400), 'day')
+  return fullDate(at)
+}
+
+export function clockTime(at: number): string {
+  return time.format(at)
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`
+  return `${(n / 1024 / 1024).toFixed(1)} MB`
+}
+
+/** UTF-8 size of a text, as the agent's context sees it. */
+export function byteLength(text: string): number {
+  return new TextEncoder().encode(text).length
+}
+
+/** A rough token count (≈ 4 characters per token for English prose and code). */
+export function approxTokens(text: string): number {
+  return Math.ceil(text.length / 4)
+}
