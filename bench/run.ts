@@ -1,5 +1,6 @@
 import { benchCli } from './cli.js'
 import { benchDiff } from './diff.js'
+import { benchHealth } from './health.js'
 import { benchHooks } from './hooks.js'
 import { benchRecallPrep } from './recall-prep.js'
 import { benchRecallQuality } from './recall-quality.js'
@@ -17,5 +18,6 @@ const all: Record<string, () => Promise<void>> = {
   cli: () => benchCli(),
   diff: () => benchDiff(),
   hooks: () => benchHooks(),
+  health: () => benchHealth(),
 }
 for (const [name, run] of Object.entries(all)) if (!only.length || only.includes(name)) await run()

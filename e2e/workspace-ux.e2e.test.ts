@@ -321,6 +321,7 @@ describe('8. dark theme and every screen', () => {
         'Activity',
         'Prompt',
         'Recall',
+        'Health',
         'Team sync',
         'Settings',
       ]

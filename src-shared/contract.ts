@@ -4,6 +4,8 @@ import type {
   ActivityItem,
   DreamRunResult,
   DreamStatusView,
+  HealthFixResult,
+  HealthView,
   HistoryDiff,
   HistoryItem,
   HookPlanView,
@@ -109,6 +111,11 @@ export const RPC_ARGS = {
   'review/reject': z.strictObject({ id: z.string().check(z.minLength(1)) }),
   'dream/status': none,
   'dream/run': z.strictObject({ force: z.boolean() }),
+  'health/get': none,
+  'health/fix': z.strictObject({
+    id: z.string().check(z.minLength(1)),
+    fix: z.enum(['remove-pointer', 'add-pointer', 'compact-index', 'verify', 'update-path', 'merge']),
+  }),
   'integrations/get': none,
   'integrations/planHooks': z.strictObject({
     scope: z.enum(['user', 'project', 'local']),
@@ -154,6 +161,8 @@ export interface RpcResults {
   'review/reject': void
   'dream/status': DreamStatusView
   'dream/run': DreamRunResult
+  'health/get': HealthView
+  'health/fix': HealthFixResult
   'integrations/get': IntegrationsView
   'integrations/planHooks': HookPlanView
   'integrations/applyHooks': { backup?: string; status: HookStatusView }

@@ -122,7 +122,7 @@ export interface HistoryItem {
   at: number
   path: string
   author: HistoryAuthor
-  change: 'baseline' | 'create' | 'modify' | 'delete' | 'restore'
+  change: 'baseline' | 'create' | 'modify' | 'delete' | 'restore' | 'verify'
   runId?: string
   /** A restore: the version it brought back. */
   restoredFrom?: number
@@ -149,7 +149,7 @@ export interface HistoryDiff {
 export interface ProposalView {
   id: string
   createdAt: number
-  author: 'extraction' | 'dream' | 'mcp'
+  author: 'extraction' | 'dream' | 'mcp' | 'health'
   client?: string
   reason: string
   files: { path: string; before: string | null; after: string | null; lines: DiffLine[] }[]
@@ -260,4 +260,40 @@ export interface DreamStatusView {
 export interface DreamRunResult {
   outcome: 'blocked' | 'improved' | 'failed' | 'proposed'
   message: string
+}
+
+export type HealthFixKind =
+  'remove-pointer' | 'add-pointer' | 'compact-index' | 'verify' | 'update-path' | 'merge' | 'open'
+
+/** One thing health found (core/health): what, how bad, the evidence, and the fixes that apply. */
+export interface HealthFindingView {
+  id: string
+  kind: string
+  severity: 'error' | 'warning' | 'info'
+  path: string
+  other?: string
+  message: string
+  evidence: string[]
+  fixes: HealthFixKind[]
+  subject?: string
+  movedTo?: string
+}
+
+export interface HealthView {
+  findings: HealthFindingView[]
+  counts: Record<string, number>
+  errors: number
+  warnings: number
+  memories: number
+  git: { available: boolean; commits: number; head?: string }
+  rechecked: { memories: number; commits: number }
+  checkedAt: number
+}
+
+export interface HealthFixResult {
+  message: string
+  /** Files the fix wrote (recorded in history as the user's). */
+  changed: string[]
+  /** A merge: the proposal waiting in the review inbox. */
+  proposalId?: string
 }

@@ -79,6 +79,7 @@ export class AgentMemory {
       client,
       recentTools,
       offlineFallback: true,
+      projectRoot: this.ctx.projectRoot,
     })
     return preview
   }

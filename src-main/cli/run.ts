@@ -23,6 +23,9 @@ Commands:
                                 run the team memory server (SQLite FILE, or PostgreSQL when DATABASE_URL is set)
   team-server token add --repo owner/repo [--data FILE]
                                 create a bearer token scoped to one repo
+  doctor [--json] [--fix KIND]  memory health: dead or missing index pointers, cut index lines, memories whose
+                                code changed or moved (git), duplicates, weak frontmatter, secrets; exit 1 on
+                                errors. KIND: remove-pointer, add-pointer, compact-index, update-path, merge, verify
   history [FILE] [--json]       every recorded change (who: user, extraction, dream, team-pull, external)
   restore FILE --to VERSION     put FILE back as it was at VERSION (also brings back a deleted memory)
   web [--port P]                the desktop UI in a browser on 127.0.0.1 (prints a URL with an access token)
@@ -64,6 +67,7 @@ const OPTIONS = {
   repo: { type: 'string' },
   to: { type: 'string' },
   scope: { type: 'string' },
+  fix: { type: 'string' },
   'dry-run': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const
@@ -127,6 +131,11 @@ const COMMANDS: Record<string, (inv: Invocation) => Promise<number>> = {
     noMoreArgs(inv)
     const { dreamCommand } = await import('./commands/dream.js')
     return dreamCommand(await inv.ctx(), inv.io, inv.values.force, inv.values.json)
+  },
+  async doctor(inv) {
+    noMoreArgs(inv)
+    const { doctorCommand } = await import('./commands/doctor.js')
+    return doctorCommand(await inv.ctx(), inv.io, inv.values.json, inv.values.fix)
   },
   async history(inv) {
     const [file] = noMoreArgs(inv, 1)

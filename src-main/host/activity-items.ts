@@ -42,7 +42,13 @@ export function dreamActivity(e: DreamEvent, runId?: string): ActivityInput | un
       ...base,
       level: 'success',
       title: e.summary,
-      detail: e.text || undefined,
+      detail:
+        [
+          e.text,
+          e.fixed?.length ? `Fixed what health found:\n${e.fixed.map((f) => `• ${f}`).join('\n')}` : '',
+        ]
+          .filter(Boolean)
+          .join('\n\n') || undefined,
       files: e.files.map((f) => f.path),
       runId,
     }

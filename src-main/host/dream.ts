@@ -16,6 +16,7 @@ export function createDreamService(
     review?: DreamDeps['review']
     config?: EffectiveConfig
     recordFor?: DreamDeps['recordFor']
+    healthFindings?: DreamDeps['healthFindings']
   },
 ) {
   const memoryDir = getAutoMemPath(ctx)
@@ -31,6 +32,7 @@ export function createDreamService(
     onEvent: opts.onEvent,
     review: opts.review,
     recordFor: opts.recordFor,
+    healthFindings: opts.healthFindings,
     enabled: () => {
       if (!config.dreamEnabled.value)
         return { ok: false, reason: 'consolidation is switched off in settings' }

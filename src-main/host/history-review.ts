@@ -114,7 +114,8 @@ export class HistoryReview {
     const { proposals, recorder } = this.deps
     const p = await proposals.get(id)
     const record = recorder.writer({
-      author: p.author,
+      // A merge health proposed is the user's once they approve it.
+      author: p.author === 'health' ? 'user' : p.author,
       runId: `${p.author}-review-${id}`,
       ...(p.client ? { client: p.client } : {}),
     })

@@ -246,6 +246,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     'review/reject': ({ id }) => current().timeline.reject(id),
     'dream/status': () => current().dreamStatus(),
     'dream/run': ({ force }) => current().dreamRun(force),
+    'health/get': () => current().health.report(),
+    'health/fix': ({ id, fix }) => current().health.fix(id, fix),
     'integrations/get': () => integrationsView(current().ctx),
     'integrations/planHooks': ({ scope, action }) => planHookChange(current().ctx, scope, action),
     'integrations/applyHooks': ({ scope, action, beforeHash }) =>

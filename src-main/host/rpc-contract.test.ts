@@ -15,6 +15,8 @@ const MALFORMED: Record<MethodName, [unknown, string][]> = {
   'memory/search': [[{}, 'query'], [{ query: 3 }, 'query']],
   'dream/status': [[{ force: true }, '(arguments)']],
   'dream/run': [[{}, 'force'], [{ force: 'yes' }, 'force']],
+  'health/get': [[{ x: 1 }, '(arguments)']],
+  'health/fix': [[{ id: 'x' }, 'fix'], [{ id: '', fix: 'verify' }, 'id'], [{ id: 'x', fix: 'rm -rf' }, 'fix']],
   'memory/list': [[[], '(arguments)']],
   'memory/read': [[null, '(arguments)'], [{ relPath: 1 }, 'relPath'], [{ relPath: 'a.md', extra: 1 }, 'extra']],
   'memory/create': [

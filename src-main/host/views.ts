@@ -70,6 +70,8 @@ export async function recallPreview(
     now?: number
     signal?: AbortSignal
     offlineFallback?: boolean
+    /** The project's folder: recalled memories get their code-staleness line. */
+    projectRoot?: string
   } = {},
 ): Promise<RecallRun> {
   if (!query.trim()) throw new HostError('INVALID_INPUT', 'Type a query to preview recall.')
@@ -95,7 +97,7 @@ export async function recallPreview(
       age: memoryAge(m.mtimeMs, now),
       freshness: memoryFreshnessText(m.mtimeMs, now),
     })),
-    injections: await buildRecallInjection(r.memories, now),
+    injections: await buildRecallInjection(r.memories, now, opts.projectRoot),
   }
 }
 

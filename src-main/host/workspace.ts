@@ -38,6 +38,8 @@ import { createDreamService } from './dream.js'
 import { createExtractionService } from './extraction.js'
 import { HistoryReview } from './history-review.js'
 import { HostError } from './errors.js'
+import { WorkspaceHealth } from './health.js'
+import { listMemoryFiles } from '../core/store/scan.js'
 import { MemoryCrud } from './memory-crud.js'
 import type { ModelRuntime } from './model.js'
 import { TeamState } from './team-state.js'
@@ -75,6 +77,7 @@ export class Workspace {
   readonly config: EffectiveConfig
   /** Full-text search over the memories (built in the background when the workspace opens). */
   readonly search: MemorySearchIndex
+  readonly health: WorkspaceHealth
   private sessions?: SessionWatcher
   private proposalWatcher?: FSWatcher
   private readonly extractor: Extractor
@@ -99,6 +102,7 @@ export class Workspace {
       history: this.history,
       onChanged: (paths) => {
         void this.search.update(paths).catch((e: Error) => this.reportError('search', e))
+        this.health.changed(paths)
         deps.onMemoriesChanged(paths)
       },
       onHistoryError: (e, files) =>
@@ -134,6 +138,14 @@ export class Workspace {
       recorder: this.recorder,
       onReviewChanged: deps.onReviewChanged,
     })
+    this.health = new WorkspaceHealth({
+      memoryDir: this.memoryDir,
+      projectRoot: ctx.projectRoot,
+      history: this.history,
+      proposals: this.proposals,
+      writer: (who) => this.recorder.writer(who),
+      onReviewChanged: deps.onReviewChanged,
+    })
     const label = ctx.projectRoot.split(sep).filter(Boolean).pop() ?? ctx.projectRoot
     const review = { enabled: () => this.config.reviewMode.value, proposals: this.proposals }
     this.extractor = createExtractionService(ctx, {
@@ -150,6 +162,11 @@ export class Workspace {
       config: this.config,
       review,
       recordFor: (runId) => this.recorder.writer({ author: 'dream', runId }),
+      healthFindings: async () => {
+        // A fresh check: what the run changed is re-read (the watcher may not have reported it yet).
+        this.health.changed(await listMemoryFiles(this.memoryDir))
+        return (await this.health.report()).findings
+      },
       onEvent: (e) => void this.onDream(e).catch((err: Error) => this.reportError('dream', err)),
     })
   }
@@ -288,6 +305,7 @@ export class Workspace {
       client: this.deps.model.client,
       recentTools,
       scan: () => this.index.list(200),
+      projectRoot: this.ctx.projectRoot,
     })
   }
 

@@ -14,6 +14,7 @@ const TeamView = lazyView(() => import('./views/TeamView').then((m) => m.TeamVie
 const SettingsView = lazyView(() => import('./views/SettingsView').then((m) => m.SettingsView))
 const HistoryView = lazyView(() => import('./views/HistoryView').then((m) => m.HistoryView))
 const InboxView = lazyView(() => import('./views/InboxView').then((m) => m.InboxView))
+const HealthView = lazyView(() => import('./views/HealthView').then((m) => m.HealthView))
 
 // Shown only once something happens (a toast, unsaved edits about to be dropped): loaded then.
 const Toasts = lazy(() => import('./components/Toasts').then((m) => ({ default: m.Toasts })))
@@ -109,6 +110,7 @@ export function App() {
             {view === 'activity' && <ActivityView />}
             {view === 'history' && <HistoryView />}
             {view === 'inbox' && <InboxView />}
+            {view === 'health' && <HealthView />}
             {view === 'team' && <TeamView />}
             {view === 'settings' && <SettingsView />}
           </Suspense>

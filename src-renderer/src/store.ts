@@ -4,6 +4,7 @@ import { RpcFailure } from '../../src-shared/errors'
 import type {
   ActivityItem,
   ConflictDetails,
+  HealthView,
   MemoryDoc,
   MemoryInput,
   MemoryListItem,
@@ -18,7 +19,16 @@ import type {
 import { errorMessage, getClient } from './transport/client'
 
 export type View =
-  'memories' | 'index' | 'prompt' | 'recall' | 'activity' | 'history' | 'inbox' | 'team' | 'settings'
+  | 'memories'
+  | 'index'
+  | 'prompt'
+  | 'recall'
+  | 'activity'
+  | 'history'
+  | 'inbox'
+  | 'health'
+  | 'team'
+  | 'settings'
 
 export interface Draft extends MemoryInput {
   fileName: string
@@ -109,6 +119,9 @@ interface FeedSlice {
   /** Activity entries up to this time were seen (the error badge counts only later ones). */
   activitySeenAt: number
   markActivitySeen: () => void
+  /** The last health check of the workspace (core/health): the Health view and the list's badges. */
+  health?: HealthView
+  refreshHealth: () => Promise<void>
   handleEvent: (e: MemdirEvent) => void
 }
 
@@ -136,8 +149,9 @@ const createWorkspaceSlice: StateCreator<Store, [], [], WorkspaceSlice> = (set, 
       api()['team/status'](),
       api()['activity/list'](),
     ])
-    set({ workspaces, team, activity })
+    set({ workspaces, team, activity, health: undefined })
     await Promise.all([get().refreshMemories(), get().refreshReviews()])
+    void get().refreshHealth()
   }
   return {
     workspaces: [],
@@ -153,6 +167,7 @@ const createWorkspaceSlice: StateCreator<Store, [], [], WorkspaceSlice> = (set, 
       ])
       set({ workspace, workspaces, activity, team, settings })
       await Promise.all([get().refreshMemories(), get().refreshReviews()])
+      void get().refreshHealth()
     },
     openWorkspace: (projectRoot) =>
       new Promise<void>((resolve, reject) =>
@@ -383,7 +398,16 @@ const createEditorSlice: StateCreator<Store, [], [], EditorSlice> = (set, get) =
     ),
 })
 
+let healthTimer: ReturnType<typeof setTimeout> | undefined
+
 const createFeedSlice: StateCreator<Store, [], [], FeedSlice> = (set, get) => ({
+  refreshHealth: async () => {
+    try {
+      set({ health: await api()['health/get']() })
+    } catch {
+      // health is advisory: a failed check leaves the last one (a dead connection shows in the banner)
+    }
+  },
   showHistory: (historyPath) => set({ historyPath, view: 'history' }),
   reviewCount: 0,
   refreshReviews: async () => set({ reviewCount: (await api()['review/list']()).length }),
@@ -399,6 +423,9 @@ const createFeedSlice: StateCreator<Store, [], [], FeedSlice> = (set, get) => ({
   handleEvent: (e) => {
     if (e.type === 'memories/changed') {
       void get().refreshMemories()
+      // Re-check once the burst of changes is over (only the changed memories are re-read).
+      clearTimeout(healthTimer)
+      healthTimer = setTimeout(() => void get().refreshHealth(), 400)
       const { doc, dirty, saving } = get()
       // An external change to the open file: reload it unless the user has unsaved edits.
       if (doc && e.paths.includes(doc.relPath)) {

@@ -47,6 +47,7 @@ export async function runPromptHook(input: UserPromptSubmitHook, env: Env): Prom
     client,
     signal: AbortSignal.timeout(timeoutMs),
     offlineFallback: true,
+    projectRoot: ctx.projectRoot,
   })
   state.surfaced.forEach((p) => session.surfaced.add(p))
   session.injectedBytes = state.injectedBytes

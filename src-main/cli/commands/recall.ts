@@ -19,7 +19,11 @@ export async function recallCommand(
         .map((t) => t.trim())
         .filter(Boolean)
     : []
-  const result = await recallPreview(getAutoMemPath(ctx), query, { client, recentTools: tools })
+  const result = await recallPreview(getAutoMemPath(ctx), query, {
+    client,
+    recentTools: tools,
+    projectRoot: ctx.projectRoot,
+  })
   if (json) {
     printJson(io, result)
     return result.error ? 1 : 0

@@ -14,6 +14,7 @@ import { failWith, reply, text, toolUse } from '../../../test/fake-anthropic/ser
 import { fakeModel } from '../../../test/helpers/model.js'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import type { ModelClient } from '../model/client.js'
+import { HealthChecker } from '../health/health-checker.js'
 import { createAutoDream, type DreamDeps, type DreamEvent } from './auto-dream.js'
 import { lockPath, readLastConsolidatedAt, tryAcquireConsolidationLock } from './lock.js'
 import { loadSnapshot, restoreSnapshot } from './snapshot.js'
@@ -162,6 +163,46 @@ describe('autoDream runs', () => {
         .filter((f) => f.endsWith('.md'))
         .sort(),
     ).toEqual(Object.keys(before).sort())
+  })
+
+  it('gets the health findings as input and says which ones its changes fixed', async () => {
+    const { fake, client } = await fakeModel()
+    const health: { checker?: HealthChecker } = {}
+    const { dream, memoryDir } = setup(client, {
+      healthFindings: async () => (await health.checker!.check()).findings,
+    })
+    health.checker = new HealthChecker({ memoryDir })
+    const body =
+      'Integration tests must hit the real database and never mocks because a mocked migration once hid a broken deploy'
+    writeFile(
+      join(memoryDir, 'MEMORY.md'),
+      '- [DB a](db_a.md) — real DB\n- [DB b](db_b.md) — real database\n- [Gone](gone.md) — x\n',
+    )
+    writeFile(
+      join(memoryDir, 'db_a.md'),
+      `---\nname: DB a\ndescription: real DB\ntype: feedback\n---\n${body}\n`,
+    )
+    writeFile(
+      join(memoryDir, 'db_b.md'),
+      `---\nname: DB b\ndescription: real database\ntype: feedback\n---\n${body}.\n`,
+    )
+    fake.enqueue(
+      reply(
+        toolUse('Write', { file_path: join(memoryDir, 'db_b.md'), content: '' }),
+        toolUse('Write', {
+          file_path: join(memoryDir, 'MEMORY.md'),
+          content: '- [DB a](db_a.md) — real DB\n- [Gone](gone.md) — x\n',
+        }),
+      ),
+      reply(text('Merged the DB memories.')),
+    )
+    const outcome = await dream.executeAutoDream()
+    const prompt = JSON.stringify(fake.requests[0]!.body.messages)
+    expect(prompt).toContain('## Found by a health check')
+    expect(prompt).toContain('db_a.md: Says nearly the same as db_b.md')
+    expect(prompt).toContain('MEMORY.md: Points at gone.md, which does not exist')
+    if (outcome.type !== 'improved') throw new Error(`expected improved, got ${outcome.type}`)
+    expect(outcome.fixed?.map((f) => f.split(' (')[0])).toEqual(['db_a.md: Says nearly the same as db_b.md'])
   })
 
   it('a failed run leaves the last-consolidated time unchanged', async () => {

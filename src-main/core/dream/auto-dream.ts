@@ -36,6 +36,8 @@ export type DreamEvent =
       summary: string
       snapshotId: string
       text: string
+      /** Health findings that were there before the run and are gone after it. */
+      fixed?: string[]
     }
   | { type: 'failed'; runId?: string; error: string; snapshotId?: string }
   | { type: 'proposed'; runId: string; proposalId: string; paths: string[]; snapshotId: string }
@@ -64,6 +66,8 @@ export interface DreamDeps {
   review?: ReviewSetting
   /** How the run's writes (and the emptied files it deletes) reach history, under its run id. */
   recordFor?: (runId: string) => RecordedWrite
+  /** What a health check (core/health) finds now: given to the agent, and compared after the run. */
+  healthFindings?: () => Promise<{ id: string; path: string; message: string }[]>
 }
 
 export interface DreamRunOptions {
@@ -147,6 +151,7 @@ export function createAutoDream(deps: DreamDeps) {
         system: await deps.systemPrompt(format),
         tools: MEMORY_AGENT_TOOLS.map(toAnthropicTool),
       })
+      const before = (await deps.healthFindings?.().catch(() => undefined)) ?? []
       const prompt: Anthropic.MessageParam = {
         role: 'user',
         content: buildConsolidationPrompt({
@@ -154,6 +159,7 @@ export function createAutoDream(deps: DreamDeps) {
           transcriptDir: deps.transcriptDir,
           sessionCount: sessions.length,
           today: new Date(t).toISOString().slice(0, 10),
+          findings: before.map((f) => `${f.path}: ${f.message}`),
         }),
       }
       const { result, proposed } = await runMemoryAgent({
@@ -185,6 +191,8 @@ export function createAutoDream(deps: DreamDeps) {
       await removeEmptiedFiles(deps.memoryDir, result.writtenPaths, record)
       const files = await diffSnapshot(snap)
       const count = files.filter((f) => basename(f.path) !== ENTRYPOINT_NAME).length
+      const after = new Set(((await deps.healthFindings?.().catch(() => undefined)) ?? []).map((f) => f.id))
+      const fixed = before.filter((f) => !after.has(f.id)).map((f) => `${f.path}: ${f.message}`)
       // Success: the lock's mtime (set at acquire) stands as the last-consolidated time.
       return emit({
         type: 'improved',
@@ -194,6 +202,7 @@ export function createAutoDream(deps: DreamDeps) {
         summary: dreamSummary(count),
         snapshotId,
         text: result.finalText,
+        ...(fixed.length ? { fixed } : {}),
       })
     } catch (e) {
       await rollbackConsolidationLock(deps.memoryDir, lock.priorMtimeMs)

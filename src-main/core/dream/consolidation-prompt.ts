@@ -6,7 +6,11 @@ export interface ConsolidationPromptOptions {
   transcriptDir: string
   sessionCount: number
   today: string
+  /** Health findings (path: message) for the agent to fix first. */
+  findings?: string[]
 }
+
+const MAX_FINDINGS = 40
 
 /** The four-phase consolidation ("dream") instruction. */
 export function buildConsolidationPrompt(o: ConsolidationPromptOptions): string {
@@ -16,6 +20,15 @@ export function buildConsolidationPrompt(o: ConsolidationPromptOptions): string 
     `Tools: Read, Grep and Glob anywhere; ${READ_ONLY_BASH_HINT}; Edit and Write only inside the memory directory.`,
     'To delete a memory file (after merging what it held elsewhere), Write it with empty content: empty memory files you wrote are removed when you finish. Remove its pointer from MEMORY.md as well.',
     '',
+    ...(o.findings?.length
+      ? [
+          '## Found by a health check',
+          'These problems were found by checking the memories against the index and the code; fix them as part of the consolidation (verify against the code before changing a fact):',
+          ...o.findings.slice(0, MAX_FINDINGS).map((f) => `- ${f}`),
+          ...(o.findings.length > MAX_FINDINGS ? [`- …and ${o.findings.length - MAX_FINDINGS} more`] : []),
+          '',
+        ]
+      : []),
     '## Phase 1 — Orient',
     '- List the memory directory, read MEMORY.md, and skim the topic files (their frontmatter first).',
     '- Check `logs/` for daily logs that have not been distilled yet.',

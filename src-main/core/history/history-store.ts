@@ -4,7 +4,8 @@ import lockfile from 'proper-lockfile'
 import { sha256Hex, writeFileAtomic } from '../store/atomic-write.js'
 
 export type HistoryAuthor = 'user' | 'extraction' | 'dream' | 'team-pull' | 'external' | 'mcp'
-export type HistoryChange = 'baseline' | 'create' | 'modify' | 'delete' | 'restore'
+/** `verify`: the user marked the memory as still true (content unchanged; restarts its staleness clock). */
+export type HistoryChange = 'baseline' | 'create' | 'modify' | 'delete' | 'restore' | 'verify'
 
 /** One recorded change of one file. `before`/`after` are blob hashes (null: no file). */
 export interface HistoryEntry {
@@ -215,6 +216,34 @@ export class HistoryStore {
         ...(c.at !== undefined ? { at: c.at } : {}),
       })
     })
+  }
+
+  /** The user says this version is still true: an entry with the same content before and after. */
+  async recordVerified(path: string, content: string): Promise<HistoryEntry> {
+    const hash = await this.putBlob(content)
+    return this.locked(async () => {
+      const last = this.latest.has(path) ? this.latest.get(path)! : undefined
+      if (last === undefined)
+        await this.append({ path, author: 'external', change: 'baseline', before: null, after: hash })
+      else if (last !== hash)
+        await this.append({
+          path,
+          author: 'external',
+          change: last === null ? 'create' : 'modify',
+          before: last,
+          after: hash,
+        })
+      return this.append({ path, author: 'user', change: 'verify', before: hash, after: hash })
+    })
+  }
+
+  /** When each path was last marked as still true. */
+  async verifiedTimes(): Promise<Map<string, number>> {
+    await this.refresh()
+    const out = new Map<string, number>()
+    for (const e of this.entries)
+      if (e.change === 'verify') out.set(e.path, Math.max(out.get(e.path) ?? 0, e.at))
+    return out
   }
 
   /**

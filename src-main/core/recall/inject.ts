@@ -1,3 +1,4 @@
+import { codeStalenessNotes } from '../health/recall-notes.js'
 import { readHead } from '../store/scan.js'
 import { memoryAge, memoryAgeDays, memoryFreshnessText } from './freshness.js'
 import type { RelevantMemory } from './find-relevant.js'
@@ -38,19 +39,27 @@ export function formatRecalledMemory(
   mtimeMs: number,
   content: string,
   now: number = Date.now(),
+  staleness?: string,
 ): string {
-  return `<system-reminder>\n${recallHeader(path, mtimeMs, now)}\n\n${content}\n</system-reminder>`
+  const note = staleness ? `\n${staleness}` : ''
+  return `<system-reminder>\n${recallHeader(path, mtimeMs, now)}${note}\n\n${content}\n</system-reminder>`
 }
 
+/**
+ * The injected text of each recalled memory. With the project's folder, a memory that names
+ * repository paths changed since it was saved gets a staleness line (core/health).
+ */
 export async function buildRecallInjection(
   memories: readonly RelevantMemory[],
   now: number = Date.now(),
+  projectRoot?: string,
 ): Promise<string[]> {
+  const notes = projectRoot ? await codeStalenessNotes(projectRoot, memories) : new Map<string, string>()
   const out: string[] = []
   for (const m of memories) {
     try {
       const r = await readForInjection(m.path)
-      out.push(formatRecalledMemory(m.path, r.mtimeMs, r.content, now))
+      out.push(formatRecalledMemory(m.path, r.mtimeMs, r.content, now, notes.get(m.path)))
     } catch {
       // deleted between selection and injection: nothing to show
     }

@@ -30,6 +30,8 @@ export class RecallSession {
     private readonly opts: Omit<RecallOptions, 'alreadySurfaced' | 'recentTools'> & {
       budgetBytes?: number
       now?: () => number
+      /** The project's folder: recalled memories get their code-staleness line. */
+      projectRoot?: string
     } = {},
   ) {}
 
@@ -45,7 +47,7 @@ export class RecallSession {
       alreadySurfaced: this.surfaced,
       recentTools,
     })
-    const injections = await buildRecallInjection(result.memories, now)
+    const injections = await buildRecallInjection(result.memories, now, this.opts.projectRoot)
     const bytes = injections.reduce((n, s) => n + Buffer.byteLength(s, 'utf8'), 0)
     this.injectedBytes += bytes
     for (const m of result.memories) this.surfaced.add(m.path)

@@ -10,7 +10,7 @@ import type { ProposedFile } from './overlay-tools.js'
 export interface Proposal {
   id: string
   createdAt: number
-  author: 'extraction' | 'dream' | 'mcp'
+  author: 'extraction' | 'dream' | 'mcp' | 'health'
   /** The MCP client that asked, for an `mcp` proposal. */
   client?: string
   /** Why: the agent's own summary of the change. */

@@ -138,7 +138,11 @@ export async function upsertPointer(
   )
 }
 
-async function removePointer(memoryDir: string, relPath: string, record?: RecordedWrite): Promise<void> {
+export async function removePointer(
+  memoryDir: string,
+  relPath: string,
+  record?: RecordedWrite,
+): Promise<void> {
   const { indexRel, pointer } = indexLocationFor(relPath)
   await editIndex(memoryDir, indexRel, (c) => removeIndexLine(c, pointer), record)
 }

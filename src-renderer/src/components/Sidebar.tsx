@@ -1,5 +1,6 @@
 import {
   Activity,
+  HeartPulse,
   BookOpen,
   FileText,
   FolderOpen,
@@ -40,6 +41,7 @@ const NAV: { group: string; items: NavItem[] }[] = [
     items: [
       { view: 'prompt', label: 'Prompt', hint: 'The memory prompt section', icon: MessageSquareText },
       { view: 'recall', label: 'Recall', hint: 'Preview what a query recalls', icon: Search },
+      { view: 'health', label: 'Health', hint: 'Stale, orphaned and duplicate memories', icon: HeartPulse },
     ],
   },
   {
@@ -107,6 +109,7 @@ export function Sidebar() {
     openWorkspace,
     activity,
     activitySeenAt,
+    health,
     reviewCount,
     showHistory,
   } = useStore()
@@ -226,6 +229,11 @@ export function Sidebar() {
                 {n.view === 'activity' && unseen > 0 && (
                   <span className="count error" data-testid="activity-errors">
                     {unseen}
+                  </span>
+                )}
+                {n.view === 'health' && (health?.errors ?? 0) > 0 && (
+                  <span className="count error" data-testid="health-count" title="Health errors">
+                    {health?.errors}
                   </span>
                 )}
                 {n.view === 'inbox' && reviewCount > 0 && (

@@ -21,6 +21,7 @@ const CHANGE_LABEL = {
   modify: 'changed',
   delete: 'deleted',
   restore: 'restored',
+  verify: 'marked still true',
 } as const
 
 export function HistoryView() {

@@ -1,6 +1,12 @@
 import { PanelLeftClose, PanelLeftOpen, Plus, Search } from 'lucide-react'
 import { lazy, Suspense, useMemo, type KeyboardEvent } from 'react'
-import type { MemoryListItem, MemoryScope, MemoryType, SearchHitView } from '../../../src-shared/types'
+import type {
+  HealthFindingView,
+  MemoryListItem,
+  MemoryScope,
+  MemoryType,
+  SearchHitView,
+} from '../../../src-shared/types'
 import { Highlight } from '../components/Highlight'
 import { VirtualList } from '../components/VirtualList'
 import { useStore, visibleMemories } from '../store'
@@ -18,11 +24,14 @@ function ageClass(days: number): string {
 function Row({
   m,
   hit,
+  issues,
   active,
   onOpen,
 }: {
   m: MemoryListItem
   hit?: SearchHitView
+  /** Health findings about this memory. */
+  issues?: HealthFindingView[]
   active: boolean
   onOpen: () => void
 }) {
@@ -39,6 +48,15 @@ function Row({
         <span className="mem-name">
           <Highlight text={m.name} terms={terms} />
         </span>
+        {issues && issues.length > 0 && (
+          <span
+            className={`health-badge ${issues.some((f) => f.severity === 'error') ? 'error' : ''}`}
+            title={issues.map((f) => f.message).join('\n')}
+            data-testid="health-badge"
+          >
+            {issues.length === 1 ? '1 issue' : `${issues.length} issues`}
+          </span>
+        )}
         <span className={`age ${ageClass(m.ageDays)}`}>{m.age}</span>
       </span>
       <span className="mem-row-bottom">
@@ -66,6 +84,15 @@ export function MemoriesView() {
     [memories, query, typeFilter, scopeFilter, searchHits],
   )
   const hits = useMemo(() => new Map((searchHits ?? []).map((h) => [h.relPath, h])), [searchHits])
+  const health = useStore((s) => s.health)
+  const issues = useMemo(() => {
+    const by = new Map<string, HealthFindingView[]>()
+    for (const f of health?.findings ?? []) {
+      if (f.severity === 'info') continue
+      for (const p of f.other ? [f.path, f.other] : [f.path]) by.set(p, [...(by.get(p) ?? []), f])
+    }
+    return by
+  }, [health])
   const filtered = query.trim() !== '' || typeFilter !== 'all' || scopeFilter !== 'all'
 
   const onKey = (e: KeyboardEvent) => {
@@ -184,6 +211,7 @@ export function MemoriesView() {
                 <Row
                   m={m}
                   hit={hits.get(m.relPath)}
+                  issues={issues.get(m.relPath)}
                   active={m.relPath === selected}
                   onOpen={() => void state.select(m.relPath)}
                 />

@@ -1,0 +1,86 @@
+import { readFileSync, utimesSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
+import { gitRepo } from '../test/helpers/git-repo.js'
+import { writeFile } from '../test/helpers/temp-env.js'
+import { assertPrerequisites, launchBrowser, openApp, screenshot, until } from './harness.js'
+
+let browser: Browser
+beforeAll(async () => {
+  assertPrerequisites()
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+const DAY = 86_400_000
+const T0 = Date.UTC(2026, 0, 1)
+const memory = (name: string, description: string, body: string) =>
+  `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n\n${body}\n`
+const nav = (page: Page, name: string) => page.getByRole('navigation').getByRole('button', { name }).click()
+
+describe('Health view', () => {
+  it('lists findings against the index and the git history; a fix removes its finding and is in history', async () => {
+    const app = await openApp(browser, {}, (sb) => {
+      const r = gitRepo(sb.project)
+      r.put('src/app.ts', 'export const app = 1\n')
+      r.commit('initial', T0)
+      const dir = getAutoMemPath(sb.ctx())
+      const p = writeFile(
+        join(dir, 'entry.md'),
+        memory('App entry', 'where the app starts', 'Starts in `src/app.ts`.'),
+      )
+      utimesSync(p, (T0 + DAY) / 1000, (T0 + DAY) / 1000)
+      writeFile(
+        join(dir, 'MEMORY.md'),
+        '- [App entry](entry.md) — start\n- [Old](old.md) — removed long ago\n',
+      )
+      for (let k = 1; k <= 3; k++) {
+        r.put('src/app.ts', `export const app = ${k + 1}\n`)
+        r.commit(`rework app ${k}`, T0 + (1 + k) * DAY)
+      }
+    })
+    const { page, sb } = app
+    try {
+      // The list shows which memories have problems before the Health view is opened.
+      await page.locator('[data-relpath="entry.md"] [data-testid="health-badge"]').waitFor()
+      expect(await page.getByTestId('health-count').innerText()).toBe('1')
+
+      await nav(page, 'Health')
+      const findings = page.getByRole('list', { name: 'Findings' })
+      const dead = findings.locator('li[data-kind="dead-pointer"]')
+      const stale = findings.locator('li[data-kind="path-changed"]')
+      await dead.waitFor()
+      expect(await dead.innerText()).toContain('Points at old.md, which does not exist')
+      expect(await stale.innerText()).toContain(
+        'Mentions src/app.ts, changed in 3 commits since this memory was saved',
+      )
+      await stale.getByText('Evidence').click()
+      expect(await stale.innerText()).toContain('rework app 3')
+      await screenshot(page, 'health')
+
+      await dead.getByRole('button', { name: 'Remove pointer' }).click()
+      await page.getByRole('status').getByText('Removed the pointer to old.md (in history).').waitFor()
+      await until(async () => (await dead.count()) === 0)
+      expect(readFileSync(join(getAutoMemPath(sb.ctx()), 'MEMORY.md'), 'utf8')).toBe(
+        '- [App entry](entry.md) — start\n',
+      )
+
+      await stale.getByRole('button', { name: 'Mark as still true' }).click()
+      await until(async () => (await stale.count()) === 0)
+      await page.getByText('Nothing to fix').waitFor()
+      expect(await page.getByTestId('health-count').count()).toBe(0)
+
+      // Both fixes are the user's changes in history.
+      await nav(page, 'History')
+      const timeline = page.getByRole('list', { name: 'History entries' })
+      await timeline.getByText('marked still true').waitFor()
+      expect(await timeline.innerText()).toContain('MEMORY.md')
+    } finally {
+      await app.close()
+    }
+  })
+})

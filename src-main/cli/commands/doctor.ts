@@ -1,0 +1,65 @@
+import type { FixKind } from '../../core/health/findings.js'
+import type { ProjectContext } from '../../core/paths/context.js'
+import { ProposalStore } from '../../core/review/proposals.js'
+import { proposalsDirFor } from '../../host/app-data.js'
+import { WorkspaceHealth } from '../../host/health.js'
+import { historyForCli } from '../../host/history.js'
+import { type CliIO, printJson, UsageError } from '../io.js'
+
+const FIXABLE = ['remove-pointer', 'add-pointer', 'compact-index', 'update-path', 'merge', 'verify'] as const
+type Fixable = (typeof FIXABLE)[number]
+const MARK = { error: '✗', warning: '!', info: '·' } as const
+
+/**
+ * `memdir doctor`: the workspace's health findings (the same checks and fixes as the Health view);
+ * `--fix KIND` applies that fix wherever it applies. Exit 1 while errors remain.
+ */
+export async function doctorCommand(
+  ctx: ProjectContext,
+  io: CliIO,
+  json: boolean,
+  fix?: string,
+): Promise<number> {
+  if (fix !== undefined && !(FIXABLE as readonly string[]).includes(fix))
+    throw new UsageError(`--fix takes one of: ${FIXABLE.join(', ')}`)
+  const { store, memoryDir, writer } = await historyForCli(ctx)
+  const health = new WorkspaceHealth({
+    memoryDir,
+    projectRoot: ctx.projectRoot,
+    history: store,
+    proposals: new ProposalStore(proposalsDirFor(ctx, memoryDir)),
+    writer,
+  })
+  const applied: string[] = []
+  if (fix) {
+    const todo = (await health.report()).findings.filter((f) => f.fixes.includes(fix as FixKind))
+    for (const f of todo) {
+      try {
+        applied.push((await health.fix(f.id, fix as Fixable)).message)
+      } catch (e) {
+        applied.push(`could not fix ${f.path}: ${(e as Error).message}`)
+      }
+    }
+  }
+  const report = await health.report()
+  if (json) {
+    printJson(io, { ...report, ...(fix ? { applied } : {}) })
+    return report.errors ? 1 : 0
+  }
+  const out: string[] = applied.map((a) => `fixed: ${a}`)
+  if (applied.length) out.push('')
+  for (const f of report.findings) {
+    out.push(`${MARK[f.severity]} ${f.severity.padEnd(7)} ${f.kind.padEnd(19)} ${f.path}  ${f.message}`)
+    for (const e of f.evidence.slice(0, 3)) out.push(`      ${e}`)
+    const fixes = f.fixes.filter((x) => x !== 'open')
+    if (fixes.length) out.push(`      fix: ${fixes.map((x) => `memdir doctor --fix ${x}`).join(' | ')}`)
+  }
+  const git = report.git.available
+    ? `${report.git.commits} commits checked`
+    : 'no git history (code links not checked)'
+  out.push(
+    `${report.findings.length ? '\n' : ''}${report.memories} memories, ${git}: ${report.errors} error(s), ${report.warnings} warning(s), ${report.findings.length - report.errors - report.warnings} note(s)`,
+  )
+  io.stdout(out.join('\n') + '\n')
+  return report.errors ? 1 : 0
+}

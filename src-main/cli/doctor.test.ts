@@ -1,0 +1,62 @@
+import { readFileSync, utimesSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { cliSession } from '../../test/helpers/cli.js'
+import { gitRepo } from '../../test/helpers/git-repo.js'
+import { sandbox, writeFile } from '../../test/helpers/temp-env.js'
+import { getAutoMemPath } from '../core/paths/auto-mem-path.js'
+
+const DAY = 86_400_000
+const T0 = Date.UTC(2026, 0, 1)
+const mem = (name: string, description: string, body: string) =>
+  `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n\n${body}\n`
+
+describe('memdir doctor', () => {
+  it('lists findings with exit 1 on errors; --fix applies fixes, recorded in history as the user', async () => {
+    const sb = sandbox({ MEMDIR_DATA_DIR: undefined })
+    const r = gitRepo(sb.project)
+    r.put('src/old.ts', 'export const x = 1\n')
+    r.commit('initial', T0)
+    const dir = getAutoMemPath(sb.ctx())
+    const p = writeFile(join(dir, 'helper.md'), mem('Helper', 'the x helper', 'x lives in `src/old.ts`.'))
+    utimesSync(p, (T0 + DAY) / 1000, (T0 + DAY) / 1000)
+    writeFile(join(dir, 'MEMORY.md'), '- [Helper](helper.md) — x\n- [Gone](gone.md) — deleted long ago\n')
+    r.git(['mv', 'src/old.ts', 'src/new.ts'])
+    r.commit('move x', T0 + 2 * DAY)
+
+    const cli = cliSession(sb.env, sb.project)
+    expect(await cli.run(['doctor'])).toBe(1)
+    expect(cli.io.stdout).toContain(
+      'error   dead-pointer        MEMORY.md  Points at gone.md, which does not exist',
+    )
+    expect(cli.io.stdout).toContain('helper.md  Mentions src/old.ts, which moved to src/new.ts')
+    expect(cli.io.stdout).toContain('fix: memdir doctor --fix remove-pointer')
+    expect(cli.io.stdout).toMatch(/1 memories, 2 commits checked: 1 error\(s\), 1 warning\(s\)/)
+
+    expect(await cli.run(['doctor', '--fix', 'remove-pointer'])).toBe(0)
+    expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe('- [Helper](helper.md) — x\n')
+    expect(await cli.run(['doctor', '--fix', 'update-path', '--json'])).toBe(0)
+    const out = JSON.parse(cli.io.stdout.slice(cli.io.stdout.lastIndexOf('\n{') + 1)) as {
+      findings: unknown[]
+      applied: string[]
+    }
+    expect(out.applied).toEqual(['src/old.ts → src/new.ts in helper.md'])
+    expect(out.findings).toEqual([])
+    expect(readFileSync(join(dir, 'helper.md'), 'utf8')).toContain('x lives in `src/new.ts`.')
+
+    cli.io.stdout = ''
+    expect(await cli.run(['history', '--json'])).toBe(0)
+    const entries = JSON.parse(cli.io.stdout) as { path: string; author: string; change: string }[]
+    expect(entries.filter((e) => e.author === 'user').map((e) => `${e.change} ${e.path}`)).toEqual([
+      'modify helper.md',
+      'modify MEMORY.md',
+    ])
+  })
+
+  it('refuses an unknown fix kind as bad usage', async () => {
+    const sb = sandbox()
+    const cli = cliSession(sb.env, sb.project)
+    expect(await cli.run(['doctor', '--fix', 'everything'])).toBe(2)
+    expect(cli.io.stderr).toContain('--fix takes one of')
+  })
+})

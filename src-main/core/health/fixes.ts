@@ -1,0 +1,170 @@
+import { readFile } from 'node:fs/promises'
+import { join, posix } from 'node:path'
+import { putFile, type RecordedWrite } from '../history/recorded-write.js'
+import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
+import { readIfExists } from '../store/atomic-write.js'
+import { resolveContainedPath } from '../store/contained-path.js'
+import { parseMemoryFile, serializeMemoryFile } from '../store/frontmatter.js'
+import { formatIndexLine, MAX_INDEX_LINE_CHARS, removeIndexLine } from '../store/index-lines.js'
+import { indexLocationFor, removePointer, upsertPointer } from '../store/memory-files.js'
+import type { ProposedFile } from '../review/overlay-tools.js'
+import type { Finding } from './findings.js'
+
+export class FixError extends Error {}
+
+const need = <T>(v: T | undefined, what: string): T => {
+  if (v === undefined) throw new FixError(`this finding has no ${what}`)
+  return v
+}
+
+/** Removes the index line that points at a missing file. */
+export async function removeDeadPointer(
+  memoryDir: string,
+  f: Finding,
+  record?: RecordedWrite,
+): Promise<string[]> {
+  const target = need(f.subject, 'target')
+  await removePointer(memoryDir, target, record)
+  return [indexLocationFor(target).indexRel]
+}
+
+/** Adds the pointer line of a memory that has none, from its name and description. */
+export async function addMissingPointer(
+  memoryDir: string,
+  f: Finding,
+  record?: RecordedWrite,
+): Promise<string[]> {
+  const text = await readFile(await resolveContainedPath(memoryDir, f.path), 'utf8')
+  const m = parseMemoryFile(text)
+  await upsertPointer(
+    memoryDir,
+    f.path,
+    { name: m.name ?? posix.basename(f.path, '.md'), description: m.description ?? '' },
+    record,
+  )
+  return [indexLocationFor(f.path).indexRel]
+}
+
+/** Replaces a path the memory names with where git says it went (whole-token matches only). */
+export async function updateMentionedPath(
+  memoryDir: string,
+  f: Finding,
+  record?: RecordedWrite,
+): Promise<string[]> {
+  const from = need(f.subject, 'path')
+  const to = need(f.movedTo, 'new path')
+  const abs = await resolveContainedPath(memoryDir, f.path)
+  const text = await readFile(abs, 'utf8')
+  const escaped = from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const next = text.replace(
+    new RegExp(`(?<![\\w/.-])(\\./)?${escaped}(?![\\w/-])`, 'g'),
+    (_m, dot: string | undefined) => (dot ?? '') + to,
+  )
+  if (next === text) throw new FixError(`${f.path} no longer mentions ${from}`)
+  await putFile(abs, next, record)
+  return [f.path]
+}
+
+const POINTER_LINE = /^\s*[-*]\s*\[([^\]]*)\]\(\s*(?:\.\/)?([^)\s]+\.md)\s*\)\s*(?:[—–:-]+\s*)?(.*)$/
+
+/**
+ * Moves detail out of an index: pointer lines are rewritten to the one-line form (title, link, a
+ * hook within 150 characters); other text lines move into a memory of their own, linked from the
+ * index. Headings and blank lines stay.
+ */
+export async function compactIndex(memoryDir: string, f: Finding, record?: RecordedWrite): Promise<string[]> {
+  const indexRel = f.path
+  const abs = await resolveContainedPath(memoryDir, indexRel)
+  const content = (await readIfExists(abs)) ?? ''
+  const kept: string[] = []
+  const moved: string[] = []
+  let inFrontmatter = content.startsWith('---\n')
+  content
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .forEach((line, i) => {
+      if (inFrontmatter) {
+        kept.push(line)
+        if (i > 0 && line.trim() === '---') inFrontmatter = false
+        return
+      }
+      const p = POINTER_LINE.exec(line)
+      if (p) kept.push(line.length > MAX_INDEX_LINE_CHARS ? formatIndexLine(p[1]!, p[2]!, p[3]!) : line)
+      else if (!line.trim() || /^#{1,6}\s/.test(line) || /^\s*<!--/.test(line)) kept.push(line)
+      else moved.push(line)
+    })
+  const dir = posix.dirname(indexRel) === '.' ? '' : posix.dirname(indexRel) + '/'
+  const changed = [indexRel]
+  if (moved.length) {
+    const detailRel = `${dir}index-details.md`
+    const detailAbs = await resolveContainedPath(memoryDir, detailRel)
+    const existing = await readIfExists(detailAbs)
+    const body = existing
+      ? parseMemoryFile(existing).body.trimEnd() + '\n\n' + moved.join('\n')
+      : moved.join('\n')
+    const doc = serializeMemoryFile({
+      name: 'Details moved out of MEMORY.md',
+      description: 'notes that used to sit in the index itself',
+      type: 'reference',
+      body: body + '\n',
+    })
+    await putFile(detailAbs, doc, record)
+    const pointer = formatIndexLine(
+      'Details moved out of MEMORY.md',
+      'index-details.md',
+      'notes that used to sit in the index',
+    )
+    if (!kept.some((l) => l.includes('](index-details.md)'))) kept.push(pointer)
+    changed.push(detailRel)
+  }
+  await putFile(abs, kept.join('\n').replace(/\n*$/, '\n'), record)
+  return changed
+}
+
+/**
+ * Merging two memories, as a proposal for the review inbox: the first keeps its frontmatter and
+ * gains the lines of the second it lacks; the second is deleted and its pointer removed.
+ */
+export async function mergeProposalFiles(memoryDir: string, f: Finding): Promise<ProposedFile[]> {
+  const keepRel = f.path
+  const dropRel = need(f.other, 'second memory')
+  const [keepAbs, dropAbs] = await Promise.all([
+    resolveContainedPath(memoryDir, keepRel),
+    resolveContainedPath(memoryDir, dropRel),
+  ])
+  const [keepText, dropText] = await Promise.all([readIfExists(keepAbs), readIfExists(dropAbs)])
+  if (keepText === null || dropText === null)
+    throw new FixError(`${keepText === null ? keepRel : dropRel} is gone`)
+  const keep = parseMemoryFile(keepText)
+  const drop = parseMemoryFile(dropText)
+  const have = new Set(
+    keep.body
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean),
+  )
+  const extra = drop.body.split('\n').filter((l) => l.trim() && !have.has(l.trim()))
+  const merged = serializeMemoryFile(
+    {
+      name: keep.name ?? posix.basename(keepRel, '.md'),
+      description: keep.description ?? drop.description ?? '',
+      type: keep.type ?? drop.type ?? 'project',
+      body: keep.body.trimEnd() + (extra.length ? `\n\n${extra.join('\n')}` : '') + '\n',
+    },
+    keep.data,
+    keep.format ?? 'flat',
+  )
+  const files: ProposedFile[] = [
+    { path: keepRel, before: keepText, after: merged },
+    { path: dropRel, before: dropText, after: null },
+  ]
+  const { indexRel, pointer } = indexLocationFor(dropRel)
+  const indexBefore = await readIfExists(join(memoryDir, indexRel))
+  if (indexBefore !== null) {
+    const indexAfter = removeIndexLine(indexBefore, pointer)
+    if (indexAfter !== indexBefore) files.push({ path: indexRel, before: indexBefore, after: indexAfter })
+  }
+  return files
+}
+
+export const INDEX_NAMES = new Set([ENTRYPOINT_NAME, `team/${ENTRYPOINT_NAME}`])

@@ -1,0 +1,241 @@
+import { rmSync, utimesSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { gitRepo } from '../../../test/helpers/git-repo.js'
+import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
+import { HealthChecker } from './health-checker.js'
+
+const DAY = 86_400_000
+const T0 = Date.UTC(2026, 0, 1)
+
+const repo = () => gitRepo()
+
+const mem = (name: string, description: string, body: string) =>
+  `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n\n${body}\n`
+
+function memoryAt(dir: string, rel: string, text: string, at: number) {
+  const p = writeFile(join(dir, rel), text)
+  utimesSync(p, at / 1000, at / 1000)
+}
+
+const kinds = (r: { findings: { kind: string; path: string }[] }) =>
+  r.findings.map((f) => `${f.kind} ${f.path}`).sort()
+/** The code-link findings only (these memory dirs have no MEMORY.md). */
+const codeKinds = (r: { findings: { kind: string; path: string }[] }) =>
+  kinds({ findings: r.findings.filter((f) => f.kind !== 'unindexed') })
+
+describe('code-linked staleness on a real git repo', () => {
+  it('finds a renamed file (and where it went), a deleted file, and a file changed in k commits', async () => {
+    const r = repo()
+    r.put('src/app.ts', 'export const app = 1\n')
+    r.put('src/old-name.ts', 'export const x = 1\n')
+    r.put('src/gone.ts', 'export const y = 1\n')
+    r.put('README.md', '# r\n')
+    r.commit('initial', T0)
+    const dir = tempDir()
+    memoryAt(
+      dir,
+      'app.md',
+      mem('App entry', 'where the app starts', 'The app starts in `src/app.ts`.'),
+      T0 + DAY,
+    )
+    memoryAt(dir, 'moved.md', mem('Helper', 'the x helper', 'x lives in src/old-name.ts'), T0 + DAY)
+    memoryAt(dir, 'gone.md', mem('Y', 'the y helper', 'See src/gone.ts for y.'), T0 + DAY)
+    writeFile(join(dir, 'MEMORY.md'), '- [App](app.md) — a\n- [Helper](moved.md) — h\n- [Y](gone.md) — y\n')
+    for (let k = 1; k <= 4; k++) {
+      r.put('src/app.ts', `export const app = ${k + 1}\n`)
+      r.commit(`app change ${k}`, T0 + (1 + k) * DAY)
+    }
+    r.git(['mv', 'src/old-name.ts', 'src/new-name.ts'])
+    r.commit('rename helper', T0 + 6 * DAY)
+    rmSync(join(r.root, 'src/gone.ts'))
+    r.commit('drop y', T0 + 7 * DAY)
+
+    const report = await new HealthChecker({ memoryDir: dir, projectRoot: r.root }).check()
+    const byPath = new Map(report.findings.map((f) => [f.path + ' ' + f.kind, f]))
+    const changed = byPath.get('app.md path-changed')!
+    expect(changed.message).toBe('Mentions src/app.ts, changed in 4 commits since this memory was saved')
+    expect(changed.evidence).toHaveLength(4)
+    expect(changed.evidence[0]).toMatch(/^[0-9a-f]{8} 2026-01-06 app change 4$/)
+    const moved = byPath.get('moved.md path-gone')!
+    expect(moved).toMatchObject({ movedTo: 'src/new-name.ts', fixes: ['update-path', 'verify', 'open'] })
+    expect(moved.evidence[0]).toContain('rename helper')
+    const gone = byPath.get('gone.md path-gone')!
+    expect(gone.message).toBe('Mentions src/gone.ts, which no longer exists')
+    expect(gone.evidence[0]).toContain('drop y')
+    expect(report.git).toMatchObject({ available: true, commits: 7 })
+  })
+
+  it('a memory verified after the change is not stale; changes below the threshold are not reported', async () => {
+    const r = repo()
+    r.put('src/app.ts', '1\n')
+    r.put('src/lib/a.ts', '1\n')
+    r.commit('initial', T0)
+    const dir = tempDir()
+    memoryAt(dir, 'app.md', mem('App', 'entry', 'Starts in src/app.ts; helpers under `src/lib/`.'), T0 + DAY)
+    for (let k = 1; k <= 3; k++) {
+      r.put('src/app.ts', `${k + 1}\n`)
+      r.put('src/lib/a.ts', `${k + 1}\n`)
+      r.commit(`change ${k}`, T0 + (1 + k) * DAY)
+    }
+    const verified = new Map<string, number>()
+    const checker = new HealthChecker({
+      memoryDir: dir,
+      projectRoot: r.root,
+      verifiedAt: (rel) => verified.get(rel),
+    })
+    expect(codeKinds(await checker.check())).toEqual(['path-changed app.md', 'path-changed app.md'])
+    verified.set('app.md', T0 + 10 * DAY)
+    expect(codeKinds(await checker.check())).toEqual([])
+    // Two more commits after the verification: below the threshold of 3.
+    r.put('src/app.ts', 'x\n')
+    r.commit('after 1', T0 + 11 * DAY)
+    r.put('src/app.ts', 'y\n')
+    r.commit('after 2', T0 + 12 * DAY)
+    const again = await checker.check()
+    expect(again.rechecked).toEqual({ memories: 0, commits: 2 })
+    expect(codeKinds(again)).toEqual([])
+  })
+
+  it('ignores path-looking words git never knew, URLs and home paths', async () => {
+    const r = repo()
+    r.put('src/app.ts', '1\n')
+    r.commit('initial', T0)
+    const dir = tempDir()
+    memoryAt(
+      dir,
+      'a.md',
+      mem(
+        'A',
+        'misc',
+        'Use and/or TCP/IP, see https://example.com/src/app.ts and ~/notes/todo.md; docs/guide.md is planned.',
+      ),
+      T0 + DAY,
+    )
+    expect(codeKinds(await new HealthChecker({ memoryDir: dir, projectRoot: r.root }).check())).toEqual([])
+  })
+
+  it('names missing package scripts and symbols no tracked file contains', async () => {
+    const r = repo()
+    r.put('package.json', JSON.stringify({ scripts: { build: 'tsc', ship: 'x' } }))
+    r.put('src/host.ts', 'export function createHost() {}\n')
+    r.commit('initial', T0)
+    const dir = tempDir()
+    memoryAt(
+      dir,
+      'a.md',
+      mem(
+        'Cmds',
+        'commands',
+        'Run `npm run build` then `npm run deploy`. Entry: `createHost()`, not `makeServer`.',
+      ),
+      T0 + DAY,
+    )
+    const report = await new HealthChecker({ memoryDir: dir, projectRoot: r.root }).check()
+    expect(report.findings.filter((f) => f.kind !== 'unindexed').map((f) => [f.kind, f.subject])).toEqual([
+      ['command-gone', 'npm run deploy'],
+      ['symbol-gone', 'makeServer'],
+    ])
+  })
+})
+
+describe('index, duplicates and frontmatter', () => {
+  it('finds orphans both ways: pointers to missing files and files with no pointer', async () => {
+    const dir = tempDir()
+    writeFile(join(dir, 'a.md'), mem('A', 'first', 'x'))
+    writeFile(join(dir, 'b.md'), mem('B', 'second', 'y'))
+    writeFile(join(dir, 'team', 'c.md'), mem('C', 'team one', 'z'))
+    writeFile(join(dir, 'MEMORY.md'), '# Index\n- [A](a.md) — first\n- [Gone](gone.md) — was here\n')
+    writeFile(join(dir, 'team', 'MEMORY.md'), '- [C](c.md) — team\n- [D](./d.md) — gone too\n')
+    const report = await new HealthChecker({ memoryDir: dir }).check()
+    expect(kinds(report)).toEqual(['dead-pointer MEMORY.md', 'dead-pointer team/MEMORY.md', 'unindexed b.md'])
+    expect(report.findings.find((f) => f.path === 'team/MEMORY.md')!.subject).toBe('team/d.md')
+    expect(report.errors).toBe(2)
+  })
+
+  it('reports index lines past the 200-line limit as cut', async () => {
+    const dir = tempDir()
+    const lines = Array.from({ length: 230 }, (_, i) => `- [M${i}](m${i}.md) — memory ${i}`)
+    for (let i = 0; i < 230; i++)
+      writeFile(join(dir, `m${i}.md`), mem(`M${i}`, `memory ${i}`, `fact ${i} ${'w'.repeat(i)}`))
+    writeFile(join(dir, 'MEMORY.md'), lines.join('\n') + '\n')
+    const report = await new HealthChecker({ memoryDir: dir }).check()
+    const cut = report.findings.find((f) => f.kind === 'index-cut')!
+    expect(cut.message).toMatch(/^30 lines are past what Claude Code loads/)
+    expect(cut.evidence[0]).toBe('line 201: - [M200](m200.md) — memory 200')
+  })
+
+  it('near-duplicates above the threshold are reported, below it not; same names always', async () => {
+    const dir = tempDir()
+    const base =
+      'Integration tests must hit a real Postgres database, never mocks, because a mocked migration passed while prod broke last quarter'
+    writeFile(join(dir, 'a.md'), mem('Real DB in tests', 'no mocks', base))
+    writeFile(join(dir, 'b.md'), mem('Tests use the real DB', 'no mocks', base + ' and we lost a day'))
+    writeFile(
+      join(dir, 'c.md'),
+      mem(
+        'Other',
+        'unrelated',
+        'Integration tests must hit a real Redis cache with seeded keys so that eviction is covered',
+      ),
+    )
+    writeFile(
+      join(dir, 'd.md'),
+      mem('real db in tests', 'something else', 'Deploys go out on Tuesdays only.'),
+    )
+    writeFile(
+      join(dir, 'MEMORY.md'),
+      ['a', 'b', 'c', 'd'].map((x) => `- [${x}](${x}.md) — ${x}`).join('\n') + '\n',
+    )
+    const report = await new HealthChecker({ memoryDir: dir }).check()
+    const pairs = report.findings.map((f) => [f.kind, f.path, f.other])
+    expect(pairs).toEqual([
+      ['duplicate-name', 'a.md', 'd.md'],
+      ['near-duplicate', 'a.md', 'b.md'],
+    ])
+  })
+
+  it('flags invalid and weak frontmatter, oversized files, and secrets (team ones as errors)', async () => {
+    const dir = tempDir()
+    writeFile(join(dir, 'none.md'), 'just text\n')
+    writeFile(join(dir, 'upper.md'), '---\nname: U\ndescription: d\ntype: User\n---\n\nx\n')
+    writeFile(join(dir, 'nodesc.md'), '---\nname: N\ntype: user\n---\n\nx\n')
+    writeFile(
+      join(dir, 'multi.md'),
+      '---\nname: M\ndescription: |\n  line one\n  line two\ntype: user\n---\n\nx\n',
+    )
+    writeFile(join(dir, 'big.md'), mem('Big', 'large', 'word '.repeat(2000)))
+    writeFile(join(dir, 'key.md'), mem('Key', 'a key', 'token ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'))
+    writeFile(
+      join(dir, 'team', 'key.md'),
+      mem('Team key', 'a key', 'token ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'),
+    )
+    const report = await new HealthChecker({ memoryDir: dir }).check()
+    const own = report.findings
+      .filter((f) => !['unindexed', 'dead-pointer', 'near-duplicate'].includes(f.kind))
+      .map((f) => `${f.severity} ${f.kind} ${f.path}`)
+      .sort()
+    expect(own).toEqual([
+      'error invalid-frontmatter none.md',
+      'error invalid-frontmatter upper.md',
+      'error secret team/key.md',
+      'info oversized big.md',
+      'warning secret key.md',
+      'warning weak-frontmatter multi.md',
+      'warning weak-frontmatter nodesc.md',
+    ])
+  })
+
+  it('re-reads only the memories the watcher reports changed', async () => {
+    const dir = tempDir()
+    for (let i = 0; i < 20; i++) writeFile(join(dir, `m${i}.md`), mem(`M${i}`, `d${i}`, `fact ${i}`))
+    const checker = new HealthChecker({ memoryDir: dir })
+    expect((await checker.check()).rechecked.memories).toBe(20)
+    expect((await checker.check()).rechecked.memories).toBe(0)
+    writeFile(join(dir, 'm3.md'), '---\nname: M3\ntype: nope\n---\n')
+    checker.invalidate(['m3.md'])
+    const r = await checker.check()
+    expect(r.rechecked.memories).toBe(1)
+    expect(r.findings.filter((f) => f.path === 'm3.md').map((f) => f.kind)).toContain('invalid-frontmatter')
+  })
+})

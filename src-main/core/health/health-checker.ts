@@ -1,0 +1,217 @@
+import { readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
+import { TEAM_DIRNAME } from '../paths/team-agent-paths.js'
+import { listMemoryFiles } from '../store/scan.js'
+import { checkCommands, checkPaths, checkSymbols, ProjectCommands } from './code-links.js'
+import { finding, type Finding, type FindingKind } from './findings.js'
+import { GitHistory, symbolsInCode } from './git-history.js'
+import { checkIndex } from './index-checks.js'
+import { memoryFacts, type MemoryFacts } from './memory-facts.js'
+import { NearDuplicateIndex } from './near-duplicates.js'
+
+export interface HealthOptions {
+  /** A mentioned path changed in this many commits since the memory was written: stale (default 3). */
+  staleAfterCommits?: number
+  /** Jaccard similarity of word 3-shingles from which two memories are near-duplicates (default 0.5). */
+  duplicateThreshold?: number
+}
+
+export interface HealthReport {
+  findings: Finding[]
+  counts: Partial<Record<FindingKind, number>>
+  errors: number
+  warnings: number
+  memories: number
+  git: { available: boolean; commits: number; head?: string }
+  /** What this pass re-read: memories and new commits (the rest came from the last pass). */
+  rechecked: { memories: number; commits: number }
+  checkedAt: number
+}
+
+export interface HealthDeps {
+  memoryDir: string
+  /** The project's folder (its git history is checked); none for a memory dir without one. */
+  projectRoot?: string
+  /** When the user last marked a memory as still true (history `verify`), if ever. */
+  verifiedAt?: (relPath: string) => number | undefined
+  options?: HealthOptions
+}
+
+const MAX_BYTES = 512 * 1024
+
+/**
+ * Health of one workspace, incrementally: each memory file is analysed once per version (kept
+ * until the watcher says it changed, or its size/mtime differ), git history is read once and then
+ * only for new commits; the cross-file checks (index, duplicates, code links) rerun over the
+ * cached facts.
+ */
+export class HealthChecker {
+  private facts = new Map<string, MemoryFacts>()
+  private dirty = new Set<string>()
+  private git?: GitHistory
+  private commands?: ProjectCommands
+  private symbolCache = { head: '', found: new Set<string>(), asked: new Set<string>() }
+  private readonly similar: NearDuplicateIndex
+
+  constructor(private readonly deps: HealthDeps) {
+    this.similar = new NearDuplicateIndex(deps.options?.duplicateThreshold ?? 0.5)
+    if (deps.projectRoot) {
+      this.git = new GitHistory(deps.projectRoot)
+      this.commands = new ProjectCommands(deps.projectRoot)
+    }
+  }
+
+  /** Memories the watcher saw change: re-read on the next check. */
+  invalidate(relPaths: Iterable<string>): void {
+    for (const p of relPaths) this.dirty.add(p)
+  }
+
+  private async refreshFacts(): Promise<{ files: string[]; reread: number }> {
+    const files = (await listMemoryFiles(this.deps.memoryDir)).sort()
+    const present = new Set(files)
+    for (const k of this.facts.keys())
+      if (!present.has(k)) {
+        this.facts.delete(k)
+        this.similar.remove(k)
+      }
+    let reread = 0
+    await Promise.all(
+      files.map(async (rel) => {
+        const abs = join(this.deps.memoryDir, rel)
+        const cached = this.facts.get(rel)
+        if (cached && !this.dirty.has(rel)) return
+        const st = await stat(abs).catch(() => undefined)
+        if (!st) return
+        if (cached && cached.mtimeMs === st.mtimeMs && cached.size === st.size) return
+        const text =
+          st.size > MAX_BYTES
+            ? (await readFile(abs, 'utf8')).slice(0, MAX_BYTES)
+            : await readFile(abs, 'utf8')
+        const facts = await memoryFacts(rel, text, st.mtimeMs)
+        this.facts.set(rel, facts)
+        this.similar.set(rel, facts.shingled)
+        reread++
+      }),
+    )
+    this.dirty.clear()
+    return { files, reread }
+  }
+
+  private async readIndex(rel: string): Promise<string | null> {
+    return readFile(join(this.deps.memoryDir, rel), 'utf8').catch(() => null)
+  }
+
+  private async symbolsFound(symbols: string[]): Promise<Set<string>> {
+    const git = this.git!
+    const c = this.symbolCache
+    if (c.head !== git.head) this.symbolCache = { head: git.head!, found: new Set(), asked: new Set() }
+    const todo = symbols.filter((s) => !this.symbolCache.asked.has(s))
+    if (todo.length) {
+      const found = await symbolsInCode(git.root, todo)
+      for (const s of todo) this.symbolCache.asked.add(s)
+      for (const s of found) this.symbolCache.found.add(s)
+    }
+    return this.symbolCache.found
+  }
+
+  async check(): Promise<HealthReport> {
+    const opts = { staleAfterCommits: 3, duplicateThreshold: 0.5, ...this.deps.options }
+    const [{ files, reread }, newCommits] = await Promise.all([
+      this.refreshFacts(),
+      this.git ? this.git.refresh().catch(() => 0) : Promise.resolve(0),
+    ])
+    const findings: Finding[] = []
+    const all = files.map((f) => this.facts.get(f)).filter((f): f is MemoryFacts => !!f)
+    for (const m of all) findings.push(...m.own)
+
+    for (const indexRel of [ENTRYPOINT_NAME, `${TEAM_DIRNAME}/${ENTRYPOINT_NAME}`]) {
+      const content = await this.readIndex(indexRel)
+      const hasTeamFiles = files.some((f) => f.startsWith(`${TEAM_DIRNAME}/`))
+      if (indexRel !== ENTRYPOINT_NAME && content === null && !hasTeamFiles) continue
+      findings.push(...checkIndex(indexRel, content, files))
+    }
+
+    findings.push(...duplicates(all, this.similar))
+
+    const git = this.git
+    if (git?.available) {
+      const symbols = [...new Set(all.flatMap((m) => m.mentions.symbols))]
+      const found = symbols.length ? await this.symbolsFound(symbols) : new Set<string>()
+      const known = { scripts: await this.commands!.scripts(), targets: await this.commands!.targets() }
+      for (const m of all) {
+        const verified = this.deps.verifiedAt?.(m.relPath)
+        const since = Math.max(m.mtimeMs, verified ?? 0)
+        findings.push(...checkPaths(m, git, since, opts))
+        if (verified && verified >= m.mtimeMs) continue // the user said it is still true
+        findings.push(...checkCommands(m, known), ...checkSymbols(m, found))
+      }
+    }
+
+    const counts: HealthReport['counts'] = {}
+    for (const f of findings) counts[f.kind] = (counts[f.kind] ?? 0) + 1
+    const rank = { error: 0, warning: 1, info: 2 }
+    findings.sort(
+      (a, b) =>
+        rank[a.severity] - rank[b.severity] || a.kind.localeCompare(b.kind) || a.path.localeCompare(b.path),
+    )
+    return {
+      findings,
+      counts,
+      errors: findings.filter((f) => f.severity === 'error').length,
+      warnings: findings.filter((f) => f.severity === 'warning').length,
+      memories: all.length,
+      git: {
+        available: !!git?.available,
+        commits: git?.commitCount ?? 0,
+        ...(git?.head ? { head: git.head } : {}),
+      },
+      rechecked: { memories: reread, commits: newCommits },
+      checkedAt: Date.now(),
+    }
+  }
+}
+
+const normName = (n: string | undefined) => n?.toLowerCase().replace(/\s+/g, ' ').trim()
+
+function duplicates(all: readonly MemoryFacts[], similar: NearDuplicateIndex): Finding[] {
+  const out: Finding[] = []
+  const byName = new Map<string, MemoryFacts[]>()
+  for (const m of all) {
+    const n = normName(m.name)
+    if (!n) continue
+    byName.set(n, [...(byName.get(n) ?? []), m])
+  }
+  const named = new Set<string>()
+  for (const group of byName.values())
+    for (let i = 1; i < group.length; i++) {
+      const [a, b] = [group[0]!, group[i]!]
+      named.add(`${a.relPath}\0${b.relPath}`)
+      out.push(
+        finding(
+          'duplicate-name',
+          a.relPath,
+          `Same name as ${b.relPath}: "${a.name}"`,
+          [a.relPath, b.relPath],
+          ['merge', 'open'],
+          {
+            other: b.relPath,
+          },
+        ),
+      )
+    }
+  for (const p of similar.list()) {
+    if (named.has(`${p.a}\0${p.b}`) || named.has(`${p.b}\0${p.a}`)) continue
+    out.push(
+      finding(
+        'near-duplicate',
+        p.a,
+        `Says nearly the same as ${p.b} (${Math.round(p.similarity * 100)}% of their wording is shared)`,
+        [p.a, p.b],
+        ['merge', 'open'],
+        { other: p.b },
+      ),
+    )
+  }
+  return out
+}

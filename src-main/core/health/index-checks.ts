@@ -1,0 +1,91 @@
+import { posix } from 'node:path'
+import { MAX_INDEX_LINE_CHARS } from '../store/index-lines.js'
+import { indexLocationFor } from '../store/memory-files.js'
+import { truncateEntrypointContent } from '../store/truncate.js'
+import { finding, type Finding } from './findings.js'
+
+const POINTER = /\]\(\s*(?:\.\/)?([^)\s]+?\.md)\s*\)/g
+
+/** The memory files an index points at (relative to the memory dir), with their line numbers. */
+export function pointersOf(
+  indexRel: string,
+  content: string,
+): { target: string; line: number; text: string }[] {
+  const base = posix.dirname(indexRel) === '.' ? '' : posix.dirname(indexRel) + '/'
+  const out: { target: string; line: number; text: string }[] = []
+  content.split(/\r?\n/).forEach((text, i) => {
+    for (const m of text.matchAll(POINTER)) {
+      const raw = m[1]!
+      if (/^[a-z]+:/i.test(raw) || raw.startsWith('/')) continue
+      out.push({ target: posix.normalize(base + decodeURI(raw)), line: i + 1, text })
+    }
+  })
+  return out
+}
+
+/**
+ * One index (MEMORY.md or team/MEMORY.md) against the files it indexes: pointers to missing
+ * files, files without a pointer, lines past the limits Claude Code applies, over-long lines.
+ */
+export function checkIndex(indexRel: string, content: string | null, files: readonly string[]): Finding[] {
+  const out: Finding[] = []
+  const mine = files.filter((f) => indexLocationFor(f).indexRel === indexRel)
+  const pointers = content === null ? [] : pointersOf(indexRel, content)
+  const present = new Set(files)
+  for (const p of pointers)
+    if (!present.has(p.target))
+      out.push(
+        finding(
+          'dead-pointer',
+          indexRel,
+          `Points at ${p.target}, which does not exist`,
+          [`line ${p.line}: ${p.text.trim()}`],
+          ['remove-pointer'],
+          {
+            subject: p.target,
+          },
+        ),
+      )
+  const pointed = new Set(pointers.map((p) => p.target))
+  for (const f of mine)
+    if (!pointed.has(f))
+      out.push(
+        finding(
+          'unindexed',
+          f,
+          `Not in ${indexRel}: agents only find it by recall`,
+          [],
+          ['add-pointer', 'open'],
+        ),
+      )
+  if (content === null) return out
+  const t = truncateEntrypointContent(content)
+  const lines = content.replace(/\r\n?/g, '\n').split('\n')
+  const cut = t.lineStates.flatMap((s, i) =>
+    s === 'cut' && lines[i]!.trim() ? [`line ${i + 1}: ${lines[i]}`] : [],
+  )
+  if (cut.length)
+    out.push(
+      finding(
+        'index-cut',
+        indexRel,
+        `${cut.length} line${cut.length === 1 ? ' is' : 's are'} past what Claude Code loads (${t.lineCount} lines, ${t.charCount.toLocaleString('en-US')} characters)`,
+        cut.slice(0, 8),
+        ['compact-index'],
+      ),
+    )
+  const long = lines.flatMap((l, i) =>
+    l.length > MAX_INDEX_LINE_CHARS ? [`line ${i + 1}: ${l.slice(0, 100)}…`] : [],
+  )
+  if (long.length)
+    out.push(
+      finding(
+        'long-index-line',
+        indexRel,
+        `${long.length} line${long.length === 1 ? '' : 's'} over ${MAX_INDEX_LINE_CHARS} characters: detail belongs in the memory file`,
+        long.slice(0, 8),
+        ['compact-index'],
+      ),
+    )
+  return out
+}

@@ -1,0 +1,117 @@
+import { parseMemoryFile } from '../store/frontmatter.js'
+import { parseMemoryType } from '../store/memory-types.js'
+import { MAX_INJECTED_BYTES, MAX_INJECTED_LINES } from '../recall/inject.js'
+import { scanForSecrets } from '../team/secret-scan.js'
+import { findCodeMentions, type CodeMentions } from './code-mentions.js'
+import { finding, type Finding } from './findings.js'
+import { shingle, type Shingled } from './near-duplicates.js'
+
+/** What health needs from one memory file; computed once per version of the file. */
+export interface MemoryFacts {
+  relPath: string
+  mtimeMs: number
+  size: number
+  name?: string
+  description: string | null
+  mentions: CodeMentions
+  shingled: Shingled
+  /** Findings that depend on this file alone (frontmatter, size, secrets). */
+  own: Finding[]
+}
+
+const isTeam = (rel: string) => rel.startsWith('team/')
+
+export async function memoryFacts(relPath: string, text: string, mtimeMs: number): Promise<MemoryFacts> {
+  const parsed = parseMemoryFile(text)
+  const own: Finding[] = []
+  const hasFrontmatter = Object.keys(parsed.data).length > 0
+  const rawType = parsed.data.type ?? (parsed.data.metadata as Record<string, unknown> | undefined)?.type
+  if (!hasFrontmatter)
+    own.push(
+      finding(
+        'invalid-frontmatter',
+        relPath,
+        'No frontmatter: recall cannot see a name, description or type',
+        [text.split('\n')[0] ?? ''],
+        ['open'],
+      ),
+    )
+  else if (!parseMemoryType(rawType))
+    own.push(
+      finding(
+        'invalid-frontmatter',
+        relPath,
+        rawType === undefined
+          ? 'No type (user, feedback, project or reference)'
+          : `Unknown type "${String(rawType)}" (types are lower-case: user, feedback, project, reference)`,
+        [`type: ${String(rawType ?? '')}`],
+        ['open'],
+      ),
+    )
+  if (hasFrontmatter) {
+    if (!parsed.name)
+      own.push(finding('weak-frontmatter', relPath, 'No name', [], ['open'], { subject: 'name' }))
+    if (!parsed.description)
+      own.push(
+        finding(
+          'weak-frontmatter',
+          relPath,
+          'No description: recall decides relevance from it',
+          [],
+          ['open'],
+          {
+            subject: 'description',
+          },
+        ),
+      )
+    else if (typeof parsed.data.description === 'string' && /\n/.test(parsed.data.description.trim()))
+      own.push(
+        finding(
+          'weak-frontmatter',
+          relPath,
+          'The description is longer than one line',
+          [parsed.data.description.trim()],
+          ['open'],
+          {
+            subject: 'description-lines',
+          },
+        ),
+      )
+  }
+  const bytes = Buffer.byteLength(text)
+  const lines = text.split('\n').length
+  if (bytes > MAX_INJECTED_BYTES || lines > MAX_INJECTED_LINES)
+    own.push(
+      finding(
+        'oversized',
+        relPath,
+        `${bytes.toLocaleString('en-US')} bytes, ${lines} lines: recall injects only the first ${MAX_INJECTED_BYTES.toLocaleString('en-US')} bytes / ${MAX_INJECTED_LINES} lines`,
+        [],
+        ['open'],
+      ),
+    )
+  const secrets = await scanForSecrets(text)
+  if (secrets.length)
+    own.push(
+      finding(
+        'secret',
+        relPath,
+        isTeam(relPath)
+          ? 'Contains a secret: this team memory is never uploaded until it is removed'
+          : 'Contains a secret (private memory: it stays on this machine, but agents read it)',
+        secrets.map((s) => `line ${s.line}: ${s.description}`),
+        ['open'],
+        { severity: isTeam(relPath) ? 'error' : 'warning' },
+      ),
+    )
+  return {
+    relPath,
+    mtimeMs,
+    size: bytes,
+    name: parsed.name,
+    description: parsed.description,
+    mentions: findCodeMentions(parsed.body),
+    shingled: shingle(`${parsed.description ?? ''}\n${parsed.body}`),
+    own,
+  }
+}

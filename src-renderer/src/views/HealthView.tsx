@@ -1,0 +1,174 @@
+import { useEffect, useMemo, useState } from 'react'
+import type { HealthFindingView, HealthFixKind } from '../../../src-shared/types'
+import { errorMessage, getClient } from '../transport/client'
+import { useStore } from '../store'
+
+const KIND_LABEL: Record<string, string> = {
+  'dead-pointer': 'Pointer to a missing file',
+  unindexed: 'Not in MEMORY.md',
+  'index-cut': 'Index lines cut',
+  'long-index-line': 'Long index lines',
+  'path-gone': 'Code it names is gone',
+  'path-changed': 'Code it names changed',
+  'command-gone': 'Command gone',
+  'symbol-gone': 'Symbol not found',
+  'duplicate-name': 'Same name',
+  'near-duplicate': 'Near-duplicate',
+  'invalid-frontmatter': 'Invalid frontmatter',
+  'weak-frontmatter': 'Weak frontmatter',
+  oversized: 'Oversized',
+  secret: 'Secret',
+}
+
+function fixLabel(fix: HealthFixKind, f: HealthFindingView): string {
+  switch (fix) {
+    case 'remove-pointer':
+      return 'Remove pointer'
+    case 'add-pointer':
+      return 'Add to MEMORY.md'
+    case 'compact-index':
+      return 'Move detail out of the index'
+    case 'verify':
+      return 'Mark as still true'
+    case 'update-path':
+      return `Update to ${f.movedTo}`
+    case 'merge':
+      return 'Propose merge'
+    case 'open':
+      return 'Open'
+  }
+}
+
+const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`
+
+const isMemory = (path: string) => !path.endsWith('MEMORY.md')
+
+export function HealthView() {
+  const { health, refreshHealth, select, setView, refreshReviews } = useStore()
+  const [kind, setKind] = useState<string>()
+  const [busy, setBusy] = useState<string>()
+  const [status, setStatus] = useState<{ text: string; error?: boolean }>()
+
+  useEffect(() => {
+    void refreshHealth()
+  }, [refreshHealth])
+
+  const shown = useMemo(
+    () => (health?.findings ?? []).filter((f) => !kind || f.kind === kind),
+    [health, kind],
+  )
+
+  const open = (path: string) => {
+    if (path.endsWith('MEMORY.md')) return setView('index')
+    void select(path)
+    setView('memories')
+  }
+
+  const apply = async (f: HealthFindingView, fix: HealthFixKind) => {
+    if (fix === 'open') return open(f.path)
+    setBusy(f.id + fix)
+    setStatus(undefined)
+    try {
+      const r = await getClient()['health/fix']({ id: f.id, fix })
+      setStatus({ text: r.proposalId ? `${r.message}.` : `${r.message} (in history).` })
+      if (r.proposalId) await refreshReviews()
+      await refreshHealth()
+    } catch (e) {
+      setStatus({ text: errorMessage(e), error: true })
+    } finally {
+      setBusy(undefined)
+    }
+  }
+
+  if (!health) return <div className="page muted">Checking memory health…</div>
+  const notes = health.findings.length - health.errors - health.warnings
+  return (
+    <div className="page">
+      <header className="pane-head">
+        <h1>Health</h1>
+        <span className="badge error" data-testid="health-errors">
+          {plural(health.errors, 'error')}
+        </span>
+        <span className="badge warning">{plural(health.warnings, 'warning')}</span>
+        <span className="badge">{plural(notes, 'note')}</span>
+        <button className="ghost" onClick={() => void refreshHealth()}>
+          Check again
+        </button>
+      </header>
+      <p className="muted">
+        {plural(health.memories, 'memory').replace('memorys', 'memories')} checked against MEMORY.md, each
+        other and{' '}
+        {health.git.available
+          ? `the project's git history (${health.git.commits.toLocaleString()} commits)`
+          : 'the code (no git history here, so code links are not checked)'}
+        .
+      </p>
+      {status && (
+        <p className={status.error ? 'error-box' : 'success-box'} role="status">
+          {status.text}
+        </p>
+      )}
+      <div className="chips" role="group" aria-label="Finding kinds">
+        <button className={!kind ? 'chip active' : 'chip'} onClick={() => setKind(undefined)}>
+          All · {health.findings.length}
+        </button>
+        {Object.entries(health.counts).map(([k, n]) => (
+          <button key={k} className={kind === k ? 'chip active' : 'chip'} onClick={() => setKind(k)}>
+            {KIND_LABEL[k] ?? k} · {n}
+          </button>
+        ))}
+      </div>
+      {shown.length === 0 ? (
+        <div className="empty-state small">
+          <p>Nothing to fix: every memory is indexed, current and distinct.</p>
+        </div>
+      ) : (
+        <ul className="feed health-list" aria-label="Findings">
+          {shown.map((f) => (
+            <li key={f.id} className={`feed-item ${f.severity}`} data-kind={f.kind}>
+              <div className="feed-head">
+                <span className={`kind ${f.severity}`}>{KIND_LABEL[f.kind] ?? f.kind}</span>
+                <button className="link-button mono" onClick={() => open(f.path)}>
+                  {f.path}
+                </button>
+                {f.other && (
+                  <>
+                    <span className="muted">and</span>
+                    <button className="link-button mono" onClick={() => open(f.other!)}>
+                      {f.other}
+                    </button>
+                  </>
+                )}
+              </div>
+              <p className="feed-detail">{f.message}</p>
+              {f.evidence.length > 0 && (
+                <details>
+                  <summary>Evidence</summary>
+                  <ul className="evidence mono">
+                    {f.evidence.map((e) => (
+                      <li key={e}>{e}</li>
+                    ))}
+                  </ul>
+                </details>
+              )}
+              <div className="actions feed-actions">
+                {f.fixes
+                  .filter((x) => x !== 'open' || isMemory(f.path))
+                  .map((fix) => (
+                    <button
+                      key={fix}
+                      className={fix === 'open' ? 'ghost' : ''}
+                      disabled={busy !== undefined}
+                      onClick={() => void apply(f, fix)}
+                    >
+                      {fixLabel(fix, f)}
+                    </button>
+                  ))}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}
