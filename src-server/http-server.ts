@@ -17,6 +17,12 @@ export interface TeamServerOptions {
   /** Entries one repo may hold (default 10,000). */
   maxEntries?: number
   organizationId?: string
+  /** One JSON line per request (method, path, repo, status, bytes, ms — never tokens or contents). */
+  accessLog?: (line: string) => void
+  /** Failed authentications one client IP may make per window before it gets 429 (default 20 per minute). */
+  authFailures?: { max: number; windowMs: number }
+  /** Behind a reverse proxy: the client IP is the last address the proxy added to X-Forwarded-For. */
+  trustProxy?: boolean
 }
 
 class HttpError extends Error {
@@ -24,6 +30,7 @@ class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
   ) {
     super(message)
   }
@@ -105,27 +112,65 @@ export function createTeamServer(opts: TeamServerOptions): Server {
   const maxEntries = opts.maxEntries ?? 10_000
   const orgId = opts.organizationId ?? 'self-hosted'
 
+  const limit = opts.authFailures ?? { max: 20, windowMs: 60_000 }
+  // Failed authentications per client IP in the current window (bounded: the oldest are dropped).
+  const failures = new Map<string, { n: number; since: number }>()
+  const ipOf = (req: IncomingMessage) => {
+    const fwd = opts.trustProxy ? req.headers['x-forwarded-for'] : undefined
+    const last = typeof fwd === 'string' ? fwd.split(',').at(-1)?.trim() : undefined
+    return last || req.socket.remoteAddress || 'unknown'
+  }
+  function failedAuth(req: IncomingMessage, message: string): HttpError {
+    const ip = ipOf(req)
+    const now = Date.now()
+    const f = failures.get(ip)
+    if (!f || now - f.since > limit.windowMs) failures.set(ip, { n: 1, since: now })
+    else f.n++
+    if (failures.size > 10_000) failures.delete(failures.keys().next().value as string)
+    return new HttpError(401, message)
+  }
+
   async function authorize(req: IncomingMessage, repo: string) {
+    const f = failures.get(ipOf(req))
+    if (f && Date.now() - f.since <= limit.windowMs && f.n >= limit.max) {
+      const retry = Math.ceil((f.since + limit.windowMs - Date.now()) / 1000)
+      throw new HttpError(
+        429,
+        'too many failed authentications; try again later',
+        {},
+        { 'retry-after': String(retry) },
+      )
+    }
     const auth = req.headers.authorization ?? ''
     const m = /^Bearer\s+(\S+)$/i.exec(auth)
-    if (!m) throw new HttpError(401, 'missing bearer token')
+    if (!m) throw failedAuth(req, 'missing bearer token')
     const repos = await opts.store.tokenRepos(m[1] as string)
-    if (!repos) throw new HttpError(401, 'unknown token')
+    if (!repos) throw failedAuth(req, 'unknown, revoked or expired token')
     if (!repos.includes(repo) && !repos.includes('*'))
       throw new HttpError(403, `token is not allowed for ${repo}`)
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse) {
+  async function handle(req: IncomingMessage, res: ServerResponse, seen: { repo?: string }) {
     let url: URL
     try {
       url = new URL(req.url ?? '/', 'http://localhost')
     } catch {
       throw new HttpError(400, 'bad request target')
     }
+    if (url.pathname === '/healthz') return send(res, 200, { status: 'ok' })
+    if (url.pathname === '/readyz') {
+      try {
+        await opts.store.ping()
+        return send(res, 200, { status: 'ready', schemaVersion: await opts.store.schemaVersion() })
+      } catch (e) {
+        return send(res, 503, { status: 'unavailable', error: (e as Error).message })
+      }
+    }
     if (url.pathname !== TEAM_MEMORY_PATH) throw new HttpError(404, 'not found')
     const query = TeamMemoryQuerySchema.safeParse(Object.fromEntries(url.searchParams))
     if (!query.success) throw new HttpError(400, describeIssues(query.error))
     const { repo, view } = query.data
+    seen.repo = repo
     await authorize(req, repo)
 
     if (req.method === 'GET') {
@@ -175,9 +220,29 @@ export function createTeamServer(opts: TeamServerOptions): Server {
   }
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((e) => {
+    const started = performance.now()
+    const seen: { repo?: string } = {}
+    if (opts.accessLog) {
+      const log = opts.accessLog
+      res.on('finish', () =>
+        log(
+          JSON.stringify({
+            time: new Date().toISOString(),
+            method: req.method,
+            path: (req.url ?? '/').split('?')[0],
+            ...(seen.repo ? { repo: seen.repo } : {}),
+            status: res.statusCode,
+            bytes: Number(res.getHeader('content-length') ?? 0),
+            ms: Math.round((performance.now() - started) * 10) / 10,
+            ip: ipOf(req),
+          }),
+        ),
+      )
+    }
+    handle(req, res, seen).catch((e) => {
       if (res.headersSent) return res.destroy()
-      if (e instanceof HttpError) send(res, e.status, { error: { message: e.message, ...e.extra } })
+      if (e instanceof HttpError)
+        send(res, e.status, { error: { message: e.message, ...e.extra } }, e.headers)
       else send(res, 500, { error: { message: 'internal error' } })
     })
   })
@@ -195,4 +260,16 @@ export async function listen(server: Server, port: number, host = '127.0.0.1'): 
   })
   const addr = server.address() as AddressInfo
   return `http://${host}:${addr.port}`
+}
+
+/**
+ * Stops accepting connections, lets in-flight requests finish (idle keep-alive sockets are closed
+ * at once), and after `graceMs` cuts whatever is left.
+ */
+export async function closeGracefully(server: Server, graceMs = 10_000): Promise<void> {
+  const closed = new Promise<void>((r) => server.close(() => r()))
+  server.closeIdleConnections()
+  const timer = setTimeout(() => server.closeAllConnections(), graceMs)
+  await closed
+  clearTimeout(timer)
 }

@@ -5,97 +5,172 @@ import {
   quoteEtag,
   repoChecksum,
   sha256,
+  tokenInfo,
+  tokenUsable,
   type RepoSnapshot,
   type TeamStore,
+  type TokenRow,
 } from './store.js'
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS team_repos (repo TEXT PRIMARY KEY, version INTEGER NOT NULL, last_modified TEXT NOT NULL, checksum TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS team_entries (repo TEXT NOT NULL, key TEXT NOT NULL, content TEXT NOT NULL, checksum TEXT NOT NULL, PRIMARY KEY (repo, key));
-CREATE TABLE IF NOT EXISTS team_tokens (hash TEXT PRIMARY KEY, repos TEXT NOT NULL, created_at TEXT NOT NULL);
-`
+/** Schema migrations, applied in order; the version reached is recorded in the database. */
+const MIGRATIONS: string[] = [
+  `CREATE TABLE IF NOT EXISTS team_repos (repo TEXT PRIMARY KEY, version INTEGER NOT NULL, last_modified TEXT NOT NULL, checksum TEXT NOT NULL);
+   CREATE TABLE IF NOT EXISTS team_entries (repo TEXT NOT NULL, key TEXT NOT NULL, content TEXT NOT NULL, checksum TEXT NOT NULL, PRIMARY KEY (repo, key));
+   CREATE TABLE IF NOT EXISTS team_tokens (hash TEXT PRIMARY KEY, repos TEXT NOT NULL, created_at TEXT NOT NULL);`,
+  `ALTER TABLE team_tokens ADD COLUMN IF NOT EXISTS expires_at TEXT;
+   ALTER TABLE team_tokens ADD COLUMN IF NOT EXISTS revoked_at TEXT;`,
+]
 
-/** PostgreSQL storage for teams that outgrow one box (DATABASE_URL). Row lock per repo on write. */
-export async function openPostgresStore(connectionString: string): Promise<TeamStore> {
-  const pool = new pg.Pool({ connectionString, max: 5 })
-  await pool.query(SCHEMA)
-  return {
-    async getRepo(repo) {
-      const r = await pool.query('SELECT version, last_modified, checksum FROM team_repos WHERE repo = $1', [
-        repo,
+/** Several server instances may start at once: one applies the migrations, under an advisory lock. */
+async function migrate(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect()
+  try {
+    await client.query('BEGIN')
+    await client.query(`SELECT pg_advisory_xact_lock(hashtext('memdir-team-migrations'))`)
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS team_schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)',
+    )
+    const r = await client.query('SELECT COALESCE(MAX(version), 0) AS v FROM team_schema_migrations')
+    const at = Number((r.rows[0] as { v: number }).v)
+    for (let v = at + 1; v <= MIGRATIONS.length; v++) {
+      await client.query(MIGRATIONS[v - 1]!)
+      await client.query('INSERT INTO team_schema_migrations (version, applied_at) VALUES ($1, $2)', [
+        v,
+        new Date().toISOString(),
       ])
-      if (!r.rowCount) return undefined
-      const row = r.rows[0] as { version: number; last_modified: string; checksum: string }
-      const e = await pool.query('SELECT key, content, checksum FROM team_entries WHERE repo = $1', [repo])
-      const snap: RepoSnapshot = {
-        version: row.version,
-        lastModified: row.last_modified,
-        checksum: row.checksum,
-        entries: new Map(),
-      }
-      for (const x of e.rows as { key: string; content: string; checksum: string }[]) {
-        snap.entries.set(x.key, { content: x.content, checksum: x.checksum })
-      }
-      return snap
+    }
+    await client.query('COMMIT')
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => {})
+    throw e
+  } finally {
+    client.release()
+  }
+}
+
+/**
+ * PostgreSQL storage for teams that outgrow one box (DATABASE_URL); any number of server instances
+ * may share the database — no per-repo state lives in a process. Reads see one snapshot
+ * (REPEATABLE READ, read only), writers of a repo are serialized by an advisory lock, and a push
+ * is one batched upsert.
+ */
+export async function openPostgresStore(
+  connectionString: string,
+  opts: { poolSize?: number } = {},
+): Promise<TeamStore> {
+  const pool = new pg.Pool({ connectionString, max: opts.poolSize ?? 10 })
+  await migrate(pool)
+
+  async function tx<T>(mode: string, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect()
+    try {
+      await client.query(`BEGIN ${mode}`)
+      const out = await fn(client)
+      await client.query('COMMIT')
+      return out
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => {})
+      throw e
+    } finally {
+      client.release()
+    }
+  }
+
+  return {
+    getRepo(repo) {
+      return tx('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (c) => {
+        const r = await c.query('SELECT version, last_modified, checksum FROM team_repos WHERE repo = $1', [
+          repo,
+        ])
+        if (!r.rowCount) return undefined
+        const row = r.rows[0] as { version: number; last_modified: string; checksum: string }
+        const e = await c.query('SELECT key, content, checksum FROM team_entries WHERE repo = $1', [repo])
+        const snap: RepoSnapshot = {
+          version: row.version,
+          lastModified: row.last_modified,
+          checksum: row.checksum,
+          entries: new Map(),
+        }
+        for (const x of e.rows as { key: string; content: string; checksum: string }[])
+          snap.entries.set(x.key, { content: x.content, checksum: x.checksum })
+        return snap
+      })
     },
-    async upsert(repo, entries, ifMatch, maxEntries) {
-      const client = await pool.connect()
-      try {
-        await client.query('BEGIN')
-        // Serialize writers of one repo, also for a repo's very first write.
-        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [repo])
-        const cur = await client.query('SELECT version, checksum FROM team_repos WHERE repo = $1', [repo])
+    upsert(repo, entries, ifMatch, maxEntries) {
+      return tx('', async (c) => {
+        // Serialize writers of one repo (across instances), also for a repo's very first write.
+        await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [repo])
+        const cur = await c.query('SELECT version, checksum FROM team_repos WHERE repo = $1', [repo])
         const row = cur.rows[0] as { version: number; checksum: string } | undefined
-        if (ifMatch !== undefined && ifMatch !== '*' && (!row || quoteEtag(row.checksum) !== ifMatch)) {
-          await client.query('ROLLBACK')
-          return { status: 'conflict' }
-        }
+        if (ifMatch !== undefined && ifMatch !== '*' && (!row || quoteEtag(row.checksum) !== ifMatch))
+          return { status: 'conflict' as const }
         const keys = Object.keys(entries)
-        const existing = await client.query('SELECT key FROM team_entries WHERE repo = $1', [repo])
-        const have = new Set((existing.rows as { key: string }[]).map((r) => r.key))
-        const total = have.size + keys.filter((k) => !have.has(k)).length
-        if (total > maxEntries) {
-          await client.query('ROLLBACK')
-          return { status: 'too_many', maxEntries, receivedEntries: total }
-        }
-        for (const k of keys) {
-          await client.query(
-            'INSERT INTO team_entries (repo, key, content, checksum) VALUES ($1, $2, $3, $4) ON CONFLICT (repo, key) DO UPDATE SET content = EXCLUDED.content, checksum = EXCLUDED.checksum',
-            [repo, k, entries[k], entryChecksumOf(entries[k] as string)],
-          )
-        }
-        const sums = await client.query('SELECT key, checksum FROM team_entries WHERE repo = $1', [repo])
-        const version = (row?.version ?? 0) + 1
-        const lastModified = new Date().toISOString()
-        const checksum = repoChecksum(
-          version,
+        const sums = await c.query('SELECT key, checksum FROM team_entries WHERE repo = $1', [repo])
+        const all = new Map(
           (sums.rows as { key: string; checksum: string }[]).map((r) => [r.key, r.checksum]),
         )
-        await client.query(
+        const total = all.size + keys.filter((k) => !all.has(k)).length
+        if (total > maxEntries) return { status: 'too_many' as const, maxEntries, receivedEntries: total }
+        const checksums = keys.map((k) => entryChecksumOf(entries[k] as string))
+        if (keys.length)
+          await c.query(
+            `INSERT INTO team_entries (repo, key, content, checksum)
+             SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[])
+             ON CONFLICT (repo, key) DO UPDATE SET content = EXCLUDED.content, checksum = EXCLUDED.checksum`,
+            [repo, keys, keys.map((k) => entries[k]), checksums],
+          )
+        keys.forEach((k, i) => all.set(k, checksums[i]!))
+        const version = (row?.version ?? 0) + 1
+        const lastModified = new Date().toISOString()
+        const checksum = repoChecksum(version, all)
+        await c.query(
           'INSERT INTO team_repos (repo, version, last_modified, checksum) VALUES ($1, $2, $3, $4) ON CONFLICT (repo) DO UPDATE SET version = EXCLUDED.version, last_modified = EXCLUDED.last_modified, checksum = EXCLUDED.checksum',
           [repo, version, lastModified, checksum],
         )
-        await client.query('COMMIT')
-        return { status: 'ok', checksum, lastModified }
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => {})
-        throw e
-      } finally {
-        client.release()
-      }
+        return { status: 'ok' as const, checksum, lastModified }
+      })
     },
-    async addToken(repos) {
+    async addToken(repos, expiresAt) {
       const { token, hash } = newToken()
-      await pool.query('INSERT INTO team_tokens (hash, repos, created_at) VALUES ($1, $2, $3)', [
-        hash,
-        JSON.stringify(repos),
-        new Date().toISOString(),
-      ])
+      await pool.query(
+        'INSERT INTO team_tokens (hash, repos, created_at, expires_at) VALUES ($1, $2, $3, $4)',
+        [
+          hash,
+          JSON.stringify(repos),
+          new Date().toISOString(),
+          expiresAt ? new Date(expiresAt).toISOString() : null,
+        ],
+      )
       return token
     },
     async tokenRepos(token) {
-      const r = await pool.query('SELECT repos FROM team_tokens WHERE hash = $1', [sha256(token)])
-      return r.rowCount ? (JSON.parse((r.rows[0] as { repos: string }).repos) as string[]) : undefined
+      const r = await pool.query('SELECT repos, expires_at, revoked_at FROM team_tokens WHERE hash = $1', [
+        sha256(token),
+      ])
+      const row = r.rows[0] as
+        { repos: string; expires_at: string | null; revoked_at: string | null } | undefined
+      return row && tokenUsable(row) ? (JSON.parse(row.repos) as string[]) : undefined
+    },
+    async listTokens() {
+      const r = await pool.query(
+        'SELECT hash, repos, created_at, expires_at, revoked_at FROM team_tokens ORDER BY created_at',
+      )
+      return (r.rows as TokenRow[]).map(tokenInfo)
+    },
+    async revokeToken(id) {
+      if (id.length < 6) return false
+      const r = await pool.query(
+        'UPDATE team_tokens SET revoked_at = $1 WHERE hash LIKE $2 AND revoked_at IS NULL',
+        [new Date().toISOString(), id.toLowerCase().replace(/[^0-9a-f]/g, '') + '%'],
+      )
+      return (r.rowCount ?? 0) > 0
+    },
+    async ping() {
+      await pool.query('SELECT 1')
+    },
+    async schemaVersion() {
+      const r = await pool.query('SELECT COALESCE(MAX(version), 0) AS v FROM team_schema_migrations')
+      return Number((r.rows[0] as { v: number }).v)
     },
     async close() {
       await pool.end()

@@ -7,22 +7,39 @@ import {
   quoteEtag,
   repoChecksum,
   sha256,
+  tokenInfo,
+  tokenUsable,
   type RepoSnapshot,
+  type TokenRow,
   type TeamStore,
   type UpsertResult,
 } from './store.js'
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS repos (repo TEXT PRIMARY KEY, version INTEGER NOT NULL, last_modified TEXT NOT NULL, checksum TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS entries (repo TEXT NOT NULL, key TEXT NOT NULL, content TEXT NOT NULL, checksum TEXT NOT NULL, PRIMARY KEY (repo, key));
-CREATE TABLE IF NOT EXISTS tokens (hash TEXT PRIMARY KEY, repos TEXT NOT NULL, created_at TEXT NOT NULL);
-`
+/** Schema migrations, applied in order; the version reached is SQLite's user_version. */
+const MIGRATIONS: string[] = [
+  `CREATE TABLE IF NOT EXISTS repos (repo TEXT PRIMARY KEY, version INTEGER NOT NULL, last_modified TEXT NOT NULL, checksum TEXT NOT NULL);
+   CREATE TABLE IF NOT EXISTS entries (repo TEXT NOT NULL, key TEXT NOT NULL, content TEXT NOT NULL, checksum TEXT NOT NULL, PRIMARY KEY (repo, key));
+   CREATE TABLE IF NOT EXISTS tokens (hash TEXT PRIMARY KEY, repos TEXT NOT NULL, created_at TEXT NOT NULL);`,
+  `ALTER TABLE tokens ADD COLUMN expires_at TEXT;
+   ALTER TABLE tokens ADD COLUMN revoked_at TEXT;`,
+]
+
+function migrate(db: Database.Database) {
+  db.transaction(() => {
+    const at = db.pragma('user_version', { simple: true }) as number
+    for (let v = at + 1; v <= MIGRATIONS.length; v++) {
+      db.exec(MIGRATIONS[v - 1]!)
+      db.pragma(`user_version = ${v}`)
+    }
+  }).immediate()
+}
 
 export function openSqliteStore(file: string): TeamStore {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
   const db = new Database(file)
   db.pragma('journal_mode = WAL')
-  db.exec(SCHEMA)
+  db.pragma('busy_timeout = 5000')
+  migrate(db)
   const getRepoRow = db.prepare<[string], { version: number; last_modified: string; checksum: string }>(
     'SELECT version, last_modified, checksum FROM repos WHERE repo = ?',
   )
@@ -68,37 +85,66 @@ export function openSqliteStore(file: string): TeamStore {
     },
   )
 
+  // One read transaction: the repo row and its entries come from the same snapshot.
+  const readRepo = db.transaction((repo: string): RepoSnapshot | undefined => {
+    const row = getRepoRow.get(repo)
+    if (!row) return undefined
+    const snap: RepoSnapshot = {
+      version: row.version,
+      lastModified: row.last_modified,
+      checksum: row.checksum,
+      entries: new Map(),
+    }
+    for (const e of getEntries.all(repo))
+      snap.entries.set(e.key, { content: e.content, checksum: e.checksum })
+    return snap
+  })
+
   return {
     async getRepo(repo) {
-      const row = getRepoRow.get(repo)
-      if (!row) return undefined
-      const snap: RepoSnapshot = {
-        version: row.version,
-        lastModified: row.last_modified,
-        checksum: row.checksum,
-        entries: new Map(),
-      }
-      for (const e of getEntries.all(repo))
-        snap.entries.set(e.key, { content: e.content, checksum: e.checksum })
-      return snap
+      return readRepo(repo)
     },
     async upsert(repo, entries, ifMatch, maxEntries) {
       return upsertTx.immediate(repo, entries, ifMatch, maxEntries)
     },
-    async addToken(repos) {
+    async addToken(repos, expiresAt) {
       const { token, hash } = newToken()
-      db.prepare('INSERT INTO tokens (hash, repos, created_at) VALUES (?, ?, ?)').run(
+      db.prepare('INSERT INTO tokens (hash, repos, created_at, expires_at) VALUES (?, ?, ?, ?)').run(
         hash,
         JSON.stringify(repos),
         new Date().toISOString(),
+        expiresAt ? new Date(expiresAt).toISOString() : null,
       )
       return token
     },
     async tokenRepos(token) {
       const row = db
-        .prepare<[string], { repos: string }>('SELECT repos FROM tokens WHERE hash = ?')
+        .prepare<[string], TokenRow>(
+          'SELECT hash, repos, created_at, expires_at, revoked_at FROM tokens WHERE hash = ?',
+        )
         .get(sha256(token))
-      return row ? (JSON.parse(row.repos) as string[]) : undefined
+      return row && tokenUsable(row) ? (JSON.parse(row.repos) as string[]) : undefined
+    },
+    async listTokens() {
+      return db
+        .prepare<[], TokenRow>(
+          'SELECT hash, repos, created_at, expires_at, revoked_at FROM tokens ORDER BY created_at',
+        )
+        .all()
+        .map(tokenInfo)
+    },
+    async revokeToken(id) {
+      if (id.length < 6) return false
+      const r = db
+        .prepare('UPDATE tokens SET revoked_at = ? WHERE hash LIKE ? AND revoked_at IS NULL')
+        .run(new Date().toISOString(), id.toLowerCase().replace(/[^0-9a-f]/g, '') + '%')
+      return r.changes > 0
+    },
+    async ping() {
+      db.prepare('SELECT 1').get()
+    },
+    async schemaVersion() {
+      return db.pragma('user_version', { simple: true }) as number
     },
     async close() {
       db.close()

@@ -23,10 +23,38 @@ export interface TeamStore {
     ifMatch: string | undefined,
     maxEntries: number,
   ): Promise<UpsertResult>
-  addToken(repos: string[]): Promise<string>
-  /** The repos a token may use, or undefined for an unknown token. */
+  /** A new bearer token for these repos; `expiresAt` (ms) makes it stop working then. */
+  addToken(repos: string[], expiresAt?: number): Promise<string>
+  /** The repos a token may use, or undefined for an unknown, revoked or expired token. */
   tokenRepos(token: string): Promise<string[] | undefined>
+  /** Every token (never the token itself: its id is the start of its hash). */
+  listTokens(): Promise<TokenInfo[]>
+  /** Revokes the token with this id (or id prefix of at least 6 characters); false when none matches. */
+  revokeToken(id: string): Promise<boolean>
+  /** The database answers (for /readyz). */
+  ping(): Promise<void>
+  /** The schema version the database is at (migrations applied). */
+  schemaVersion(): Promise<number>
   close(): Promise<void>
+}
+
+export interface TokenInfo {
+  id: string
+  repos: string[]
+  createdAt: string
+  expiresAt?: string
+  revokedAt?: string
+}
+
+/** A token's public id: the first 12 hex digits of its hash. */
+export const tokenIdOf = (hash: string) => hash.slice(0, 12)
+
+export function tokenUsable(
+  row: { expires_at?: string | null; revoked_at?: string | null },
+  now = Date.now(),
+) {
+  if (row.revoked_at) return false
+  return !row.expires_at || Date.parse(row.expires_at) > now
 }
 
 export const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex')
@@ -43,3 +71,22 @@ export function newToken(): { token: string; hash: string } {
 }
 
 export const quoteEtag = (checksum: string) => `"${checksum}"`
+
+/** A token row as both stores keep it. */
+export interface TokenRow {
+  hash: string
+  repos: string
+  created_at: string
+  expires_at: string | null
+  revoked_at: string | null
+}
+
+export function tokenInfo(r: TokenRow): TokenInfo {
+  return {
+    id: tokenIdOf(r.hash),
+    repos: JSON.parse(r.repos) as string[],
+    createdAt: r.created_at,
+    ...(r.expires_at ? { expiresAt: r.expires_at } : {}),
+    ...(r.revoked_at ? { revokedAt: r.revoked_at } : {}),
+  }
+}

@@ -19,10 +19,12 @@ Commands:
   watch                         follow this project's Claude Code sessions, extract at each turn end
   dream [--force] [--json]      consolidate memories now if the gates pass (--force skips time/session gates)
   sync [--pull|--push] [--json] sync team/ with the team server (MEMDIR_TEAM_URL, MEMDIR_TEAM_TOKEN)
-  team-server [--port P] [--host H] [--data FILE]
-                                run the team memory server (SQLite FILE, or PostgreSQL when DATABASE_URL is set)
-  team-server token add --repo owner/repo [--data FILE]
-                                create a bearer token scoped to one repo
+  team-server [--port P] [--host H] [--data FILE] [--max-body BYTES] [--max-entries N] [--trust-proxy]
+                                run the team memory server (SQLite FILE, or PostgreSQL when DATABASE_URL is set;
+                                several instances may share one PostgreSQL). GET /healthz, /readyz; one JSON
+                                access-log line per request on stdout; SIGTERM finishes in-flight requests
+  team-server token add --repo owner/repo [--expires 30d] | token list [--json] | token revoke ID
+                                bearer tokens scoped to one repo: create (optionally expiring), list, revoke
   doctor [--json] [--fix KIND]  memory health: dead or missing index pointers, cut index lines, memories whose
                                 code changed or moved (git), duplicates, weak frontmatter, secrets; exit 1 on
                                 errors. KIND: remove-pointer, add-pointer, compact-index, update-path, merge, verify
@@ -68,6 +70,10 @@ const OPTIONS = {
   to: { type: 'string' },
   scope: { type: 'string' },
   fix: { type: 'string' },
+  expires: { type: 'string' },
+  'max-body': { type: 'string' },
+  'max-entries': { type: 'string' },
+  'trust-proxy': { type: 'boolean', default: false },
   'dry-run': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const
@@ -157,7 +163,18 @@ const COMMANDS: Record<string, (inv: Invocation) => Promise<number>> = {
     const v = inv.values
     return teamServerCommand(
       inv.io,
-      { sub: inv.args, port: v.port, host: v.host, data: v.data, repo: v.repo },
+      {
+        sub: inv.args,
+        port: v.port,
+        host: v.host,
+        data: v.data,
+        repo: v.repo,
+        expires: v.expires,
+        maxBody: v['max-body'],
+        maxEntries: v['max-entries'],
+        json: v.json,
+        trustProxy: v['trust-proxy'],
+      },
       inv.signal,
     )
   },

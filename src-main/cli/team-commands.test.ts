@@ -10,6 +10,57 @@ import { startTeamServer } from '../../test/helpers/team-server.js'
 
 beforeEach(() => clearAutoMemPathCache())
 
+describe('memdir team-server token list|revoke and the server flags', () => {
+  it('lists tokens by id (never the token), revokes one, issues expiring ones, and applies --max-entries', async () => {
+    const data = join(tempDir(), 'team.sqlite')
+    const admin = cliSession({ HOME: tempDir() }, '/')
+    expect(await admin.run(['team-server', 'token', 'add', '--repo', 'acme/shop', '--data', data])).toBe(0)
+    const token = admin.io.stdout.trim()
+    expect(
+      await admin.run([
+        'team-server',
+        'token',
+        'add',
+        '--repo',
+        'acme/web',
+        '--expires',
+        '30d',
+        '--data',
+        data,
+      ]),
+    ).toBe(0)
+    admin.io.stdout = ''
+    expect(await admin.run(['team-server', 'token', 'list', '--json', '--data', data])).toBe(0)
+    const tokens = JSON.parse(admin.io.stdout) as { id: string; repos: string[]; expiresAt?: string }[]
+    expect(tokens.map((t) => t.repos)).toEqual([['acme/shop'], ['acme/web']])
+    expect(Date.parse(tokens[1]!.expiresAt!) - Date.now()).toBeGreaterThan(29 * 86_400_000)
+    expect(admin.io.stdout).not.toContain('tmt_')
+    expect(
+      await admin.run(['team-server', 'token', 'add', '--repo', 'a/b', '--expires', 'soon', '--data', data]),
+    ).toBe(2)
+
+    const controller = new AbortController()
+    const server = cliSession({ HOME: tempDir() }, '/', controller.signal)
+    const serving = server.run(['team-server', '--port', '0', '--data', data, '--max-entries', '1'])
+    await until(() => server.io.stdout.includes('team memory server on'))
+    const url = /on (http:\/\/\S+)/.exec(server.io.stdout)![1]!
+    const put = (entries: Record<string, string>) =>
+      fetch(`${url}/api/claude_code/team_memory?repo=acme/shop`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ entries }),
+      })
+    expect((await put({ 'a.md': 'A' })).status).toBe(200)
+    expect((await put({ 'b.md': 'B' })).status).toBe(413)
+    // The access log is JSON lines on stdout.
+    await until(() => server.io.stdout.includes('"status":413'))
+    expect(await admin.run(['team-server', 'token', 'revoke', tokens[0]!.id, '--data', data])).toBe(0)
+    expect((await put({ 'a.md': 'A2' })).status).toBe(401)
+    controller.abort()
+    expect(await serving).toBe(0)
+  })
+})
+
 describe('memdir team-server + memdir sync', () => {
   it('serves, issues repo-scoped tokens, and two projects sync through it', async () => {
     const data = join(tempDir(), 'team.sqlite')

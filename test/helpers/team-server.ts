@@ -1,13 +1,14 @@
 import type { Server } from 'node:http'
 import { join } from 'node:path'
 import { afterEach } from 'vitest'
-import { createTeamServer, listen } from '../../src-server/http-server.js'
+import { createTeamServer, listen, type TeamServerOptions } from '../../src-server/http-server.js'
 import { openTeamStore } from '../../src-server/open-store.js'
 import type { TeamStore } from '../../src-server/store.js'
 import { tempDir } from './temp-env.js'
 
 export interface RunningTeamServer {
   url: string
+  server: Server
   store: TeamStore
   token: (...repos: string[]) => Promise<string>
   close: () => Promise<void>
@@ -20,26 +21,29 @@ afterEach(async () => {
 
 /** The real team server on loopback, SQLite in a temp dir (or PostgreSQL when a URL is given). */
 export async function startTeamServer(
-  opts: { databaseUrl?: string; maxEntries?: number; maxBodyBytes?: number; port?: number } = {},
+  opts: Omit<Partial<TeamServerOptions>, 'store'> & {
+    databaseUrl?: string
+    port?: number
+    /** Wraps the store (to slow it down or make it fail in a test). */
+    wrap?: (s: TeamStore) => TeamStore
+  } = {},
 ): Promise<RunningTeamServer> {
-  const { store } = await openTeamStore({
+  const opened = await openTeamStore({
     databaseUrl: opts.databaseUrl,
     dataFile: join(tempDir(), 'team.sqlite'),
   })
-  const server: Server = createTeamServer({
-    store,
-    maxEntries: opts.maxEntries,
-    maxBodyBytes: opts.maxBodyBytes,
-  })
+  const store = opts.wrap ? opts.wrap(opened.store) : opened.store
+  const server: Server = createTeamServer({ ...opts, store })
   const url = await listen(server, opts.port ?? 0)
   const handle: RunningTeamServer = {
     url,
+    server,
     store,
     token: (...repos) => store.addToken(repos),
     close: async () => {
       server.closeAllConnections()
       await new Promise<void>((r) => server.close(() => r()))
-      await store.close()
+      await store.close().catch(() => {}) // a test may have closed it already
     },
   }
   running.push(handle)

@@ -1,6 +1,7 @@
-import { createTeamServer, listen } from '../../../src-server/http-server.js'
+import { closeGracefully, createTeamServer, listen } from '../../../src-server/http-server.js'
 import { defaultDataFile, openTeamStore } from '../../../src-server/open-store.js'
-import { type CliIO, UsageError } from '../io.js'
+import type { TeamStore } from '../../../src-server/store.js'
+import { type CliIO, printJson, UsageError } from '../io.js'
 
 export interface TeamServerArgs {
   sub: string[]
@@ -8,39 +9,99 @@ export interface TeamServerArgs {
   host?: string
   data?: string
   repo?: string
+  expires?: string
+  maxBody?: string
+  maxEntries?: string
+  json?: boolean
+  trustProxy?: boolean
 }
 
-/** `memdir team-server [--port P] [--data FILE]` and `memdir team-server token add --repo owner/repo`. */
+const TOKEN_USAGE =
+  'usage: memdir team-server token add --repo owner/repo [--expires 30d] | token list [--json] | token revoke ID'
+
+/** `30d`, `12h`, `90m` → milliseconds. */
+function parseDuration(s: string): number {
+  const m = /^(\d+)([dhm])$/.exec(s.trim())
+  if (!m) throw new UsageError('--expires takes a duration like 30d, 12h or 90m')
+  return Number(m[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[m[2] as 'd' | 'h' | 'm']
+}
+
+function positiveInt(v: string | undefined, flag: string, fallback: number): number {
+  if (v === undefined) return fallback
+  const n = Number(v)
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number`)
+  return n
+}
+
+async function tokenCommand(io: CliIO, store: TeamStore, args: TeamServerArgs): Promise<number> {
+  const [, action, id] = args.sub
+  if (action === 'add') {
+    if (!args.repo || !/^[\w.-]+\/[\w.-]+$/.test(args.repo))
+      throw new UsageError('--repo owner/repo is required')
+    const expiresAt = args.expires ? Date.now() + parseDuration(args.expires) : undefined
+    io.stdout((await store.addToken([args.repo], expiresAt)) + '\n')
+    return 0
+  }
+  if (action === 'list') {
+    const tokens = await store.listTokens()
+    if (args.json) printJson(io, tokens)
+    else {
+      const now = Date.now()
+      const state = (t: (typeof tokens)[number]) =>
+        t.revokedAt ? 'revoked' : t.expiresAt && Date.parse(t.expiresAt) <= now ? 'expired' : 'active'
+      const rows = tokens.map(
+        (t) =>
+          `${t.id}  ${state(t).padEnd(7)}  ${t.createdAt.slice(0, 10)}  ${(t.expiresAt?.slice(0, 10) ?? 'never').padEnd(10)}  ${t.repos.join(',')}`,
+      )
+      io.stdout(['id            state    created     expires     repos', ...rows].join('\n') + '\n')
+    }
+    return 0
+  }
+  if (action === 'revoke') {
+    if (!id) throw new UsageError('token revoke needs the ID that `token list` shows')
+    if (!(await store.revokeToken(id))) {
+      io.stderr(`no active token with id ${id}\n`)
+      return 1
+    }
+    io.stdout(`revoked ${id}\n`)
+    return 0
+  }
+  throw new UsageError(TOKEN_USAGE)
+}
+
+/** `memdir team-server [--port P] [--data FILE]` and `memdir team-server token add|list|revoke`. */
 export async function teamServerCommand(
   io: CliIO,
   args: TeamServerArgs,
   signal: AbortSignal,
 ): Promise<number> {
   const dataFile = args.data ?? defaultDataFile(io.env)
+  const maxBodyBytes = positiveInt(args.maxBody, '--max-body', 1024 * 1024)
+  const maxEntries = positiveInt(args.maxEntries, '--max-entries', 10_000)
   const { store, kind } = await openTeamStore({ databaseUrl: io.env.DATABASE_URL, dataFile })
   try {
-    if (args.sub[0] === 'token') {
-      if (args.sub[1] !== 'add') throw new UsageError('usage: memdir team-server token add --repo owner/repo')
-      if (!args.repo || !/^[\w.-]+\/[\w.-]+$/.test(args.repo))
-        throw new UsageError('--repo owner/repo is required')
-      io.stdout((await store.addToken([args.repo])) + '\n')
-      return 0
-    }
+    if (args.sub[0] === 'token') return await tokenCommand(io, store, args)
     if (args.sub.length) throw new UsageError(`unknown team-server command: ${args.sub.join(' ')}`)
     const port = args.port === undefined ? 8787 : Number(args.port)
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       throw new UsageError('--port must be a port number')
-    const server = createTeamServer({ store })
+    const server = createTeamServer({
+      store,
+      maxBodyBytes,
+      maxEntries,
+      trustProxy: args.trustProxy,
+      accessLog: (line) => io.stdout(line + '\n'),
+    })
     const url = await listen(server, port, args.host ?? '127.0.0.1')
-    io.stdout(`team memory server on ${url} (${kind})\n`)
+    io.stdout(`team memory server on ${url} (${kind}, schema v${await store.schemaVersion()})\n`)
     await new Promise<void>((resolve) => {
       if (signal.aborted) resolve()
       signal.addEventListener('abort', () => resolve(), { once: true })
     })
-    server.closeAllConnections()
-    await new Promise<void>((r) => server.close(() => r()))
+    await closeGracefully(server)
     return 0
   } finally {
+    // Only after the last in-flight request: the pool (or the SQLite file) closes.
     await store.close()
   }
 }
