@@ -1,7 +1,7 @@
 import type { RpcResult } from './errors.js'
 import { RpcFailure } from './errors.js'
 import type { ArgsOf, MethodName, ResultOf } from './contract.js'
-import type { ActivityItem, TeamStatus, WorkspaceInfo } from './types.js'
+import type { ActivityItem, SettingsView, TeamStatus, WorkspaceInfo } from './types.js'
 
 export type { ArgsOf, MethodName, ResultOf } from './contract.js'
 
@@ -17,6 +17,7 @@ export type MemdirEvent =
   | { type: 'team/status'; status: TeamStatus }
   | { type: 'workspace/changed'; info: WorkspaceInfo }
   | { type: 'review/changed' }
+  | { type: 'settings/changed'; settings: SettingsView }
   /** Electron: the user chose Save in the close-window dialog; the page saves, then closes. */
   | { type: 'app/saveAndClose' }
 

@@ -58,6 +58,8 @@ export const SettingsInputSchema = z.strictObject({
   reviewMode: z.optional(z.boolean()),
   memoryFormat: z.optional(z.enum(['auto', 'flat', 'nested'])),
   teamMemoryEnabled: z.optional(z.nullable(z.boolean())),
+  keepInBackground: z.optional(z.boolean()),
+  startAtLogin: z.optional(z.boolean()),
 })
 
 export type MemoryInput = z.infer<typeof MemoryInputSchema>

@@ -20,6 +20,12 @@ export const AppSettingsSchema = z.looseObject({
   agentModel: z.optional(z.string()),
   reviewMode: z.optional(z.boolean()),
   memoryFormat: z.optional(z.enum(['auto', 'flat', 'nested'])),
+  /** Desktop app: closing the window keeps it running in the tray (default on). */
+  keepInBackground: z.optional(z.boolean()),
+  /** Desktop app: start at login (applied with the OS's login items). */
+  startAtLogin: z.optional(z.boolean()),
+  /** Desktop app: the "closing keeps Memdir running" notification was shown once. */
+  backgroundNoticeShown: z.optional(z.boolean()),
 })
 
 export type AppSettings = z.infer<typeof AppSettingsSchema>

@@ -197,6 +197,9 @@ export interface SettingsView {
   memoryFormat: 'auto' | 'flat' | 'nested'
   /** The app's team-memory switch (null: not set, Claude Code's settings or the default decide). */
   teamMemoryEnabled: boolean | null
+  /** Desktop app: closing the window keeps Memdir running in the tray. */
+  keepInBackground: boolean
+  startAtLogin: boolean
   /** Where each value in use comes from: an environment variable overrides the saved setting. */
   sources: Record<string, { source: SettingSource; envVar?: string }>
   /** The settings file could not be read (it was set aside); defaults apply. */

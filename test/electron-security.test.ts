@@ -93,6 +93,19 @@ describe('Electron shell security (built bundle)', () => {
     expect(seen.get('ipc')).toEqual(['memdir:rpc'])
   })
 
+  it('lives in the tray: menu, login item from settings', async () => {
+    const seen = await runBuiltMain()
+    expect(String(seen.get('tray')?.[0])).toMatch(/resources\/icons\/trayTemplate\.png$/)
+    expect(seen.get('trayMenu')?.at(-1)).toEqual([
+      'Open Memdir',
+      'Sync now',
+      'Pause extraction',
+      'No activity yet',
+      'Quit Memdir',
+    ])
+    expect(seen.get('loginItem')).toEqual([{ openAtLogin: false }])
+  })
+
   it('ships a CommonJS preload and a strict CSP', () => {
     const preload = readFileSync(join(ROOT, 'out', 'preload', 'index.cjs'), 'utf8')
     expect(preload).toContain('require("electron")')

@@ -1,8 +1,11 @@
-import { app, BrowserWindow, dialog, Menu, session, shell } from 'electron'
+import { app, BrowserWindow, dialog, Menu, nativeImage, Notification, session, shell, Tray } from 'electron'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { SettingsView } from '../../src-shared/types.js'
 import { fileURLToPath } from 'node:url'
 import { createHost, type Host } from '../host/host.js'
 import { packageRoot, rendererDir, resourcesDir } from '../host/package-paths.js'
+import { hideOnClose, trayMenu, type TrayState } from './background.js'
 import { bindHost } from './ipc.js'
 import { buildMenu } from './menu.js'
 import { notifyFor } from './notifications.js'
@@ -15,6 +18,53 @@ const ALLOWED_EXTERNAL = [/^https:\/\/(docs\.anthropic\.com|github\.com)\//]
 
 registerAppScheme()
 let host: Host | undefined
+let tray: Tray | undefined
+let quitting = false
+let settings: Pick<SettingsView, 'keepInBackground' | 'startAtLogin' | 'extractionEnabled'> = {
+  keepInBackground: true,
+  startAtLogin: false,
+  extractionEnabled: true,
+}
+const trayState: TrayState = { extractionEnabled: true }
+const noticeFile = () => join(app.getPath('userData'), 'background-notice-shown')
+
+function showWindow(): void {
+  const [win] = BrowserWindow.getAllWindows()
+  if (!win) return void createWindow()
+  if (win.isMinimized()) win.restore()
+  win.show()
+  win.focus()
+}
+
+function refreshTray(): void {
+  if (!tray) return
+  tray.setContextMenu(
+    Menu.buildFromTemplate(
+      trayMenu(trayState, {
+        open: showWindow,
+        syncNow: () => void host?.call('team/syncNow', undefined),
+        setExtraction: (on) => void host?.call('settings/set', { extractionEnabled: on }),
+        quit: () => app.quit(),
+      }),
+    ),
+  )
+}
+
+/** Settings the shell acts on: background mode, login item, the tray's pause/resume. */
+function applySettings(s: SettingsView): void {
+  settings = s
+  trayState.extractionEnabled = s.extractionEnabled
+  app.setLoginItemSettings({ openAtLogin: s.startAtLogin })
+  refreshTray()
+}
+
+function createTray(): void {
+  const icon = nativeImage.createFromPath(join(resourcesDir(root), 'icons', 'trayTemplate.png'))
+  tray = new Tray(icon)
+  tray.setToolTip('Memdir')
+  tray.on('click', showWindow)
+  refreshTray()
+}
 
 async function createWindow(): Promise<void> {
   // Options stay literal here so static checks (electronegativity) can verify them.
@@ -41,6 +91,18 @@ async function createWindow(): Promise<void> {
     },
   })
   win.once('ready-to-show', () => win.show())
+  hideOnClose(
+    win,
+    {
+      keepInBackground: () => settings.keepInBackground,
+      noticeShown: () => existsSync(noticeFile()),
+      markNoticeShown: () => writeFileSync(noticeFile(), new Date().toISOString()),
+      notify: (title, body) => {
+        if (Notification.isSupported()) new Notification({ title, body }).show()
+      },
+    },
+    () => quitting,
+  )
   win.webContents.setWindowOpenHandler(({ url }) => {
     if (ALLOWED_EXTERNAL.some((re) => re.test(url))) void shell.openExternal(url)
     return { action: 'deny' }
@@ -64,7 +126,18 @@ async function createWindow(): Promise<void> {
   win.webContents.on('will-frame-navigate', (event) => {
     if (!event.url.startsWith(`${APP_ORIGIN}/`)) event.preventDefault()
   })
-  host ??= await createHost({ env: process.env, resourcesDir: resourcesDir(root) })
+  if (!host) {
+    host = await createHost({ env: process.env, resourcesDir: resourcesDir(root) })
+    const r = await host.call('settings/get', undefined)
+    if (r.ok) applySettings(r.value as SettingsView)
+    host.onEvent((e) => {
+      if (e.type === 'settings/changed') applySettings(e.settings)
+      if (e.type === 'activity') {
+        trayState.lastActivity = e.item.title
+        refreshTray()
+      }
+    })
+  }
   const unbind = bindHost(host, win)
   const offNotify = host.onEvent(notifyFor)
   win.on('closed', () => {
@@ -94,13 +167,16 @@ if (!singleInstance) {
     session.defaultSession.setPermissionCheckHandler(() => false)
     serveRenderer(rendererDir(root))
     Menu.setApplicationMenu(buildMenu())
+    createTray()
     await createWindow()
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) void createWindow()
     })
   })
+  app.on('before-quit', () => (quitting = true))
+  // With background mode on, the app lives in the tray when its window is closed.
   app.on('window-all-closed', () => {
-    if (process.platform !== 'darwin') app.quit()
+    if (process.platform !== 'darwin' && !settings.keepInBackground) app.quit()
   })
   // Quitting waits (up to a minute) for a running extraction or sync to finish.
   drainOnQuit(app, async () => host?.close())

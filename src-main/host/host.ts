@@ -173,6 +173,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       reviewMode: c.reviewMode.value,
       memoryFormat: c.memoryFormat.value,
       teamMemoryEnabled: c.teamMemoryEnabled.value ?? null,
+      keepInBackground: loaded.settings.keepInBackground ?? true,
+      startAtLogin: loaded.settings.startAtLogin ?? false,
       sources,
       ...(loaded.problem ? { problem: loaded.problem } : {}),
     }
@@ -206,9 +208,14 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     set('reviewMode', input.reviewMode)
     set('memoryFormat', input.memoryFormat)
     set('teamMemoryEnabled', input.teamMemoryEnabled)
+    set('keepInBackground', input.keepInBackground)
+    set('startAtLogin', input.startAtLogin)
     await saveAppSettings(baseCtx, s)
-    if (workspace) await open(reopened(workspace.ctx), workspace.info().isDemo)
-    return settingsView()
+    const desktopOnly = Object.keys(input).every((k) => k === 'keepInBackground' || k === 'startAtLogin')
+    if (workspace && !desktopOnly) await open(reopened(workspace.ctx), workspace.info().isDemo)
+    const view = settingsView()
+    emit({ type: 'settings/changed', settings: view })
+    return view
   }
 
   /** The same project with the settings just saved (the team switch lives in its context). */

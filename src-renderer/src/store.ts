@@ -443,6 +443,7 @@ const createFeedSlice: StateCreator<Store, [], [], FeedSlice> = (set, get) => ({
       if (get().view === 'activity') get().markActivitySeen()
       setTimeout(() => get().dismissToast(e.item.id), 6000)
     } else if (e.type === 'team/status') set({ team: e.status })
+    else if (e.type === 'settings/changed') set({ settings: e.settings })
     else if (e.type === 'workspace/changed') {
       set({ workspace: e.info })
       const client = api()

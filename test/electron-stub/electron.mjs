@@ -53,7 +53,23 @@ export const app = {
   on: (e, fn) => (handlers[e] = fn),
   quit: () => {},
   getVersion: () => '0.0.0-test',
+  getPath: () => process.env.MEMDIR_DATA_DIR ?? '/tmp',
+  setLoginItemSettings: (s) => record('loginItem', s),
 }
+export class Tray {
+  constructor(icon) {
+    record('tray', icon.path)
+  }
+  setToolTip() {}
+  on() {}
+  setContextMenu(menu) {
+    record(
+      'trayMenu',
+      menu.template.filter((i) => i.type !== 'separator').map((i) => i.label),
+    )
+  }
+}
+export const nativeImage = { createFromPath: (path) => ({ path }) }
 export const session = {
   defaultSession: {
     setPermissionRequestHandler: (fn) => fn(null, 'geolocation', (allowed) => record('permission', allowed)),
@@ -66,7 +82,7 @@ export const protocol = {
 }
 export const ipcMain = { handle: (channel) => record('ipc', channel), removeHandler: () => {} }
 export const shell = { openExternal: (url) => record('openExternal', url) }
-export const Menu = { buildFromTemplate: () => ({}), setApplicationMenu: () => {} }
+export const Menu = { buildFromTemplate: (template) => ({ template }), setApplicationMenu: () => {} }
 export class Notification {
   static isSupported() {
     return false
@@ -74,4 +90,17 @@ export class Notification {
 }
 export const net = { fetch: () => {} }
 export const dialog = { showMessageBoxSync: () => 2 }
-export default { app, BrowserWindow, session, protocol, ipcMain, shell, Menu, Notification, net, dialog }
+export default {
+  app,
+  BrowserWindow,
+  session,
+  protocol,
+  ipcMain,
+  shell,
+  Menu,
+  Notification,
+  net,
+  dialog,
+  Tray,
+  nativeImage,
+}

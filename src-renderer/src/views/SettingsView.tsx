@@ -153,6 +153,25 @@ export function SettingsView() {
             Review mode: extraction and dream propose changes; nothing is written until you approve it in the
             inbox
           </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              name="keepInBackground"
+              checked={v('keepInBackground', settings.keepInBackground)}
+              onChange={(e) => edit({ keepInBackground: e.target.checked })}
+            />
+            Keep running in the background (desktop app): closing the window leaves Memdir in the tray, still
+            extracting, consolidating and syncing
+          </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              name="startAtLogin"
+              checked={v('startAtLogin', settings.startAtLogin)}
+              onChange={(e) => edit({ startAtLogin: e.target.checked })}
+            />
+            Start Memdir at login (desktop app)
+          </label>
           <div className="form-grid">
             <label>
               Dream after at least (hours) <FromEnv field="dreamMinHours" />
