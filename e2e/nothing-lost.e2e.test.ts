@@ -30,7 +30,10 @@ describe('nothing lost in the editor', () => {
     const dialog = page.getByRole('dialog', { name: 'Unsaved changes' })
     try {
       await page.locator('[data-relpath="alpha.md"]').click()
+      // The edit replaces the loaded body, so wait for it before typing.
+      await until(async () => (await editorText(page)).startsWith('Alpha body.'))
       await page.getByLabel('Content').fill('Alpha, edited and not saved.')
+      await until(async () => (await editorText(page)) === 'Alpha, edited and not saved.')
 
       // Cancel keeps the edit on screen.
       await page.locator('[data-relpath="beta.md"]').click()

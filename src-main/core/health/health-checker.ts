@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises'
+import type { HealthView } from '../../../src-shared/types.js'
 import { join } from 'node:path'
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { TEAM_DIRNAME } from '../paths/team-agent-paths.js'
@@ -17,16 +18,10 @@ export interface HealthOptions {
   duplicateThreshold?: number
 }
 
-export interface HealthReport {
+/** The shared HealthView, with core's own finding types. */
+export interface HealthReport extends Omit<HealthView, 'findings' | 'counts'> {
   findings: Finding[]
   counts: Partial<Record<FindingKind, number>>
-  errors: number
-  warnings: number
-  memories: number
-  git: { available: boolean; commits: number; head?: string }
-  /** What this pass re-read: memories and new commits (the rest came from the last pass). */
-  rechecked: { memories: number; commits: number }
-  checkedAt: number
 }
 
 export interface HealthDeps {

@@ -70,6 +70,7 @@ function LinkFolder({ w, onDone }: { w: WorkspaceSummary; onDone: () => void }) 
   return (
     <form
       className="link-folder"
+      onKeyDown={(e) => e.key === 'Escape' && onDone()}
       onSubmit={(e) => {
         e.preventDefault()
         setError(undefined)
