@@ -112,6 +112,16 @@ export function fakeSession(sessionFile: string) {
 }
 
 /** The text in the Markdown editor (CodeMirror: one element per line). */
+/**
+ * Replaces the editor's text as a user does (select all, type). Playwright's fill() on
+ * CodeMirror's contenteditable can leave the last empty line of the old text behind under load.
+ */
+export async function setEditorText(page: Page, text: string, label = 'Content'): Promise<void> {
+  await page.getByLabel(label, { exact: true }).click()
+  await page.keyboard.press('ControlOrMeta+A')
+  await page.keyboard.insertText(text)
+}
+
 export async function editorText(page: Page, label = 'Content'): Promise<string> {
   const lines = await page.getByLabel(label, { exact: true }).locator('.cm-line').allTextContents()
   return lines.join('\n')

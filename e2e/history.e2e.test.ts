@@ -15,6 +15,7 @@ import {
   screenshot,
   until,
   editorText,
+  setEditorText,
 } from './harness.js'
 
 let browser: Browser
@@ -41,7 +42,7 @@ describe('history, restore and the review inbox', () => {
     try {
       const file = join(getAutoMemPath(app.sb.ctx()), 'deploy.md')
       await page.locator('[data-relpath="deploy.md"]').click()
-      await page.getByLabel('Content').fill('Version two, from the editor.')
+      await setEditorText(page, 'Version two, from the editor.')
       await page.getByRole('button', { name: 'Save' }).click()
       await until(() => readFileSync(file, 'utf8').includes('Version two'))
       // the save has completed (and was recorded) once the editor is clean again

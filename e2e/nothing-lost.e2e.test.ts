@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
 import { writeFile } from '../test/helpers/temp-env.js'
-import { assertPrerequisites, launchBrowser, openApp, until, editorText } from './harness.js'
+import { assertPrerequisites, launchBrowser, openApp, until, editorText, setEditorText } from './harness.js'
 
 let browser: Browser
 beforeAll(async () => {
@@ -32,7 +32,7 @@ describe('nothing lost in the editor', () => {
       await page.locator('[data-relpath="alpha.md"]').click()
       // The edit replaces the loaded body, so wait for it before typing.
       await until(async () => (await editorText(page)).startsWith('Alpha body.'))
-      await page.getByLabel('Content').fill('Alpha, edited and not saved.')
+      await setEditorText(page, 'Alpha, edited and not saved.')
       await until(async () => (await editorText(page)) === 'Alpha, edited and not saved.')
 
       // Cancel keeps the edit on screen.
@@ -55,7 +55,7 @@ describe('nothing lost in the editor', () => {
       await until(async () => (await editorText(page)) === 'Beta body.\n')
 
       // Discard drops it and goes on: "New memory".
-      await page.getByLabel('Content').fill('Beta, to be thrown away.')
+      await setEditorText(page, 'Beta, to be thrown away.')
       await page.getByRole('button', { name: 'New memory' }).first().click()
       await dialog.getByRole('button', { name: 'Discard' }).click()
       await page.getByRole('heading', { name: 'New memory' }).waitFor()

@@ -8,7 +8,15 @@ import { reply, text, toolUse } from '../test/fake-anthropic/server.js'
 import { fakeModel } from '../test/helpers/model.js'
 import { startTeamServer } from '../test/helpers/team-server.js'
 import { writeFile } from '../test/helpers/temp-env.js'
-import { assertPrerequisites, fakeSession, launchBrowser, openApp, screenshot, until } from './harness.js'
+import {
+  assertPrerequisites,
+  fakeSession,
+  launchBrowser,
+  openApp,
+  screenshot,
+  until,
+  setEditorText,
+} from './harness.js'
 
 let browser: Browser
 
@@ -121,7 +129,7 @@ describe('memory workspace in the browser', () => {
     try {
       const file = join(getAutoMemPath(app.sb.ctx()), 'style.md')
       await page.locator('[data-relpath="style.md"]').click()
-      await page.getByLabel('Content').fill('My edit in the app.')
+      await setEditorText(page, 'My edit in the app.')
       const theirs = memory(
         'Code style',
         'Prefer early returns',

@@ -291,6 +291,8 @@ export interface HealthView {
   git: { available: boolean; commits: number; head?: string }
   rechecked: { memories: number; commits: number }
   checkedAt: number
+  /** The model's contradiction check: off (no model), ran, or failed (with why). */
+  contradictions: 'off' | 'checked' | { failed: string }
 }
 
 export interface HealthFixResult {

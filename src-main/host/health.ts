@@ -11,6 +11,7 @@ import {
   updateMentionedPath,
 } from '../core/health/fixes.js'
 import { HealthChecker, type HealthOptions, type HealthReport } from '../core/health/health-checker.js'
+import type { ModelClient } from '../core/model/client.js'
 import type { ProposalStore } from '../core/review/proposals.js'
 import { resolveContainedPath } from '../core/store/contained-path.js'
 import type { RecordedWrite } from '../core/history/recorded-write.js'
@@ -26,6 +27,8 @@ export interface WorkspaceHealthDeps {
   writer: (who: Writer) => RecordedWrite
   onReviewChanged?: () => void
   options?: HealthOptions
+  /** A configured model: same-topic memories are checked for contradictions. */
+  client?: ModelClient
 }
 
 /**
@@ -45,6 +48,7 @@ export class WorkspaceHealth {
       projectRoot: deps.projectRoot,
       verifiedAt: (rel) => this.verified.get(rel),
       options: deps.options,
+      ...(deps.client ? { model: { client: deps.client, model: deps.client.config.selectorModel } } : {}),
     })
   }
 

@@ -145,6 +145,7 @@ export class Workspace {
       proposals: this.proposals,
       writer: (who) => this.recorder.writer(who),
       onReviewChanged: deps.onReviewChanged,
+      client: deps.model.client,
     })
     const label = ctx.projectRoot.split(sep).filter(Boolean).pop() ?? ctx.projectRoot
     const review = { enabled: () => this.config.reviewMode.value, proposals: this.proposals }

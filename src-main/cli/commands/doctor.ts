@@ -4,6 +4,7 @@ import { ProposalStore } from '../../core/review/proposals.js'
 import { proposalsDirFor } from '../../host/app-data.js'
 import { WorkspaceHealth } from '../../host/health.js'
 import { historyForCli } from '../../host/history.js'
+import { modelRuntimeFor } from '../../host/model.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
 const FIXABLE = ['remove-pointer', 'add-pointer', 'compact-index', 'update-path', 'merge', 'verify'] as const
@@ -29,6 +30,7 @@ export async function doctorCommand(
     history: store,
     proposals: new ProposalStore(proposalsDirFor(ctx, memoryDir)),
     writer,
+    client: modelRuntimeFor(ctx, { maxRetries: 0 }).client,
   })
   const applied: string[] = []
   if (fix) {
@@ -54,6 +56,8 @@ export async function doctorCommand(
     const fixes = f.fixes.filter((x) => x !== 'open')
     if (fixes.length) out.push(`      fix: ${fixes.map((x) => `memdir doctor --fix ${x}`).join(' | ')}`)
   }
+  if (typeof report.contradictions === 'object')
+    out.push(`(the model's contradiction check failed: ${report.contradictions.failed})`)
   const git = report.git.available
     ? `${report.git.commits} commits checked`
     : 'no git history (code links not checked)'

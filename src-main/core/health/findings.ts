@@ -11,6 +11,7 @@ export type FindingKind =
   | 'symbol-gone'
   | 'duplicate-name'
   | 'near-duplicate'
+  | 'contradiction'
   | 'invalid-frontmatter'
   | 'weak-frontmatter'
   | 'oversized'
@@ -51,6 +52,7 @@ export const SEVERITY_OF: Record<FindingKind, Severity> = {
   'long-index-line': 'info',
   'duplicate-name': 'warning',
   'near-duplicate': 'warning',
+  contradiction: 'warning',
   'weak-frontmatter': 'warning',
   oversized: 'info',
   secret: 'warning',

@@ -10,6 +10,8 @@ import { GitHistory, symbolsInCode } from './git-history.js'
 import { checkIndex } from './index-checks.js'
 import { memoryFacts, type MemoryFacts } from './memory-facts.js'
 import { NearDuplicateIndex } from './near-duplicates.js'
+import { ContradictionCheck, sameTopicPairs } from './contradictions.js'
+import type { ModelClient } from '../model/client.js'
 
 export interface HealthOptions {
   /** A mentioned path changed in this many commits since the memory was written: stale (default 3). */
@@ -31,6 +33,8 @@ export interface HealthDeps {
   /** When the user last marked a memory as still true (history `verify`), if ever. */
   verifiedAt?: (relPath: string) => number | undefined
   options?: HealthOptions
+  /** A model to ask whether same-topic memories contradict each other (none: that check is off). */
+  model?: { client: ModelClient; model: string }
 }
 
 const MAX_BYTES = 512 * 1024
@@ -48,9 +52,11 @@ export class HealthChecker {
   private commands?: ProjectCommands
   private symbolCache = { head: '', found: new Set<string>(), asked: new Set<string>() }
   private readonly similar: NearDuplicateIndex
+  private readonly contradictions?: ContradictionCheck
 
   constructor(private readonly deps: HealthDeps) {
     this.similar = new NearDuplicateIndex(deps.options?.duplicateThreshold ?? 0.5)
+    if (deps.model) this.contradictions = new ContradictionCheck(deps.model.client, deps.model.model)
     if (deps.projectRoot) {
       this.git = new GitHistory(deps.projectRoot)
       this.commands = new ProjectCommands(deps.projectRoot)
@@ -127,7 +133,19 @@ export class HealthChecker {
       findings.push(...checkIndex(indexRel, content, files))
     }
 
-    findings.push(...duplicates(all, this.similar))
+    const dupes = duplicates(all, this.similar)
+    findings.push(...dupes)
+    let contradictions: HealthReport['contradictions'] = 'off'
+    if (this.contradictions) {
+      const skip = new Set(dupes.map((f) => `${f.path}\0${f.other}`))
+      // A failed model call costs the contradiction check only, never the rest of the report.
+      try {
+        findings.push(...(await this.contradictions.check(sameTopicPairs(all, skip))))
+        contradictions = 'checked'
+      } catch (e) {
+        contradictions = { failed: (e as Error).message }
+      }
+    }
 
     const git = this.git
     if (git?.available) {
@@ -163,6 +181,7 @@ export class HealthChecker {
       },
       rechecked: { memories: reread, commits: newCommits },
       checkedAt: Date.now(),
+      contradictions,
     }
   }
 }

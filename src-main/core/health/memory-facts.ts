@@ -13,6 +13,8 @@ export interface MemoryFacts {
   size: number
   name?: string
   description: string | null
+  /** The start of the body (for a model's contradiction check). */
+  body: string
   mentions: CodeMentions
   shingled: Shingled
   /** Findings that depend on this file alone (frontmatter, size, secrets). */
@@ -110,6 +112,7 @@ export async function memoryFacts(relPath: string, text: string, mtimeMs: number
     size: bytes,
     name: parsed.name,
     description: parsed.description,
+    body: parsed.body.slice(0, 2_000),
     mentions: findCodeMentions(parsed.body),
     shingled: shingle(`${parsed.description ?? ''}\n${parsed.body}`),
     own,

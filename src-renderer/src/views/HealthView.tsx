@@ -14,6 +14,7 @@ const KIND_LABEL: Record<string, string> = {
   'symbol-gone': 'Symbol not found',
   'duplicate-name': 'Same name',
   'near-duplicate': 'Near-duplicate',
+  contradiction: 'Contradiction',
   'invalid-frontmatter': 'Invalid frontmatter',
   'weak-frontmatter': 'Weak frontmatter',
   oversized: 'Oversized',
@@ -101,7 +102,12 @@ export function HealthView() {
         {health.git.available
           ? `the project's git history (${health.git.commits.toLocaleString()} commits)`
           : 'the code (no git history here, so code links are not checked)'}
-        .
+        .{' '}
+        {health.contradictions === 'off'
+          ? 'Contradictions are checked when a model is configured.'
+          : health.contradictions === 'checked'
+            ? 'Same-topic memories were checked for contradictions by the model.'
+            : `The model's contradiction check failed: ${health.contradictions.failed}`}
       </p>
       {status && (
         <p className={status.error ? 'error-box' : 'success-box'} role="status">
