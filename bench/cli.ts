@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { benchDir, generateMemories, percentile, ratio, table } from './lib.js'
+import { cliWorkspace, percentile, ratio, table } from './lib.js'
 
 const ROOT = join(import.meta.dirname, '..')
 const CLI = join(ROOT, 'bin', 'memdir.js')
@@ -28,18 +28,8 @@ export async function benchCli(sizes = [200, 20_000], runs = 15): Promise<void> 
   }
   const rows: Record<string, string | number>[] = []
   for (const n of sizes) {
-    const { dir, cleanup } = benchDir(`cli-${n}`)
+    const { project, env, cleanup } = cliWorkspace(`cli-${n}`, n)
     try {
-      const memoryDir = join(dir, 'memory')
-      generateMemories(memoryDir, n)
-      const project = join(dir, 'project')
-      mkdirSync(project)
-      const env = {
-        PATH: process.env.PATH,
-        HOME: join(dir, 'home'),
-        MEMDIR_DATA_DIR: join(dir, 'data'),
-        CLAUDE_COWORK_MEMORY_PATH_OVERRIDE: memoryDir,
-      }
       const commands: Record<string, string[]> = {
         'node -e 0': ['-e', '0'],
         path: [CLI, 'path'],

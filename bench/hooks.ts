@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { benchDir, generateMemories, percentile, ratio, table } from './lib.js'
+import { cliWorkspace, percentile, ratio, table } from './lib.js'
 
 const CLI = join(import.meta.dirname, '..', 'bin', 'memdir.js')
 
@@ -24,18 +24,8 @@ export async function benchHooks(sizes = [200, 20_000], runs = 15): Promise<void
   }
   const rows: Record<string, string | number>[] = []
   for (const n of sizes) {
-    const { dir, cleanup } = benchDir(`hooks-${n}`)
+    const { dir, project, env, cleanup } = cliWorkspace(`hooks-${n}`, n)
     try {
-      const memoryDir = join(dir, 'memory')
-      generateMemories(memoryDir, n)
-      const project = join(dir, 'project')
-      mkdirSync(project)
-      const env = {
-        PATH: process.env.PATH,
-        HOME: join(dir, 'home'),
-        MEMDIR_DATA_DIR: join(dir, 'data'),
-        CLAUDE_COWORK_MEMORY_PATH_OVERRIDE: memoryDir,
-      }
       const node: number[] = []
       const hook: number[] = []
       let injected = 0

@@ -72,3 +72,22 @@ export async function mapSettledBounded<T, R>(
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
   return out
 }
+
+/**
+ * A temp workspace for the CLI benches: `n` generated memories in a memory dir that
+ * CLAUDE_COWORK_MEMORY_PATH_OVERRIDE points at, an empty project, and the env to run `memdir` in.
+ */
+export function cliWorkspace(prefix: string, n: number) {
+  const { dir, cleanup } = benchDir(prefix)
+  const memoryDir = join(dir, 'memory')
+  generateMemories(memoryDir, n)
+  const project = join(dir, 'project')
+  mkdirSync(project)
+  const env = {
+    PATH: process.env.PATH,
+    HOME: join(dir, 'home'),
+    MEMDIR_DATA_DIR: join(dir, 'data'),
+    CLAUDE_COWORK_MEMORY_PATH_OVERRIDE: memoryDir,
+  }
+  return { dir, memoryDir, project, env, cleanup }
+}

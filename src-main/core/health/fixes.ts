@@ -5,7 +5,7 @@ import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { readIfExists } from '../store/atomic-write.js'
 import { resolveContainedPath } from '../store/contained-path.js'
 import { parseMemoryFile, serializeMemoryFile } from '../store/frontmatter.js'
-import { formatIndexLine, MAX_INDEX_LINE_CHARS, removeIndexLine } from '../store/index-lines.js'
+import { escapeRegExp, formatIndexLine, MAX_INDEX_LINE_CHARS, removeIndexLine } from '../store/index-lines.js'
 import { indexLocationFor, removePointer, upsertPointer } from '../store/memory-files.js'
 import type { ProposedFile } from '../review/overlay-tools.js'
 import type { Finding } from './findings.js'
@@ -55,7 +55,7 @@ export async function updateMentionedPath(
   const to = need(f.movedTo, 'new path')
   const abs = await resolveContainedPath(memoryDir, f.path)
   const text = await readFile(abs, 'utf8')
-  const escaped = from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const escaped = escapeRegExp(from)
   const next = text.replace(
     new RegExp(`(?<![\\w/.-])(\\./)?${escaped}(?![\\w/-])`, 'g'),
     (_m, dot: string | undefined) => (dot ?? '') + to,

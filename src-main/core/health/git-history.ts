@@ -10,11 +10,13 @@ export interface Commit {
   subject: string
 }
 
-const git = async (root: string, args: string[]): Promise<string> =>
+/** `git -C root …` with paths printed as they are (no octal quoting); resolves with stdout. */
+export const git = async (root: string, args: string[], timeoutMs = 0): Promise<string> =>
   (
     await run('git', ['-C', root, '-c', 'core.quotePath=false', ...args], {
       maxBuffer: 512 * 1024 * 1024,
       encoding: 'utf8',
+      timeout: timeoutMs,
     })
   ).stdout
 

@@ -38,6 +38,7 @@ export interface HealthDeps {
 }
 
 const MAX_BYTES = 512 * 1024
+const DEFAULTS = { staleAfterCommits: 3, duplicateThreshold: 0.5 }
 
 /**
  * Health of one workspace, incrementally: each memory file is analysed once per version (kept
@@ -55,7 +56,7 @@ export class HealthChecker {
   private readonly contradictions?: ContradictionCheck
 
   constructor(private readonly deps: HealthDeps) {
-    this.similar = new NearDuplicateIndex(deps.options?.duplicateThreshold ?? 0.5)
+    this.similar = new NearDuplicateIndex(deps.options?.duplicateThreshold ?? DEFAULTS.duplicateThreshold)
     if (deps.model) this.contradictions = new ContradictionCheck(deps.model.client, deps.model.model)
     if (deps.projectRoot) {
       this.git = new GitHistory(deps.projectRoot)
@@ -85,10 +86,7 @@ export class HealthChecker {
         const st = await stat(abs).catch(() => undefined)
         if (!st) return
         if (cached && cached.mtimeMs === st.mtimeMs && cached.size === st.size) return
-        const text =
-          st.size > MAX_BYTES
-            ? (await readFile(abs, 'utf8')).slice(0, MAX_BYTES)
-            : await readFile(abs, 'utf8')
+        const text = (await readFile(abs, 'utf8')).slice(0, MAX_BYTES)
         const facts = await memoryFacts(rel, text, st.mtimeMs)
         this.facts.set(rel, facts)
         this.similar.set(rel, facts.shingled)
@@ -103,21 +101,22 @@ export class HealthChecker {
     return readFile(join(this.deps.memoryDir, rel), 'utf8').catch(() => null)
   }
 
+  /** Which symbols the code has, asking git only about symbols not asked about at this HEAD. */
   private async symbolsFound(symbols: string[]): Promise<Set<string>> {
     const git = this.git!
-    const c = this.symbolCache
-    if (c.head !== git.head) this.symbolCache = { head: git.head!, found: new Set(), asked: new Set() }
-    const todo = symbols.filter((s) => !this.symbolCache.asked.has(s))
+    if (this.symbolCache.head !== git.head)
+      this.symbolCache = { head: git.head!, found: new Set(), asked: new Set() }
+    const cache = this.symbolCache
+    const todo = symbols.filter((s) => !cache.asked.has(s))
     if (todo.length) {
-      const found = await symbolsInCode(git.root, todo)
-      for (const s of todo) this.symbolCache.asked.add(s)
-      for (const s of found) this.symbolCache.found.add(s)
+      for (const s of await symbolsInCode(git.root, todo)) cache.found.add(s)
+      for (const s of todo) cache.asked.add(s)
     }
-    return this.symbolCache.found
+    return cache.found
   }
 
   async check(): Promise<HealthReport> {
-    const opts = { staleAfterCommits: 3, duplicateThreshold: 0.5, ...this.deps.options }
+    const opts = { ...DEFAULTS, ...this.deps.options }
     const [{ files, reread }, newCommits] = await Promise.all([
       this.refreshFacts(),
       this.git ? this.git.refresh().catch(() => 0) : Promise.resolve(0),

@@ -150,10 +150,3 @@ export class NearDuplicateIndex {
     return out.sort((x, y) => y.similarity - x.similarity || x.a.localeCompare(y.a))
   }
 }
-
-/** Pairs of documents whose shingle sets have Jaccard ≥ threshold (a < b by key). */
-export function similarPairs(docs: ReadonlyMap<string, Shingled>, threshold: number): SimilarPair[] {
-  const index = new NearDuplicateIndex(threshold)
-  for (const [k, d] of docs) index.set(k, d)
-  return index.list()
-}

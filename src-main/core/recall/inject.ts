@@ -54,15 +54,16 @@ export async function buildRecallInjection(
   now: number = Date.now(),
   projectRoot?: string,
 ): Promise<string[]> {
-  const notes = projectRoot ? await codeStalenessNotes(projectRoot, memories) : new Map<string, string>()
-  const out: string[] = []
+  const read: { path: string; mtimeMs: number; text: string }[] = []
   for (const m of memories) {
     try {
       const r = await readForInjection(m.path)
-      out.push(formatRecalledMemory(m.path, r.mtimeMs, r.content, now, notes.get(m.path)))
+      read.push({ path: m.path, mtimeMs: r.mtimeMs, text: r.content })
     } catch {
       // deleted between selection and injection: nothing to show
     }
   }
-  return out
+  // The staleness lines work on the text just read: each memory is read once.
+  const notes = projectRoot ? await codeStalenessNotes(projectRoot, read) : new Map<string, string>()
+  return read.map((r) => formatRecalledMemory(r.path, r.mtimeMs, r.text, now, notes.get(r.path)))
 }

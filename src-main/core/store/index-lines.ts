@@ -2,7 +2,7 @@
 
 export const MAX_INDEX_LINE_CHARS = 150
 
-function escapeRegExp(s: string): string {
+export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
