@@ -6,6 +6,7 @@ import { benchRecallPrep } from './recall-prep.js'
 import { benchRecallQuality } from './recall-quality.js'
 import { benchScan } from './scan.js'
 import { benchSync } from './sync.js'
+import { benchTeamLoad } from './team-load.js'
 import { benchUi } from './ui.js'
 
 const only = process.argv.slice(2)
@@ -19,5 +20,6 @@ const all: Record<string, () => Promise<void>> = {
   diff: () => benchDiff(),
   hooks: () => benchHooks(),
   health: () => benchHealth(),
+  'team-load': () => benchTeamLoad(),
 }
 for (const [name, run] of Object.entries(all)) if (!only.length || only.includes(name)) await run()

@@ -1,0 +1,83 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+const BIN = fileURLToPath(new URL('../../bin/memdir.js', import.meta.url))
+const CLI = fileURLToPath(new URL('../../out/main/cli.js', import.meta.url))
+
+export interface ServerProcessOptions {
+  /** PostgreSQL; without it the instance uses SQLite at `dataFile`. */
+  databaseUrl?: string
+  dataFile: string
+  env: Record<string, string | undefined>
+}
+
+/**
+ * One `memdir team-server` process (the built CLI, as an operator runs it), which can be killed
+ * without warning and started again on the same port.
+ */
+export class TeamServerProcess {
+  private child?: ChildProcess
+  private port = 0
+  url = ''
+
+  constructor(private readonly opts: ServerProcessOptions) {}
+
+  get running(): boolean {
+    return !!this.child && this.child.exitCode === null && this.child.signalCode === null
+  }
+
+  async start(): Promise<string> {
+    if (!existsSync(CLI)) throw new Error('out/main/cli.js is missing: run `npm run build` first')
+    const child = spawn(
+      process.execPath,
+      [BIN, 'team-server', '--port', String(this.port), '--data', this.opts.dataFile],
+      {
+        env: {
+          PATH: process.env.PATH,
+          ...this.opts.env,
+          ...(this.opts.databaseUrl ? { DATABASE_URL: this.opts.databaseUrl } : {}),
+        } as NodeJS.ProcessEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
+    this.child = child
+    let err = ''
+    child.stderr!.on('data', (c: Buffer) => (err += c.toString()))
+    this.url = await new Promise<string>((resolve, reject) => {
+      let out = ''
+      const onData = (c: Buffer) => {
+        out += c.toString()
+        const m = /team memory server on (http:\/\/\S+)/.exec(out)
+        if (m) {
+          child.stdout!.off('data', onData)
+          child.stdout!.resume() // the access log keeps coming: read and drop it
+          resolve(m[1] as string)
+        }
+      }
+      child.stdout!.on('data', onData)
+      child.once('exit', (code) => reject(new Error(`team-server exited (${code}) before listening: ${err}`)))
+      setTimeout(() => reject(new Error(`team-server did not start within 20 s: ${err}`)), 20_000).unref()
+    })
+    this.port = Number(new URL(this.url).port)
+    return this.url
+  }
+
+  /** SIGKILL: in-flight requests and open transactions die with the process. */
+  async kill(): Promise<void> {
+    const child = this.child
+    if (!child || !this.running) return
+    const exited = new Promise<void>((r) => child.once('exit', () => r()))
+    child.kill('SIGKILL')
+    await exited
+  }
+
+  /** SIGTERM, as an orchestrator stops an instance: in-flight requests finish first. */
+  async stop(): Promise<void> {
+    const child = this.child
+    if (!child || !this.running) return
+    const exited = new Promise<void>((r) => child.once('exit', () => r()))
+    child.kill('SIGTERM')
+    await exited
+  }
+}
