@@ -45,5 +45,7 @@ export const AgentJobSchema = z.discriminatedUnion('type', [
     event: z.string(),
   }),
   z.strictObject({ type: z.literal('ping') }),
+  /** The CLI asks the desktop app for a secret it keeps in the OS keychain. */
+  z.strictObject({ type: z.literal('secret'), name: z.enum(['teamToken', 'apiKey']) }),
 ])
 export type AgentJob = z.infer<typeof AgentJobSchema>

@@ -24,6 +24,16 @@ export const AppSettingsSchema = z.looseObject({
   keepInBackground: z.optional(z.boolean()),
   /** Desktop app: start at login (applied with the OS's login items). */
   startAtLogin: z.optional(z.boolean()),
+  /**
+   * Where each secret lives instead of this file: `keychain` (encrypted with the OS keychain's key,
+   * readable by the desktop app) or `file` (a 0600 file in the secrets folder).
+   */
+  secrets: z.optional(
+    z.looseObject({
+      teamToken: z.optional(z.enum(['keychain', 'file'])),
+      apiKey: z.optional(z.enum(['keychain', 'file'])),
+    }),
+  ),
   /** Desktop app: the "closing keeps Memdir running" notification was shown once. */
   backgroundNoticeShown: z.optional(z.boolean()),
 })

@@ -92,7 +92,7 @@ export interface RecallPreview {
   injections: string[]
 }
 
-export type ActivityKind = 'extraction' | 'dream' | 'sync' | 'recall' | 'agent'
+export type ActivityKind = 'extraction' | 'dream' | 'sync' | 'recall' | 'agent' | 'settings'
 
 export interface ActivityItem {
   /** Unique across processes: the app, the CLI, hooks and the MCP server all append to one feed. */
@@ -192,6 +192,15 @@ export interface SettingsView {
   dreamMinSessions: number
   teamUrl: string
   teamTokenSet: boolean
+  /**
+   * Where the saved secrets live: the OS keychain, a 0600 file, or (an older Memdir, not migrated
+   * yet) the settings file; absent when not saved. `keychain`: this app can use the OS keychain.
+   */
+  secretStorage: {
+    teamToken?: 'keychain' | 'file' | 'settings'
+    apiKey?: 'keychain' | 'file' | 'settings'
+    keychain: boolean
+  }
   teamRepo: string
   reviewMode: boolean
   memoryFormat: 'auto' | 'flat' | 'nested'

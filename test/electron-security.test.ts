@@ -1,10 +1,10 @@
 import { execFile, fork } from 'node:child_process'
-import { cpSync, readFileSync } from 'node:fs'
+import { cpSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { sandbox, tempDir } from './helpers/temp-env.js'
+import { sandbox, tempDir, writeFile } from './helpers/temp-env.js'
 
 /** Minimal RFC 4180 reader: quoted fields may hold commas, quotes ("") and newlines. */
 function parseCsv(text: string): string[][] {
@@ -39,12 +39,12 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const MAIN = join(ROOT, 'out', 'main', 'main.js')
 
 /** Runs the built main bundle in Node with a recording `electron` stub; returns what it configured. */
-async function runBuiltMain(): Promise<Map<string, unknown[]>> {
+async function runBuiltMain(dataDir = tempDir()): Promise<Map<string, unknown[]>> {
   const sb = sandbox()
   const seen = new Map<string, unknown[]>()
   const child = fork(MAIN, [], {
     execArgv: ['--import', join(ROOT, 'test', 'electron-stub', 'register.mjs')],
-    env: { ...sb.env, PATH: process.env.PATH, MEMDIR_DATA_DIR: tempDir() },
+    env: { ...sb.env, PATH: process.env.PATH, MEMDIR_DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   })
   let stderr = ''
@@ -104,6 +104,31 @@ describe('Electron shell security (built bundle)', () => {
       'Quit Memdir',
     ])
     expect(seen.get('loginItem')).toEqual([{ openAtLogin: false }])
+  })
+
+  it('moves a plain team token and API key from the settings file to safeStorage on first start', async () => {
+    const data = tempDir()
+    writeFile(
+      join(data, 'settings.json'),
+      JSON.stringify({
+        teamUrl: 'https://team.example',
+        teamToken: 'tmt_plain_token',
+        apiKey: 'sk-ant-plain',
+      }),
+    )
+    await runBuiltMain(data)
+    const settings = readFileSync(join(data, 'settings.json'), 'utf8')
+    expect(settings).not.toContain('tmt_plain_token')
+    expect(settings).not.toContain('sk-ant-plain')
+    expect(JSON.parse(settings)).toEqual({
+      teamUrl: 'https://team.example',
+      secrets: { teamToken: 'keychain', apiKey: 'keychain' },
+    })
+    // Encrypted by (the stub of) safeStorage, readable by the user only.
+    const stored = join(data, 'secrets', 'teamToken.keychain')
+    expect(readFileSync(stored).subarray(0, 8).toString()).toBe('stubenc:')
+    expect(readFileSync(stored, 'utf8')).not.toContain('tmt_plain_token')
+    expect(statSync(stored).mode & 0o777).toBe(0o600)
   })
 
   it('ships a CommonJS preload and a strict CSP', () => {

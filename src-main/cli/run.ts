@@ -36,6 +36,9 @@ Commands:
   hooks install|uninstall|status [--scope user|project|local] [--dry-run]
                                 Claude Code hooks: recall on each prompt, extraction when a turn ends
   hook prompt | hook stop       what the installed hooks run (reads the hook JSON on stdin; never blocks)
+  secret status [--json] | secret set team-token|api-key | secret clear team-token|api-key
+                                where the team token and API key live (the desktop app keeps them in the OS
+                                keychain); \`set\` reads the value on stdin and keeps it in a 0600 file for the CLI
 
 Options for every command:
   --cwd DIR                     project root (default: the current directory)
@@ -196,6 +199,11 @@ const COMMANDS: Record<string, (inv: Invocation) => Promise<number>> = {
       json: inv.values.json,
     })
   },
+  async secret(inv) {
+    const [action, name] = noMoreArgs(inv, 2)
+    const { secretCommand } = await import('./commands/secret.js')
+    return secretCommand(await inv.ctx(), inv.io, action, name, inv.values.json)
+  },
   async hook(inv) {
     const [event] = noMoreArgs(inv, 1)
     const v = inv.values
@@ -203,6 +211,9 @@ const COMMANDS: Record<string, (inv: Invocation) => Promise<number>> = {
     return hookCommand(inv.io, event, { transcript: v.transcript, session: v.session, cwd: v.cwd })
   },
 }
+
+/** Commands that may call the model or the team server: they look up the secrets the app keeps. */
+const NEEDS_SECRETS = new Set(['recall', 'extract', 'watch', 'dream', 'sync', 'mcp', 'doctor'])
 
 async function dispatch(argv: string[], io: CliIO): Promise<number> {
   let parsed
@@ -227,7 +238,13 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
     (await import('../core/store/scan-worker-client.js')).scanOnCallingThread()
   const ctx = async () => {
     const { createProjectContext } = await import('../host/project.js')
-    return createProjectContext({ cwd: values.cwd ?? io.cwd, env: io.env, flagSettingsPath: values.settings })
+    const c = createProjectContext({
+      cwd: values.cwd ?? io.cwd,
+      env: io.env,
+      flagSettingsPath: values.settings,
+    })
+    if (!NEEDS_SECRETS.has(command)) return c
+    return (await import('../host/cli-secrets.js')).withCliSecrets(c)
   }
   return run({ io, values, args, signal: io.signal ?? new AbortController().signal, ctx })
 }

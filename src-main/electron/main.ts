@@ -1,4 +1,15 @@
-import { app, BrowserWindow, dialog, Menu, nativeImage, Notification, session, shell, Tray } from 'electron'
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  Menu,
+  nativeImage,
+  Notification,
+  safeStorage,
+  session,
+  shell,
+  Tray,
+} from 'electron'
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SettingsView } from '../../src-shared/types.js'
@@ -7,6 +18,7 @@ import { createHost, type Host } from '../host/host.js'
 import { packageRoot, rendererDir, resourcesDir } from '../host/package-paths.js'
 import { hideOnClose, trayMenu, type TrayState } from './background.js'
 import { bindHost } from './ipc.js'
+import { keychainCipher } from './keychain.js'
 import { buildMenu } from './menu.js'
 import { notifyFor } from './notifications.js'
 import { drainOnQuit } from './quit.js'
@@ -127,7 +139,11 @@ async function createWindow(): Promise<void> {
     if (!event.url.startsWith(`${APP_ORIGIN}/`)) event.preventDefault()
   })
   if (!host) {
-    host = await createHost({ env: process.env, resourcesDir: resourcesDir(root) })
+    host = await createHost({
+      env: process.env,
+      resourcesDir: resourcesDir(root),
+      secretCipher: keychainCipher(safeStorage),
+    })
     const r = await host.call('settings/get', undefined)
     if (r.ok) applySettings(r.value as SettingsView)
     host.onEvent((e) => {

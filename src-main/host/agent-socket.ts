@@ -20,10 +20,13 @@ export function agentSocketPath(dataDir: string, platform = process.platform): s
 }
 
 export type TurnEndedJob = Extract<AgentJob, { type: 'turn-ended' }>
+export type SecretRequest = Extract<AgentJob, { type: 'secret' }>
 
 export interface AgentReply {
   accepted: boolean
   reason?: string
+  /** The answer to a `secret` request. */
+  value?: string
 }
 
 const MAX_LINE = 64 * 1024
@@ -70,7 +73,11 @@ export function offerAgentJob(socketPath: string, job: AgentJob, timeoutMs = 150
         (line) => {
           try {
             const r = JSON.parse(line) as AgentReply
-            give({ accepted: r.accepted === true, reason: r.reason })
+            give({
+              accepted: r.accepted === true,
+              reason: r.reason,
+              ...(typeof r.value === 'string' ? { value: r.value } : {}),
+            })
           } catch {
             give({ accepted: false, reason: 'unreadable reply' })
           }
@@ -93,6 +100,8 @@ export interface AgentSocketServer {
 export async function listenForAgentJobs(
   dataDir: string,
   handle: (job: TurnEndedJob) => Promise<AgentReply>,
+  /** The desktop app answers the CLI's secret requests (the socket is the user's only). */
+  secret?: (name: SecretRequest['name']) => string | undefined,
 ): Promise<AgentSocketServer | undefined> {
   const path = agentSocketPath(dataDir)
   if (process.platform !== 'win32') {
@@ -109,7 +118,10 @@ export async function listenForAgentJobs(
           const parsed = AgentJobSchema.safeParse(JSON.parse(line))
           if (!parsed.success) reply = { accepted: false, reason: `bad job: ${describeIssues(parsed.error)}` }
           else if (parsed.data.type === 'ping') reply = { accepted: true }
-          else reply = await handle(parsed.data)
+          else if (parsed.data.type === 'secret') {
+            const value = secret?.(parsed.data.name)
+            reply = value ? { accepted: true, value } : { accepted: false, reason: 'not kept here' }
+          } else reply = await handle(parsed.data)
         } catch (e) {
           reply = { accepted: false, reason: (e as Error).message }
         }

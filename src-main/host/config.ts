@@ -1,6 +1,12 @@
 import type { AppSettings } from '../../src-shared/settings.js'
 import { DEFAULT_AGENT_MODEL, DEFAULT_SELECTOR_MODEL, type ModelConfig } from '../core/model/config.js'
-import { isEnvDefinedFalsy, isEnvTruthy, type Env, type ProjectContext } from '../core/paths/context.js'
+import {
+  isEnvDefinedFalsy,
+  isEnvTruthy,
+  type Env,
+  type ProjectContext,
+  type SecretValues,
+} from '../core/paths/context.js'
 import { loadAppSettings } from './app-data.js'
 
 export type ConfigSource = 'env' | 'settings' | 'default'
@@ -51,9 +57,10 @@ const num = (v: string | undefined) =>
   v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined
 const flag = (v: string | undefined) => (isEnvTruthy(v) ? true : isEnvDefinedFalsy(v) ? false : undefined)
 
-export function effectiveConfig(env: Env, s: AppSettings): EffectiveConfig {
+/** `secrets`: from the keychain or a 0600 file; a plain value an older settings file holds still counts. */
+export function effectiveConfig(env: Env, s: AppSettings, secrets: SecretValues = {}): EffectiveConfig {
   return {
-    apiKey: pick('ANTHROPIC_API_KEY', str(env.ANTHROPIC_API_KEY), str(s.apiKey), undefined),
+    apiKey: pick('ANTHROPIC_API_KEY', str(env.ANTHROPIC_API_KEY), str(secrets.apiKey) ?? str(s.apiKey), undefined),
     authToken: pick('ANTHROPIC_AUTH_TOKEN', str(env.ANTHROPIC_AUTH_TOKEN), undefined, undefined),
     baseURL: pick('ANTHROPIC_BASE_URL', str(env.ANTHROPIC_BASE_URL), str(s.baseURL), undefined),
     selectorModel: pick('MEMDIR_SELECTOR_MODEL', str(env.MEMDIR_SELECTOR_MODEL), str(s.selectorModel), DEFAULT_SELECTOR_MODEL),
@@ -65,7 +72,7 @@ export function effectiveConfig(env: Env, s: AppSettings): EffectiveConfig {
     dreamMinSessions: pick('MEMDIR_DREAM_MIN_SESSIONS', num(env.MEMDIR_DREAM_MIN_SESSIONS), s.dreamMinSessions, 5),
     teamMemoryEnabled: pick('MEMDIR_TEAM_MEMORY', flag(env.MEMDIR_TEAM_MEMORY), s.teamMemoryEnabled, undefined),
     teamUrl: pick('MEMDIR_TEAM_URL', str(env.MEMDIR_TEAM_URL), str(s.teamUrl), undefined),
-    teamToken: pick('MEMDIR_TEAM_TOKEN', str(env.MEMDIR_TEAM_TOKEN), str(s.teamToken), undefined),
+    teamToken: pick('MEMDIR_TEAM_TOKEN', str(env.MEMDIR_TEAM_TOKEN), str(secrets.teamToken) ?? str(s.teamToken), undefined),
     teamRepo: pick('MEMDIR_TEAM_REPO', str(env.MEMDIR_TEAM_REPO), str(s.teamRepo), undefined),
     reviewMode: pick(undefined, undefined, s.reviewMode, false),
     memoryFormat: pick(undefined, undefined, s.memoryFormat, 'auto'),
@@ -84,5 +91,5 @@ export function modelConfigOf(c: EffectiveConfig): ModelConfig {
 
 /** The effective configuration of a project context: its environment and Memdir's saved settings. */
 export function loadEffectiveConfig(ctx: ProjectContext): EffectiveConfig {
-  return effectiveConfig(ctx.env, loadAppSettings(ctx))
+  return effectiveConfig(ctx.env, loadAppSettings(ctx), ctx.secrets)
 }

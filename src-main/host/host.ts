@@ -13,7 +13,7 @@ import type { RpcError, RpcResult } from '../../src-shared/errors.js'
 import type { AppSettings } from '../../src-shared/settings.js'
 import type { SettingsInput, SettingsView, WorkspaceSummary } from '../../src-shared/types.js'
 import { clearAutoMemPathCache, getAutoMemPath } from '../core/paths/auto-mem-path.js'
-import type { Env, ProjectContext } from '../core/paths/context.js'
+import type { Env, ProjectContext, SecretValues } from '../core/paths/context.js'
 import { ConflictError, sha256Hex } from '../core/store/atomic-write.js'
 import { PathTraversalError } from '../core/store/contained-path.js'
 import { SecretInMemoryError } from '../core/store/secret-guard.js'
@@ -25,6 +25,14 @@ import { getAppDataDir, readAppSettings, saveAppSettings } from './app-data.js'
 import { effectiveConfig, loadEffectiveConfig } from './config.js'
 import { createModelRuntime } from './model.js'
 import { createProjectContext } from './project.js'
+import {
+  migratePlainSecrets,
+  readStoredSecrets,
+  secretMarkers,
+  storeSecret,
+  type SecretCipher,
+  type SecretName,
+} from './secrets.js'
 import { HostError } from './errors.js'
 import { Workspace } from './workspace.js'
 import { dirKey, discoverWorkspaces, rememberRecent, rememberRoot } from './workspace-list.js'
@@ -38,6 +46,12 @@ export interface HostOptions {
   teamPullIntervalMs?: number
   /** Listen for Claude Code hook hand-offs on the data dir's socket (default: yes). */
   agentSocket?: boolean
+  /**
+   * The OS keychain (the desktop app's `safeStorage`): the team token and API key are stored
+   * encrypted with it, and plain ones an older settings file holds move there on start. Without
+   * one (`memdir web`) they go to a file only the user can read.
+   */
+  secretCipher?: SecretCipher
 }
 
 export interface Host {
@@ -74,6 +88,8 @@ export function toRpcError(e: unknown): RpcError {
   return { code: 'INTERNAL', message: (e as Error)?.message ?? String(e) }
 }
 
+const secretLabel = (name: SecretName) => (name === 'teamToken' ? 'team token' : 'API key')
+
 /** The composition root: one host per app; builds the services of the open workspace. */
 export async function createHost(opts: HostOptions): Promise<Host> {
   const listeners = new Set<(e: MemdirEvent) => void>()
@@ -81,6 +97,39 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   const activity = new ActivityLog((item) => emit({ type: 'activity', item }))
   const baseCtx = createProjectContext({ env: opts.env, cwd: opts.projectRoot ?? process.cwd() })
   let workspace: Workspace | undefined
+
+  // Secrets never sit in the settings file: read once, shared by every context of this host.
+  const cipher = opts.secretCipher
+  const moved = cipher ? await migratePlainSecrets(baseCtx, cipher).catch(() => []) : []
+  // Shown once the first workspace's feed is attached (before that the feed has no file).
+  const startNotices: Parameters<ActivityLog['add']>[0][] = []
+  if (moved.length)
+    startNotices.push({
+      kind: 'settings',
+      level: 'info',
+      title: `Moved the ${moved.map(secretLabel).join(' and ')} to the OS keychain`,
+      detail: 'They were in the settings file as plain text; the file now only notes where they are.',
+      files: [],
+    })
+  const secrets: SecretValues = {}
+  Object.assign(secrets, readSecretsReporting())
+  const projectCtx = (cwd: string, env: Env = opts.env, flagSettingsPath?: string) =>
+    createProjectContext({ cwd, env, flagSettingsPath, secrets })
+
+  function readSecretsReporting(): SecretValues {
+    try {
+      return readStoredSecrets(baseCtx, cipher)
+    } catch (e) {
+      startNotices.push({
+        kind: 'settings',
+        level: 'error',
+        title: 'Cannot read the stored team token or API key',
+        detail: `${(e as Error).message} — enter them again in Settings.`,
+        files: [],
+      })
+      return {}
+    }
+  }
 
   async function open(ctx: ProjectContext, isDemo: boolean) {
     await workspace?.close(5_000)
@@ -108,10 +157,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       await cp(join(opts.resourcesDir, 'demo', 'memory'), memory, { recursive: true })
     }
     await mkdir(join(demoRoot, 'project'), { recursive: true })
-    return createProjectContext({
-      cwd: join(demoRoot, 'project'),
-      env: { ...opts.env, CLAUDE_COWORK_MEMORY_PATH_OVERRIDE: memory },
-    })
+    return projectCtx(join(demoRoot, 'project'), { ...opts.env, CLAUDE_COWORK_MEMORY_PATH_OVERRIDE: memory })
   }
 
   const listWorkspaces = (): Promise<WorkspaceSummary[]> => {
@@ -126,25 +172,25 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   async function openFolder(folder: string) {
     const root = resolve(folder)
     if (!existsSync(root)) throw new HostError('NOT_FOUND', `No such folder: ${folder}`)
-    const memoryDir = dirKey(getAutoMemPath(createProjectContext({ cwd: root, env: opts.env })))
+    const memoryDir = dirKey(getAutoMemPath(projectCtx(root)))
     const listed = (await listWorkspaces()).find((w) => w.memoryDir === memoryDir && w.projectRoot)
     const projectRoot = listed?.projectRoot ?? root
     await rememberRecent(baseCtx, projectRoot)
-    return open(createProjectContext({ cwd: projectRoot, env: opts.env }), false)
+    return open(projectCtx(projectRoot), false)
   }
 
   /** A memory dir no transcript names: the user picks its project folder once; it is remembered. */
   async function linkFolder(memoryDir: string, folder: string) {
     const root = resolve(folder)
     if (!existsSync(root)) throw new HostError('NOT_FOUND', `No such folder: ${folder}`)
-    const actual = dirKey(getAutoMemPath(createProjectContext({ cwd: root, env: opts.env })))
+    const actual = dirKey(getAutoMemPath(projectCtx(root)))
     if (actual !== dirKey(memoryDir))
       throw new HostError(
         'BAD_REQUEST',
         `${root} keeps its memory in ${actual}, not ${dirKey(memoryDir)}: pick the folder Claude Code ran in.`,
       )
     await rememberRoot(baseCtx, memoryDir, root)
-    return open(createProjectContext({ cwd: root, env: opts.env }), false)
+    return open(projectCtx(root), false)
   }
 
   function current(): Workspace {
@@ -154,7 +200,10 @@ export async function createHost(opts: HostOptions): Promise<Host> {
 
   function settingsView(): SettingsView {
     const loaded = readAppSettings(baseCtx)
-    const c = effectiveConfig(opts.env, loaded.settings)
+    const c = effectiveConfig(opts.env, loaded.settings, secrets)
+    const markers = secretMarkers(loaded.settings)
+    const storedIn = (name: SecretName, set: boolean) =>
+      !set ? undefined : (markers[name] ?? (loaded.settings[name] ? 'settings' : undefined))
     const sources = Object.fromEntries(
       Object.entries(c).map(([k, v]) => [k, { source: v.source, ...(v.envVar ? { envVar: v.envVar } : {}) }]),
     )
@@ -169,6 +218,11 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       dreamMinSessions: c.dreamMinSessions.value,
       teamUrl: c.teamUrl.value ?? '',
       teamTokenSet: Boolean(c.teamToken.value),
+      secretStorage: {
+        teamToken: storedIn('teamToken', Boolean(secrets.teamToken || loaded.settings.teamToken)),
+        apiKey: storedIn('apiKey', Boolean(secrets.apiKey || loaded.settings.apiKey)),
+        keychain: Boolean(cipher?.available()),
+      },
       teamRepo: c.teamRepo.value ?? '',
       reviewMode: c.reviewMode.value,
       memoryFormat: c.memoryFormat.value,
@@ -195,7 +249,6 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       }
     }
     set('baseURL', input.modelBaseURL)
-    set('apiKey', input.modelApiKey)
     set('selectorModel', input.selectorModel)
     set('agentModel', input.agentModel)
     set('extractionEnabled', input.extractionEnabled)
@@ -203,7 +256,6 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     set('dreamMinHours', input.dreamMinHours)
     set('dreamMinSessions', input.dreamMinSessions)
     set('teamUrl', input.teamUrl)
-    set('teamToken', input.teamToken)
     set('teamRepo', input.teamRepo)
     set('reviewMode', input.reviewMode)
     set('memoryFormat', input.memoryFormat)
@@ -211,6 +263,16 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     set('keepInBackground', input.keepInBackground)
     set('startAtLogin', input.startAtLogin)
     await saveAppSettings(baseCtx, s)
+    const secretInputs: [SecretName, string | null | undefined][] = [
+      ['apiKey', input.modelApiKey],
+      ['teamToken', input.teamToken],
+    ]
+    for (const [name, value] of secretInputs) {
+      if (value === undefined) continue
+      await storeSecret(baseCtx, name, value ?? '', cipher)
+      if (value) secrets[name] = value
+      else delete secrets[name]
+    }
     const desktopOnly = Object.keys(input).every((k) => k === 'keepInBackground' || k === 'startAtLogin')
     if (workspace && !desktopOnly) await open(reopened(workspace.ctx), workspace.info().isDemo)
     const view = settingsView()
@@ -219,8 +281,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   }
 
   /** The same project with the settings just saved (the team switch lives in its context). */
-  const reopened = (ctx: ProjectContext) =>
-    createProjectContext({ cwd: ctx.projectRoot, env: ctx.env, flagSettingsPath: ctx.flagSettingsPath })
+  const reopened = (ctx: ProjectContext) => projectCtx(ctx.projectRoot, ctx.env, ctx.flagSettingsPath)
 
   const handlers: { [M in MethodName]: (a: ArgsOf<M>) => Promise<ResultOf<M>> } = {
     'workspace/list': () => listWorkspaces(),
@@ -265,14 +326,19 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   const agentSocket =
     opts.agentSocket === false
       ? undefined
-      : await listenForAgentJobs(getAppDataDir(baseCtx), async (job) => {
-          const ws = workspace
-          const target = getAutoMemPath(createProjectContext({ cwd: job.projectRoot, env: opts.env }))
-          if (!ws || target !== ws.memoryDir)
-            return { accepted: false, reason: 'the app has another workspace open' }
-          await ws.turnEnded(job.transcriptPath)
-          return { accepted: true }
-        }).catch((e: Error) => {
+      : await listenForAgentJobs(
+          getAppDataDir(baseCtx),
+          async (job) => {
+            const ws = workspace
+            const target = getAutoMemPath(projectCtx(job.projectRoot))
+            if (!ws || target !== ws.memoryDir)
+              return { accepted: false, reason: 'the app has another workspace open' }
+            await ws.turnEnded(job.transcriptPath)
+            return { accepted: true }
+          },
+          // Only the desktop app, which holds the keychain, hands secrets to the CLI.
+          cipher ? (name) => secrets[name] : undefined,
+        ).catch((e: Error) => {
           activity.add({
             kind: 'extraction',
             level: 'warning',
@@ -284,13 +350,14 @@ export async function createHost(opts: HostOptions): Promise<Host> {
         })
 
   // First workspace: the one asked for, else the busiest known project, else the demo.
-  if (opts.projectRoot) await open(createProjectContext({ cwd: opts.projectRoot, env: opts.env }), false)
+  if (opts.projectRoot) await open(projectCtx(opts.projectRoot), false)
   else {
     // The busiest project whose folder is known; a machine with no memories yet gets the demo.
     const first = (await listWorkspaces()).find((w) => w.projectRoot && w.memoryCount > 0)
-    if (first) await open(createProjectContext({ cwd: first.projectRoot, env: opts.env }), false)
+    if (first) await open(projectCtx(first.projectRoot), false)
     else await open(await demoContext(), true)
   }
+  for (const notice of startNotices) activity.add(notice)
 
   return {
     async call(method, args) {

@@ -11,6 +11,7 @@ import { getRepoSlug } from '../core/team/repo-slug.js'
 import { SyncBase } from '../core/team/sync-base.js'
 import { createSyncState, type SyncDeps } from '../core/team/sync.js'
 import { getAppDataDir } from './app-data.js'
+import { keychainOnlyHint } from './cli-secrets.js'
 import { loadEffectiveConfig } from './config.js'
 
 export type TeamSetup =
@@ -49,7 +50,10 @@ export function resolveTeamSetup(
   const token = overrides.token || config.teamToken.value
   const missing = (reason: string): TeamSetup => ({ ok: false, state: 'not-configured', reason })
   if (!url) return missing('no team server configured (MEMDIR_TEAM_URL or settings)')
-  if (!token) return missing('no team token configured (MEMDIR_TEAM_TOKEN or settings)')
+  if (!token)
+    return missing(
+      keychainOnlyHint(ctx, 'teamToken') ?? 'no team token configured (MEMDIR_TEAM_TOKEN or settings)',
+    )
   const repo = config.teamRepo.value || getRepoSlug(ctx.projectRoot)
   if (!repo) return missing('cannot tell the repo: no git origin remote (set MEMDIR_TEAM_REPO)')
   const deps: SyncDeps = {

@@ -69,6 +69,16 @@ export class Tray {
     )
   }
 }
+// Stubbed crypto: reversible, but never the plain text on disk (tests check both).
+export const safeStorage = {
+  isEncryptionAvailable: () => true,
+  getSelectedStorageBackend: () => 'gnome_libsecret',
+  encryptString: (plain) => Buffer.concat([Buffer.from('stubenc:'), Buffer.from(plain).map((b) => b ^ 0x5a)]),
+  decryptString: (data) => {
+    if (!data.subarray(0, 8).equals(Buffer.from('stubenc:'))) throw new Error('not encrypted by this stub')
+    return Buffer.from(data.subarray(8).map((b) => b ^ 0x5a)).toString()
+  },
+}
 export const nativeImage = { createFromPath: (path) => ({ path }) }
 export const session = {
   defaultSession: {
@@ -103,4 +113,5 @@ export default {
   dialog,
   Tray,
   nativeImage,
+  safeStorage,
 }

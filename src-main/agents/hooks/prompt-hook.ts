@@ -8,7 +8,7 @@ import { sanitizePath } from '../../core/paths/sanitize.js'
 import { RecallSession } from '../../core/recall/recall-session.js'
 import { recentToolsInTranscript } from '../../core/sessions/recent-tools.js'
 import { activityFileFor, appendActivity, newActivityItem } from '../../host/activity-store.js'
-import { getAppDataDir } from '../../host/app-data.js'
+import { getAppDataDir, loadAppSettings } from '../../host/app-data.js'
 import { loadEffectiveConfig, modelConfigOf } from '../../host/config.js'
 import { createProjectContext } from '../../host/project.js'
 import { loadRecallState, pruneRecallStates, saveRecallState } from './recall-state.js'
@@ -27,7 +27,10 @@ export interface PromptHookResult {
  * its 60 KiB budget. Returns the hook output, or nothing when there is nothing to add.
  */
 export async function runPromptHook(input: UserPromptSubmitHook, env: Env): Promise<PromptHookResult> {
-  const ctx = createProjectContext({ cwd: input.cwd, env })
+  let ctx = createProjectContext({ cwd: input.cwd, env })
+  // A key kept outside the settings file: its 0600 file, or the desktop app asked briefly (a prompt never waits long).
+  if (loadAppSettings(ctx).secrets?.apiKey && !env.ANTHROPIC_API_KEY)
+    ctx = await (await import('../../host/cli-secrets.js')).withCliSecrets(ctx, 300)
   const auto = getAutoMemoryEnablement(ctx)
   if (!auto.enabled) return { skipped: `auto memory is off: ${auto.reason}` }
   const memoryDir = getAutoMemPath(ctx)

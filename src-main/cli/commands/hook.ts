@@ -35,7 +35,8 @@ export async function hookCommand(io: CliIO, event: string | undefined, job: Hoo
     const { runExtractionJob } = await import('../../agents/hooks/extraction-job.js')
     const lines: Promise<void>[] = []
     try {
-      const ctx = createProjectContext({ cwd: job.cwd ?? io.cwd, env: io.env })
+      const { withCliSecrets } = await import('../../host/cli-secrets.js')
+      const ctx = await withCliSecrets(createProjectContext({ cwd: job.cwd ?? io.cwd, env: io.env }))
       await runExtractionJob(ctx, job.transcript, job.session, (l) => lines.push(log(l)))
     } catch (e) {
       lines.push(log(`failed: ${(e as Error).message}`))

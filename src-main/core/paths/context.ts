@@ -2,6 +2,12 @@ import { homedir } from 'node:os'
 
 export type Env = Readonly<Record<string, string | undefined>>
 
+/** Secrets kept out of the settings file (keychain or a 0600 file), once this process has them. */
+export interface SecretValues {
+  teamToken?: string
+  apiKey?: string
+}
+
 /**
  * Everything path resolution depends on, passed explicitly so tests and the host
  * can point it at temp dirs instead of the process globals.
@@ -18,6 +24,8 @@ export interface ProjectContext {
   policySettingsPath?: string
   /** Memdir's own team-memory switch (its settings), when the user set one. */
   teamMemorySwitch?: boolean
+  /** The team token and API key where they are not in the environment or the settings file. */
+  secrets?: Readonly<SecretValues>
 }
 
 export function resolveHomeDir(ctx: ProjectContext): string {

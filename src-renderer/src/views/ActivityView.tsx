@@ -12,6 +12,7 @@ const KIND_LABEL: Record<ActivityKind, string> = {
   sync: 'Team sync',
   recall: 'Recall',
   agent: 'Agent',
+  settings: 'Settings',
 }
 
 /** "Dream now": the consolidation gates as they stand, and a button that runs it (forcing time and sessions). */

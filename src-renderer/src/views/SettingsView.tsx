@@ -1,3 +1,4 @@
+import { SecretStored } from '../components/SecretStored'
 import { useState } from 'react'
 import type { SettingsInput } from '../../../src-shared/types'
 import { errorMessage, getClient } from '../transport/client'
@@ -101,7 +102,7 @@ export function SettingsView() {
               />
             </label>
             <label className="wide">
-              API key {settings.modelApiKeySet && <span className="muted">(set)</span>}{' '}
+              API key <SecretStored settings={settings} name="apiKey" set={settings.modelApiKeySet} />{' '}
               <FromEnv field="apiKey" />
               <input
                 type="password"

@@ -1,3 +1,4 @@
+import { SecretStored } from '../components/SecretStored'
 import { useState } from 'react'
 import { errorMessage, getClient } from '../transport/client'
 import { RestoreMine } from '../components/RestoreMine'
@@ -110,7 +111,12 @@ export function TeamView() {
           />
         </label>
         <label>
-          Token {team?.tokenSet || settings?.teamTokenSet ? <span className="muted">(set)</span> : null}
+          Token{' '}
+          <SecretStored
+            settings={settings}
+            name="teamToken"
+            set={Boolean(team?.tokenSet || settings?.teamTokenSet)}
+          />
           <input
             name="teamToken"
             type="password"
