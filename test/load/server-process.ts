@@ -64,20 +64,20 @@ export class TeamServerProcess {
   }
 
   /** SIGKILL: in-flight requests and open transactions die with the process. */
-  async kill(): Promise<void> {
-    const child = this.child
-    if (!child || !this.running) return
-    const exited = new Promise<void>((r) => child.once('exit', () => r()))
-    child.kill('SIGKILL')
-    await exited
+  kill(): Promise<void> {
+    return this.signal('SIGKILL')
   }
 
   /** SIGTERM, as an orchestrator stops an instance: in-flight requests finish first. */
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
+    return this.signal('SIGTERM')
+  }
+
+  private async signal(sig: NodeJS.Signals): Promise<void> {
     const child = this.child
     if (!child || !this.running) return
     const exited = new Promise<void>((r) => child.once('exit', () => r()))
-    child.kill('SIGTERM')
+    child.kill(sig)
     await exited
   }
 }
