@@ -102,6 +102,13 @@ describe('2. team memory from the app', () => {
         async () => (await server.store.getRepo('acme/shop'))?.entries.has('conventions.md') === true,
       )
       await until(async () => (await state.innerText()).startsWith('Connected'))
+      // Where the token lives is shown; in the browser (no keychain) a 0600 file, never settings.json.
+      expect(await page.getByTestId('secret-teamToken').innerText()).toBe(
+        '(set · in a file only you can read)',
+      )
+      const dataDir = sb.env.MEMDIR_DATA_DIR as string
+      expect(readFileSync(join(dataDir, 'settings.json'), 'utf8')).not.toContain(token)
+      expect(readFileSync(join(dataDir, 'secrets', 'teamToken'), 'utf8')).toBe(token)
     } finally {
       await app.close()
     }

@@ -107,7 +107,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     startNotices.push({
       kind: 'settings',
       level: 'info',
-      title: `Moved the ${moved.map(secretLabel).join(' and ')} to the OS keychain`,
+      title: `Moved the ${moved.map(secretLabel).join(' and ')} to ${cipher?.available() ? 'the OS keychain' : 'a file only you can read'}`,
       detail: 'They were in the settings file as plain text; the file now only notes where they are.',
       files: [],
     })
