@@ -1,33 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { startTeamServer } from '../test/helpers/team-server.js'
+import { startTeamServer, teamCall as call } from '../test/helpers/team-server.js'
 
 const PATH = '/api/claude_code/team_memory'
-
-async function call(
-  url: string,
-  token: string | undefined,
-  method: string,
-  repo: string,
-  opts: { body?: unknown; headers?: Record<string, string>; view?: string } = {},
-) {
-  const u = `${url}${PATH}?repo=${encodeURIComponent(repo)}${opts.view ? `&view=${opts.view}` : ''}`
-  const res = await fetch(u, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      'content-type': 'application/json',
-      ...opts.headers,
-    },
-    body:
-      opts.body === undefined
-        ? undefined
-        : typeof opts.body === 'string'
-          ? opts.body
-          : JSON.stringify(opts.body),
-  })
-  const text = await res.text()
-  return { status: res.status, etag: res.headers.get('etag'), body: text ? JSON.parse(text) : undefined }
-}
 
 // PostgreSQL runs when a database is available (CI starts one: see .ci/run).
 const backends = [{ name: 'sqlite', databaseUrl: undefined as string | undefined }]

@@ -1,30 +1,19 @@
 import { describe, expect, it } from 'vitest'
-import { startTeamServer } from '../test/helpers/team-server.js'
+import { startTeamServer, teamCall } from '../test/helpers/team-server.js'
 import { closeGracefully } from './http-server.js'
 import { repoChecksum, type TeamStore } from './store.js'
 
 const PATH = '/api/claude_code/team_memory'
 
-async function call(
+/** A request with a JSON body and extra headers (most of these tests send both or neither). */
+const call = (
   url: string,
   token: string | undefined,
   method: string,
   repo: string,
   body?: unknown,
-  headers: Record<string, string> = {},
-) {
-  const res = await fetch(`${url}${PATH}?repo=${encodeURIComponent(repo)}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      'content-type': 'application/json',
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  const text = await res.text()
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined }
-}
+  headers?: Record<string, string>,
+) => teamCall(url, token, method, repo, { body, headers })
 
 const backends = [{ name: 'sqlite', databaseUrl: undefined as string | undefined }]
 if (process.env.TEST_DATABASE_URL)

@@ -19,6 +19,40 @@ afterEach(async () => {
   while (running.length) await running.pop()!.close()
 })
 
+const TEAM_PATH = '/api/claude_code/team_memory'
+
+/** One raw request to the team memory API (a string body is sent as is: malformed JSON tests). */
+export async function teamCall(
+  url: string,
+  token: string | undefined,
+  method: string,
+  repo: string,
+  opts: { body?: unknown; headers?: Record<string, string>; view?: string } = {},
+) {
+  const u = `${url}${TEAM_PATH}?repo=${encodeURIComponent(repo)}${opts.view ? `&view=${opts.view}` : ''}`
+  const res = await fetch(u, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      'content-type': 'application/json',
+      ...opts.headers,
+    },
+    body:
+      opts.body === undefined
+        ? undefined
+        : typeof opts.body === 'string'
+          ? opts.body
+          : JSON.stringify(opts.body),
+  })
+  const text = await res.text()
+  return {
+    status: res.status,
+    etag: res.headers.get('etag'),
+    headers: res.headers,
+    body: text ? JSON.parse(text) : undefined,
+  }
+}
+
 /** The real team server on loopback, SQLite in a temp dir (or PostgreSQL when a URL is given). */
 export async function startTeamServer(
   opts: Omit<Partial<TeamServerOptions>, 'store'> & {
