@@ -7,7 +7,9 @@ import type { ProjectContext } from '../../src-main/core/paths/context.js'
 const created: string[] = []
 
 afterEach(() => {
-  while (created.length) rmSync(created.pop() as string, { recursive: true, force: true })
+  // A detached hook process may still be finishing a write: retry ENOTEMPTY / EBUSY briefly.
+  while (created.length)
+    rmSync(created.pop() as string, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
 })
 
 /** A real temp dir (realpath'd: macOS /var → /private/var), removed after the test. */
