@@ -1,7 +1,15 @@
 import type { ProjectContext, SecretValues } from '../core/paths/context.js'
 import { agentSocketPath, offerAgentJob } from './agent-socket.js'
 import { getAppDataDir, loadAppSettings } from './app-data.js'
-import { readStoredSecrets, SECRET_ENV, SECRET_NAMES, secretMarkers } from './secrets.js'
+import {
+  readStoredSecrets,
+  SECRET_ENV,
+  SECRET_FLAG,
+  SECRET_LABEL,
+  SECRET_NAMES,
+  secretMarkers,
+  type SecretName,
+} from './secrets.js'
 
 /**
  * The team token and API key for a process outside the desktop app (the CLI, hooks, MCP): the
@@ -9,10 +17,11 @@ import { readStoredSecrets, SECRET_ENV, SECRET_NAMES, secretMarkers } from './se
  * app, which alone can open the keychain, asked over its user-only socket.
  */
 export async function withCliSecrets(ctx: ProjectContext, timeoutMs = 800): Promise<ProjectContext> {
-  const markers = secretMarkers(loadAppSettings(ctx))
+  const settings = loadAppSettings(ctx)
+  const markers = secretMarkers(settings)
   const wanted = SECRET_NAMES.filter((name) => markers[name] && !ctx.env[SECRET_ENV[name]])
   if (!wanted.length) return ctx
-  const secrets: SecretValues = { ...readStoredSecrets(ctx) }
+  const secrets: SecretValues = { ...readStoredSecrets(ctx, undefined, settings) }
   const socket = agentSocketPath(getAppDataDir(ctx))
   for (const name of wanted) {
     if (markers[name] !== 'keychain' || secrets[name]) continue
@@ -23,11 +32,10 @@ export async function withCliSecrets(ctx: ProjectContext, timeoutMs = 800): Prom
 }
 
 /** Why a secret the settings name is missing here, for an error message (undefined: not the reason). */
-export function keychainOnlyHint(ctx: ProjectContext, name: 'teamToken' | 'apiKey'): string | undefined {
+export function keychainOnlyHint(ctx: ProjectContext, name: SecretName): string | undefined {
   if (secretMarkers(loadAppSettings(ctx))[name] !== 'keychain' || ctx.secrets?.[name]) return undefined
-  const flag = name === 'teamToken' ? 'team-token' : 'api-key'
   return (
-    `the ${name === 'teamToken' ? 'team token' : 'API key'} is in the desktop app's keychain and the app is not running: ` +
-    `start Memdir, set ${SECRET_ENV[name]}, or keep a copy for the command line with \`memdir secret set ${flag}\``
+    `the ${SECRET_LABEL[name]} is in the desktop app's keychain and the app is not running: ` +
+    `start Memdir, set ${SECRET_ENV[name]}, or keep a copy for the command line with \`memdir secret set ${SECRET_FLAG[name]}\``
   )
 }

@@ -28,6 +28,7 @@ import { createProjectContext } from './project.js'
 import {
   migratePlainSecrets,
   readStoredSecrets,
+  SECRET_LABEL,
   secretMarkers,
   storeSecret,
   type SecretCipher,
@@ -88,8 +89,6 @@ export function toRpcError(e: unknown): RpcError {
   return { code: 'INTERNAL', message: (e as Error)?.message ?? String(e) }
 }
 
-const secretLabel = (name: SecretName) => (name === 'teamToken' ? 'team token' : 'API key')
-
 /** The composition root: one host per app; builds the services of the open workspace. */
 export async function createHost(opts: HostOptions): Promise<Host> {
   const listeners = new Set<(e: MemdirEvent) => void>()
@@ -100,36 +99,44 @@ export async function createHost(opts: HostOptions): Promise<Host> {
 
   // Secrets never sit in the settings file: read once, shared by every context of this host.
   const cipher = opts.secretCipher
-  const moved = cipher ? await migratePlainSecrets(baseCtx, cipher).catch(() => []) : []
   // Shown once the first workspace's feed is attached (before that the feed has no file).
   const startNotices: Parameters<ActivityLog['add']>[0][] = []
+  const secretProblem = (title: string, e: unknown, advice: string) =>
+    startNotices.push({
+      kind: 'settings',
+      level: 'error',
+      title,
+      detail: `${(e as Error).message} — ${advice}`,
+      files: [],
+    })
+  const moved = cipher
+    ? await migratePlainSecrets(baseCtx, cipher).catch((e: unknown) => {
+        secretProblem(
+          'Plain secrets could not be moved out of the settings file',
+          e,
+          'they stay there for now.',
+        )
+        return []
+      })
+    : []
   if (moved.length)
     startNotices.push({
       kind: 'settings',
       level: 'info',
-      title: `Moved the ${moved.map(secretLabel).join(' and ')} to ${cipher?.available() ? 'the OS keychain' : 'a file only you can read'}`,
+      title: `Moved the ${moved.map((n) => SECRET_LABEL[n]).join(' and ')} to ${cipher?.available() ? 'the OS keychain' : 'a file only you can read'}`,
       detail: 'They were in the settings file as plain text; the file now only notes where they are.',
       files: [],
     })
-  const secrets: SecretValues = {}
-  Object.assign(secrets, readSecretsReporting())
-  const projectCtx = (cwd: string, env: Env = opts.env, flagSettingsPath?: string) =>
-    createProjectContext({ cwd, env, flagSettingsPath, secrets })
-
-  function readSecretsReporting(): SecretValues {
+  const secrets: SecretValues = (() => {
     try {
       return readStoredSecrets(baseCtx, cipher)
     } catch (e) {
-      startNotices.push({
-        kind: 'settings',
-        level: 'error',
-        title: 'Cannot read the stored team token or API key',
-        detail: `${(e as Error).message} — enter them again in Settings.`,
-        files: [],
-      })
+      secretProblem('Cannot read the stored team token or API key', e, 'enter them again in Settings.')
       return {}
     }
-  }
+  })()
+  const projectCtx = (cwd: string, env: Env = opts.env, flagSettingsPath?: string) =>
+    createProjectContext({ cwd, env, flagSettingsPath, secrets })
 
   async function open(ctx: ProjectContext, isDemo: boolean) {
     await workspace?.close(5_000)

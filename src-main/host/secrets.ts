@@ -12,6 +12,9 @@ export const SECRET_ENV: Record<SecretName, string> = {
   teamToken: 'MEMDIR_TEAM_TOKEN',
   apiKey: 'ANTHROPIC_API_KEY',
 }
+/** How each secret is named to the user, and on the command line (`memdir secret set team-token`). */
+export const SECRET_LABEL: Record<SecretName, string> = { teamToken: 'team token', apiKey: 'API key' }
+export const SECRET_FLAG: Record<SecretName, string> = { teamToken: 'team-token', apiKey: 'api-key' }
 /** Where a secret lives: encrypted with the OS keychain's key, or (opt-in, or no keychain) a 0600 file. */
 export type SecretStorage = 'keychain' | 'file'
 
@@ -45,8 +48,12 @@ export function secretMarkers(settings: AppSettings): Partial<Record<SecretName,
 }
 
 /** Secrets this process can read by itself: the 0600 files, and (with a cipher) the keychain ones. */
-export function readStoredSecrets(ctx: ProjectContext, cipher?: SecretCipher): SecretValues {
-  const markers = secretMarkers(readAppSettings(ctx).settings)
+export function readStoredSecrets(
+  ctx: ProjectContext,
+  cipher?: SecretCipher,
+  settings: AppSettings = readAppSettings(ctx).settings,
+): SecretValues {
+  const markers = secretMarkers(settings)
   const out: SecretValues = {}
   for (const name of SECRET_NAMES) {
     const storage = markers[name]

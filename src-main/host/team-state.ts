@@ -6,7 +6,7 @@ import type { SyncDeps } from '../core/team/sync.js'
 import type { ActivityLog } from './activity-log.js'
 import { loadAppSettings } from './app-data.js'
 import type { ChangeRecorder } from './change-recorder.js'
-import { loadEffectiveConfig } from './config.js'
+import { effectiveConfig } from './config.js'
 import { HostError } from './errors.js'
 import { resolveTeamSetup, type TeamHistory } from './team.js'
 
@@ -43,7 +43,9 @@ export class TeamState {
         enabled: false,
         reason: setup.reason,
         url: settings.teamUrl,
-        tokenSet: Boolean(loadEffectiveConfig(this.deps.ctx).teamToken.value),
+        tokenSet: Boolean(
+          effectiveConfig(this.deps.ctx.env, settings, this.deps.ctx.secrets).teamToken.value,
+        ),
         repo: settings.teamRepo,
         syncing: false,
       }

@@ -1,10 +1,18 @@
 import type { ProjectContext } from '../../core/paths/context.js'
 import { loadAppSettings } from '../../host/app-data.js'
 import { withCliSecrets } from '../../host/cli-secrets.js'
-import { SECRET_ENV, secretMarkers, secretsDir, storeSecret, type SecretName } from '../../host/secrets.js'
+import {
+  SECRET_ENV,
+  SECRET_FLAG,
+  SECRET_NAMES,
+  secretMarkers,
+  secretsDir,
+  storeSecret,
+  type SecretName,
+} from '../../host/secrets.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
-const NAMES: Record<string, SecretName> = { 'team-token': 'teamToken', 'api-key': 'apiKey' }
+const NAMES: Record<string, SecretName> = Object.fromEntries(SECRET_NAMES.map((n) => [SECRET_FLAG[n], n]))
 const USAGE =
   'usage: memdir secret status [--json] | secret set team-token|api-key | secret clear team-token|api-key'
 
