@@ -5,6 +5,11 @@ import { fileURLToPath } from 'node:url'
 export const BIN = fileURLToPath(new URL('../../bin/memdir.js', import.meta.url))
 const CLI = fileURLToPath(new URL('../../out/main/cli.js', import.meta.url))
 
+/** Throws a clear error when the CLI bundle has not been built. */
+export function assertCliBuilt(): void {
+  if (!existsSync(CLI)) throw new Error('out/main/cli.js is missing: run `npm run build` before these tests')
+}
+
 export interface Ran {
   code: number | null
   stdout: string
@@ -17,7 +22,7 @@ export function runBuilt(
   args: string[],
   opts: { env: Record<string, string | undefined>; cwd?: string; input?: string; timeoutMs?: number },
 ): Promise<Ran> {
-  if (!existsSync(CLI)) throw new Error('out/main/cli.js is missing: run `npm run build` before these tests')
+  assertCliBuilt()
   const t = performance.now()
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {

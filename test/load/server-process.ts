@@ -1,9 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-
-const BIN = fileURLToPath(new URL('../../bin/memdir.js', import.meta.url))
-const CLI = fileURLToPath(new URL('../../out/main/cli.js', import.meta.url))
+import { assertCliBuilt, BIN } from '../helpers/built-cli.js'
 
 export interface ServerProcessOptions {
   /** PostgreSQL; without it the instance uses SQLite at `dataFile`. */
@@ -28,7 +24,7 @@ export class TeamServerProcess {
   }
 
   async start(): Promise<string> {
-    if (!existsSync(CLI)) throw new Error('out/main/cli.js is missing: run `npm run build` first')
+    assertCliBuilt()
     const child = spawn(
       process.execPath,
       [BIN, 'team-server', '--port', String(this.port), '--data', this.opts.dataFile],

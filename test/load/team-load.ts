@@ -1,12 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { runCli } from '../../src-main/cli/run.js'
 import { getTeamMemPath } from '../../src-main/core/paths/team-agent-paths.js'
 import { TeamApiClient } from '../../src-main/core/team/api-client.js'
 import { readLocalTeamEntries } from '../../src-main/core/team/local-entries.js'
 import { openHistory } from '../../src-main/host/history.js'
 import { createProjectContext } from '../../src-main/host/project.js'
+import { percentile } from '../../bench/lib.js'
+import { cliSession } from '../helpers/cli.js'
 import { type FaultRates, seededRandom, startFaultProxy } from './fault-proxy.js'
 import { TeamServerProcess } from './server-process.js'
 
@@ -69,39 +70,22 @@ interface Edit {
   content: string
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted.length
-    ? (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number)
-    : 0
-}
-
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** `memdir …` in this process with the client's own env (its own HOME and project dir). */
 async function memdir(client: Client, args: string[]) {
-  let stdout = ''
-  let stderr = ''
-  const code = await runCli(args, {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    env: client.env,
-    cwd: client.project,
-  })
-  return { code, stdout, stderr }
+  const session = cliSession(client.env, client.project)
+  const code = await session.run(args)
+  return { code, ...session.io }
 }
 
 async function issueToken(opts: TeamLoadOptions, dataFile: string, repo: string): Promise<string> {
-  let out = ''
-  let err = ''
-  const code = await runCli(['team-server', 'token', 'add', '--repo', repo, '--data', dataFile], {
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    env: { HOME: tmpdir(), ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}) },
-    cwd: tmpdir(),
-  })
-  if (code !== 0) throw new Error(`token add failed: ${err}`)
-  return out.trim()
+  const env = { HOME: tmpdir(), ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}) }
+  const admin = cliSession(env, tmpdir())
+  if ((await admin.run(['team-server', 'token', 'add', '--repo', repo, '--data', dataFile])) !== 0)
+    throw new Error(`token add failed: ${admin.io.stderr}`)
+  return admin.io.stdout.trim()
 }
 
 /**
@@ -276,11 +260,11 @@ export async function runTeamLoad(opts: TeamLoadOptions): Promise<TeamLoadReport
       seconds,
       requests: proxy.stats.requests,
       requestsPerSecond: proxy.stats.requests / seconds,
-      serverP50Ms: percentile(proxy.stats.upstreamMs, 50),
-      serverP95Ms: percentile(proxy.stats.upstreamMs, 95),
+      serverP50Ms: percentile(sorted(proxy.stats.upstreamMs), 50),
+      serverP95Ms: percentile(sorted(proxy.stats.upstreamMs), 95),
       syncs: syncMs.length,
-      syncP50Ms: percentile(syncMs, 50),
-      syncP95Ms: percentile(syncMs, 95),
+      syncP50Ms: percentile(sorted(syncMs), 50),
+      syncP95Ms: percentile(sorted(syncMs), 95),
       injected: {
         error500: proxy.stats.error500,
         dropBefore: proxy.stats.dropBefore,
