@@ -20,7 +20,8 @@ export default defineConfig({
     build: {
       // Pure-JS libraries on the CLI's hot path are bundled: one chunk loads faster than the
       // hundreds of files each ships (the SDK alone is ~1,200), which `memdir hook prompt` feels.
-      externalizeDeps: { exclude: ['zod', 'yaml', '@anthropic-ai/sdk'] },
+      // `yaml` stays external: frontmatter.ts requires it only for headers its fast path cannot read.
+      externalizeDeps: { exclude: ['zod', '@anthropic-ai/sdk'] },
       outDir: 'out/main',
       rollupOptions: {
         input: {

@@ -1,5 +1,4 @@
 import type { ProjectContext, SecretValues } from '../core/paths/context.js'
-import { agentSocketPath, offerAgentJob } from './agent-socket.js'
 import { getAppDataDir, loadAppSettings } from './app-data.js'
 import {
   readStoredSecrets,
@@ -22,9 +21,11 @@ export async function withCliSecrets(ctx: ProjectContext, timeoutMs = 800): Prom
   const wanted = SECRET_NAMES.filter((name) => markers[name] && !ctx.env[SECRET_ENV[name]])
   if (!wanted.length) return ctx
   const secrets: SecretValues = { ...readStoredSecrets(ctx, undefined, settings) }
-  const socket = agentSocketPath(getAppDataDir(ctx))
   for (const name of wanted) {
     if (markers[name] !== 'keychain' || secrets[name]) continue
+    // The socket client (node:net) loads only when the app has to be asked.
+    const { agentSocketPath, offerAgentJob } = await import('./agent-socket.js')
+    const socket = agentSocketPath(getAppDataDir(ctx))
     const reply = await offerAgentJob(socket, { type: 'secret', name }, timeoutMs)
     if (reply.accepted && reply.value) secrets[name] = reply.value
   }

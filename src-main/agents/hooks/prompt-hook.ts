@@ -3,7 +3,7 @@ import type { PromptHookOutput, UserPromptSubmitHook } from '../../../src-shared
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { Env } from '../../core/paths/context.js'
 import { getAutoMemoryEnablement } from '../../core/paths/enablement.js'
-import { hasModelCredentials } from '../../core/model/config.js'
+import { createModelClient } from '../../core/model/client.js'
 import { sanitizePath } from '../../core/paths/sanitize.js'
 import { RecallSession } from '../../core/recall/recall-session.js'
 import { recentToolsInTranscript } from '../../core/sessions/recent-tools.js'
@@ -38,14 +38,7 @@ export async function runPromptHook(input: UserPromptSubmitHook, env: Env): Prom
   const state = await loadRecallState(stateDir, input.session_id)
 
   const timeoutMs = Number(env.MEMDIR_HOOK_SELECTOR_TIMEOUT_MS) || DEFAULT_SELECTOR_TIMEOUT_MS
-  // The SDK is loaded only when there is a model to call: the offline path starts faster.
-  const modelConfig = modelConfigOf(loadEffectiveConfig(ctx))
-  const client = hasModelCredentials(modelConfig)
-    ? (await import('../../core/model/client.js')).createModelClient(modelConfig, {
-        maxRetries: 0,
-        timeoutMs,
-      })
-    : undefined
+  const client = createModelClient(modelConfigOf(loadEffectiveConfig(ctx)), { maxRetries: 0, timeoutMs })
   const session = new RecallSession(memoryDir, {
     client,
     signal: AbortSignal.timeout(timeoutMs),

@@ -46,5 +46,9 @@ describe('the staleness line in recall', () => {
     expect((await buildRecallInjection([{ path, mtimeMs: T0 + DAY }], T0 + 30 * DAY))[0]).not.toContain(
       'Note:',
     )
+    const notARepo = tempDir()
+    expect(
+      (await buildRecallInjection([{ path, mtimeMs: T0 + DAY }], T0 + 30 * DAY, notARepo))[0],
+    ).not.toContain('Note:')
   })
 })

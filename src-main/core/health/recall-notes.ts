@@ -1,4 +1,5 @@
 import { isAbsolute, relative } from 'node:path'
+import { findGitRoot } from '../paths/git-root.js'
 import { bodyOf } from '../store/frontmatter.js'
 import { findCodeMentions } from './code-mentions.js'
 import { git } from './git-history.js'
@@ -19,6 +20,8 @@ export async function codeStalenessNotes(
   memories: readonly { path: string; mtimeMs: number; text: string }[],
 ): Promise<Map<string, string>> {
   const notes = new Map<string, string>()
+  // No `.git` at or above the root: not a repository, and no git process is started to learn it.
+  if (findGitRoot(projectRoot) === undefined) return notes
   let budget = MAX_PATHS
   for (const m of memories) {
     if (budget <= 0) break

@@ -91,7 +91,7 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
       tools: opts.base.tools as Anthropic.Tool[],
       messages: [...(opts.base.messages as Anthropic.MessageParam[]), ...tail],
     }
-    const reply = await opts.client.sdk.messages.create(request, { signal: opts.signal })
+    const reply = await opts.client.createMessage(request, { signal: opts.signal })
     turns++
     const replyParam: Anthropic.MessageParam = {
       role: 'assistant',

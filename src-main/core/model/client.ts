@@ -1,9 +1,13 @@
-import Anthropic from '@anthropic-ai/sdk'
+import type Anthropic from '@anthropic-ai/sdk'
 import { hasModelCredentials, type ModelConfig } from './config.js'
 
 export interface ModelClient {
-  sdk: Anthropic
   config: ModelConfig
+  /** One Messages API call. The SDK (over 1 MB of code) loads on the first: offline commands never pay for it. */
+  createMessage(
+    params: Anthropic.MessageCreateParamsNonStreaming,
+    opts?: { signal?: AbortSignal },
+  ): Promise<Anthropic.Message>
 }
 
 export interface ClientOptions {
@@ -14,12 +18,21 @@ export interface ClientOptions {
 /** The one place an Anthropic client is made. Undefined without credentials: callers degrade. */
 export function createModelClient(config: ModelConfig, opts: ClientOptions = {}): ModelClient | undefined {
   if (!hasModelCredentials(config)) return undefined
-  const sdk = new Anthropic({
-    apiKey: config.apiKey ?? null,
-    authToken: config.authToken ?? null,
-    baseURL: config.baseURL,
-    maxRetries: opts.maxRetries ?? 2,
-    timeout: opts.timeoutMs ?? 120_000,
-  })
-  return { sdk, config }
+  let sdk: Promise<Anthropic> | undefined
+  const load = () =>
+    (sdk ??= import('@anthropic-ai/sdk').then(
+      ({ default: Anthropic }) =>
+        new Anthropic({
+          apiKey: config.apiKey ?? null,
+          authToken: config.authToken ?? null,
+          baseURL: config.baseURL,
+          maxRetries: opts.maxRetries ?? 2,
+          timeout: opts.timeoutMs ?? 120_000,
+        }),
+    ))
+  return {
+    config,
+    createMessage: async (params, callOpts = {}) =>
+      (await load()).messages.create(params, { signal: callOpts.signal }),
+  }
 }

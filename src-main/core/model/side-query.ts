@@ -38,7 +38,7 @@ export async function sideQuery(client: ModelClient, opts: SideQueryOptions): Pr
     messages: [{ role: 'user', content: opts.user }],
     output_config: { format: { type: 'json_schema', schema: opts.schema } },
   }
-  const msg = await client.sdk.messages.create(params, { signal: opts.signal })
+  const msg = await client.createMessage(params, { signal: opts.signal })
   const textOut = msg.content
     .filter((b): b is Anthropic.TextBlock => b.type === 'text')
     .map((b) => b.text)

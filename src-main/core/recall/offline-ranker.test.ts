@@ -15,6 +15,25 @@ const rank = async (d: string, q: string) =>
   (await rankMemoriesOffline(q, await scanMemoryFiles(d))).map((r) => r.header.filename)
 
 describe('offline ranker', () => {
+  it('folds accents and splits on anything but letters and digits, ASCII or not', () => {
+    expect(tokenize('Café résumé: v2_api, naïve-Übersetzung')).toEqual([
+      'cafe',
+      'resum',
+      'v2',
+      'api',
+      'naiv',
+      'ubersetzung',
+    ])
+    expect(tokenize('CAFE resume: v2_api, naive-Ubersetzung')).toEqual([
+      'cafe',
+      'resum',
+      'v2',
+      'api',
+      'naiv',
+      'ubersetzung',
+    ])
+  })
+
   it('matches other word forms through the stemmer', async () => {
     expect(tokenize('Translations translated translating')).toEqual(['translat', 'translat', 'translat'])
     const d = dir({

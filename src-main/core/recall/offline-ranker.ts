@@ -11,14 +11,24 @@ const stem = (w: string) => {
   return s
 }
 
+// eslint-disable-next-line no-control-regex -- the ASCII range is the point
+const NON_ASCII = /[^\x00-\x7f]/
+const WORD = /[\p{L}\p{N}]+/gu
+// Accents split off by NFKD go, so "résumé" is one word, "resume".
+const MARKS = /\p{M}/gu
+const ASCII_WORD = /[a-z0-9]+/g
+
 /** Lowercased, accents folded, stopwords dropped, Porter-stemmed ("Translations" → "translat"). */
 export function tokenize(text: string): string[] {
+  const lower = text.toLowerCase()
+  // ASCII text (most memories) needs no folding, and a plain class matches what the Unicode one would.
   const words =
-    text
-      .toLowerCase()
-      .normalize('NFKD')
-      .match(/[\p{L}\p{N}]+/gu) ?? []
-  return words.filter((w) => w.length > 1 && !STOPWORDS.has(w)).map(stem)
+    (NON_ASCII.test(lower)
+      ? lower.normalize('NFKD').replace(MARKS, '').match(WORD)
+      : lower.match(ASCII_WORD)) ?? []
+  const out: string[] = []
+  for (const w of words) if (w.length > 1 && !STOPWORDS.has(w)) out.push(stem(w))
+  return out
 }
 
 let synonyms: Map<string, string[]> | undefined

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { kebabSlug, parseMemoryFile, parseMemoryHeaderFields, serializeMemoryFile } from './frontmatter.js'
+import {
+  kebabSlug,
+  parseMemoryFile,
+  parseMemoryHeaderFields,
+  parseSimpleFrontmatter,
+  serializeMemoryFile,
+} from './frontmatter.js'
 
 const samples = [
   '---\nname: Testing policy\ndescription: Integration tests hit the real DB\ntype: feedback\n---\n\nbody\n',
@@ -29,11 +35,35 @@ const samples = [
   '---\nname: nested-odd\ndescription: x\nmetadata:\n  type: project\n  owner: ops\nextra: 1\n---\n',
   '---\nname: empty-meta\ndescription: x\nmetadata:\n---\n',
   '---\nname: .inf\ndescription: .nan\n---\n',
+  '---\nname: "Plain quoted"\ndescription: "it has: a colon and # hash"\ntype: user\n---\n',
+  "---\nname: 'it''s quoted'\ndescription: 'single: with colon'\n---\n",
+  '---\nname: "escaped \\" quote"\ndescription: "tab\\tescape"\n---\n',
+  '---\nname: Rule\ndescription: Deploy: never on Fridays\ntype: feedback\n---\n',
+  '---\nname: Rule # note\ndescription: Deploy: never on Fridays\n---\n',
+  '---\nname: 007\ndescription: a: b\n---\n',
+  '---\nname: 2026 plans\ndescription: 3 tips for 0x1F and 1e5x\n---\n',
+  '---\nname: 0x1F\ndescription: 1e5\n---\n',
+  '---\nname: .hidden files\ndescription: .5\n---\n',
+  '---\nname: x\ndescription: y\nmetadata:\n  type: a: b\n---\n',
+]
+
+/** The shapes Claude Code writes, all read without loading the YAML library. */
+const fastPathBlocks = [
+  'name: Testing policy\ndescription: Integration tests hit the real DB\ntype: feedback\n',
+  'name: "Quoted: name"\ndescription: \'single\'\ntype: project\n',
+  "name: 'it''s quoted'\ndescription: 'single: with colon'\n",
+  'name: Rule\ndescription: Deploy: never on Fridays\ntype: feedback\n',
+  'name: Dated\ndescription: 2026-03-05 release and 3 tips\n',
+  'name: deploy-freeze\ndescription: No deploys on Fridays\nmetadata:\n  type: project\n',
 ]
 
 describe('frontmatter parsing', () => {
   it.each(samples)('the fast path agrees with the YAML path: %j', (text) => {
     expect(parseMemoryFile(text)).toEqual(parseMemoryFile(text, { fastPath: false }))
+  })
+
+  it.each(fastPathBlocks)('reads common frontmatter without the YAML library: %j', (block) => {
+    expect(parseSimpleFrontmatter(block)).toBeDefined()
   })
 
   it.each(samples)('the header-only parse gives the same fields: %j', (text) => {

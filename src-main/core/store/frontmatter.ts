@@ -1,5 +1,16 @@
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml'
+import { createRequire } from 'node:module'
+import type * as YamlLibrary from 'yaml'
 import { type MemoryType, parseMemoryType } from './memory-types.js'
+
+type YamlModule = typeof YamlLibrary
+let yaml: YamlModule | undefined
+/**
+ * The YAML library loads on first use: most headers Claude Code writes take the fast path below,
+ * and a command that reads only those (`memdir list`, the prompt hook) never pays its start-up.
+ */
+function yamlLibrary(): YamlModule {
+  return (yaml ??= createRequire(import.meta.url)('yaml') as YamlModule)
+}
 
 /**
  * How a memory names its type. `flat`: `type: user` (Claude Code until 2.1.x); `nested`:
@@ -54,22 +65,43 @@ function splitFrontmatter(text: string): { yaml: string; bodyStart: number } | u
 // A frontmatter line read without a YAML parser: `key: plain value` that YAML's core schema would
 // also read as that string (no quotes, flow/anchor/tag/block indicators, numbers, null or booleans).
 const SIMPLE_LINE = /^( *)([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*))?$/
-const INDICATOR_START = /^(?:["'[\]{}&*!|>%@`#.]|-\s|\?\s|[-+]?\d)/
+const INDICATOR_START = /^(?:["'[\]{}&*!|>%@`#]|-\s|\?\s)/
 const YAML_WORDS = new Set(['~', 'null', 'true', 'false'])
+// YAML 1.2 core schema numbers; a value that merely starts with a digit ("2026-03-05", "3 tips") is a string.
+const CORE_NUMBER =
+  /^(?:[-+]?\d+|0o[0-7]+|0x[\da-fA-F]+|[-+]?(?:\.\d+|\d+(?:\.\d*)?)(?:[eE][-+]?\d+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/
+const DOUBLE_QUOTED = /^"([^"\\]*)"$/
+const SINGLE_QUOTED = /^'((?:[^']|'')*)'$/
 
 /** Would YAML read this (trimmed, non-empty) plain value as something other than that string? */
 function needsYaml(raw: string): boolean {
   if (raw.length <= 5 && YAML_WORDS.has(raw.toLowerCase())) return true
-  return INDICATOR_START.test(raw) || raw.includes(': ') || raw.endsWith(':') || raw.includes('\t')
+  if (CORE_NUMBER.test(raw) || (raw.startsWith('.') && raw.length > 1 && raw[1] !== ' ')) return true
+  return INDICATOR_START.test(raw) || raw.endsWith(':') || raw.includes('\t')
+}
+
+/**
+ * A top-level value as the fast path reads it: quoted values without escapes, plain values.
+ * A plain value with `: ` inside fails YAML, and the quoting retry reads it as written: the same
+ * string (the caller checks that no comment in the block would be read differently by that retry).
+ */
+function simpleValue(raw: string): string | undefined {
+  const dq = DOUBLE_QUOTED.exec(raw)
+  if (dq) return dq[1]
+  const sq = SINGLE_QUOTED.exec(raw)
+  if (sq) return sq[1]!.replaceAll("''", "'")
+  return needsYaml(raw) ? undefined : raw
 }
 
 /**
  * Fast path for the frontmatter Claude Code writes (flat keys, and one nested `metadata:` map);
  * undefined means "let YAML decide". A scan reads hundreds of headers: no parser for the common case.
  */
-function parseSimpleFrontmatter(yaml: string): Record<string, unknown> | undefined {
+export function parseSimpleFrontmatter(yaml: string): Record<string, unknown> | undefined {
   const data: Record<string, unknown> = {}
   let nested: { key: string; map: Record<string, unknown>; indent: number } | undefined
+  let colonValue = false
+  let comment = false
   for (const rawLine of yaml.split('\n')) {
     const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine
     if (line.trim() === '') continue
@@ -77,9 +109,16 @@ function parseSimpleFrontmatter(yaml: string): Record<string, unknown> | undefin
     if (!m) return undefined
     const indent = m[1]!.length
     const value = m[3] ?? ''
+    if (value.includes('#')) comment = true
     const raw = (value.includes('#') ? value.replace(/\s+#.*$/, '') : value).trim()
     if (indent > 0) {
-      if (!nested || (nested.indent && indent !== nested.indent) || raw === '' || needsYaml(raw))
+      if (
+        !nested ||
+        (nested.indent && indent !== nested.indent) ||
+        raw === '' ||
+        needsYaml(raw) ||
+        raw.includes(': ')
+      )
         return undefined
       nested.indent = indent
       nested.map[m[2]!] = raw
@@ -92,10 +131,14 @@ function parseSimpleFrontmatter(yaml: string): Record<string, unknown> | undefin
       data[m[2]!] = nested.map
       continue
     }
-    if (needsYaml(raw)) return undefined
-    data[m[2]!] = raw
+    const v = simpleValue(raw)
+    if (v === undefined) return undefined
+    if (v === raw && raw.includes(': ')) colonValue = true
+    data[m[2]!] = v
   }
   if (nested && !nested.indent) return undefined
+  // With a `key: a: b` value YAML fails and the retry quotes every value, comments included.
+  if (colonValue && comment) return undefined
   return data
 }
 
@@ -116,7 +159,7 @@ function quoteValues(yaml: string): string {
 function yamlMapping(yaml: string): Record<string, unknown> | undefined {
   try {
     // YAML 1.2 core schema: dates stay strings ("2026-03-05"), yes/no stay words.
-    const v = parseYaml(yaml, { schema: 'core', uniqueKeys: false, prettyErrors: false }) as unknown
+    const v = yamlLibrary().parse(yaml, { schema: 'core', uniqueKeys: false, prettyErrors: false }) as unknown
     return isRecord(v) ? v : v == null ? {} : undefined
   } catch {
     return undefined
@@ -223,7 +266,7 @@ export function serializeMemoryFile(
     if (k === 'name' || k === 'description' || k === 'type' || k === 'metadata' || v === undefined) continue
     doc[k] = v
   }
-  const yaml = stringifyYaml(doc, { lineWidth: 0 })
+  const text = yamlLibrary().stringify(doc, { lineWidth: 0 })
   const body = fields.body.replace(/^\n+/, '')
-  return `---\n${yaml}---\n\n${body}${body.endsWith('\n') || body === '' ? '' : '\n'}`
+  return `---\n${text}---\n\n${body}${body.endsWith('\n') || body === '' ? '' : '\n'}`
 }
