@@ -1,48 +1,19 @@
-import { join, relative, sep } from 'node:path'
-import type { IndexView, PromptPreview, RecallPreview } from '../../src-shared/types.js'
+import { relative, sep } from 'node:path'
+import type { PromptPreview, RecallPreview } from '../../src-shared/types.js'
 import type { ModelClient } from '../core/model/client.js'
-import { ENTRYPOINT_NAME } from '../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../core/paths/context.js'
 import { loadMemoryPromptDetailed } from '../core/prompt/load.js'
 import { findRelevantMemories, type RecallResult } from '../core/recall/find-relevant.js'
 import { memoryAge, memoryFreshnessText } from '../core/recall/freshness.js'
 import { buildRecallInjection } from '../core/recall/inject.js'
-import { readIfExists } from '../core/store/atomic-write.js'
 import type { MemoryFormat } from '../core/store/frontmatter.js'
 import type { MemoryHeader } from '../core/store/memory-header.js'
-import {
-  MAX_ENTRYPOINT_CHARS,
-  MAX_ENTRYPOINT_LINES,
-  normalizeEntrypointText,
-  truncateEntrypointContent,
-} from '../core/store/truncate.js'
-import { formatMemoryManifest } from '../core/store/manifest.js'
 import { preferredMemoryFormat } from '../core/store/memory-format.js'
 import { scanMemoryFiles } from '../core/store/scan.js'
 import { loadAppSettings } from './app-data.js'
 import { HostError } from './errors.js'
 
 const toPosix = (p: string) => p.split(sep).join('/')
-
-/** MEMORY.md as the agent loads it, with the meters and per-line states (the UI and `memdir index`). */
-export async function indexView(memoryDir: string): Promise<IndexView> {
-  const path = join(memoryDir, ENTRYPOINT_NAME)
-  const raw = await readIfExists(path)
-  const t = truncateEntrypointContent(raw ?? '')
-  return {
-    path,
-    exists: raw !== null,
-    raw: normalizeEntrypointText(raw ?? ''),
-    loaded: t.content,
-    lineCount: t.lineCount,
-    charCount: t.charCount,
-    maxLines: MAX_ENTRYPOINT_LINES,
-    maxChars: MAX_ENTRYPOINT_CHARS,
-    keptLines: t.keptLines,
-    lineStates: t.lineStates,
-    warning: t.warning ?? null,
-  }
-}
 
 /** The memory prompt section for a mode (the UI's Prompt view and `memdir prompt`). */
 export async function promptPreview(
@@ -99,14 +70,6 @@ export async function recallPreview(
     })),
     injections: await buildRecallInjection(r.memories, now, opts.projectRoot),
   }
-}
-
-/** The manifest of the newest 200 memories, as recall and extraction see it (`memdir list`). */
-export async function manifestView(
-  memoryDir: string,
-): Promise<{ memories: MemoryHeader[]; manifest: string }> {
-  const memories = await scanMemoryFiles(memoryDir)
-  return { memories, manifest: formatMemoryManifest(memories) }
 }
 
 /** The frontmatter format new memories get in this project: the setting, else the newest memory's. */

@@ -43,7 +43,8 @@ import { listMemoryFiles } from '../core/store/scan.js'
 import { MemoryCrud } from './memory-crud.js'
 import type { ModelRuntime } from './model.js'
 import { TeamState } from './team-state.js'
-import { indexView, promptPreview, recallPreview } from './views.js'
+import { indexView } from './index-view.js'
+import { promptPreview, recallPreview } from './views.js'
 
 export { HostError } from './errors.js'
 

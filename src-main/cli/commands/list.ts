@@ -1,6 +1,6 @@
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
-import { manifestView } from '../../host/views.js'
+import { manifestView } from '../../host/manifest-view.js'
 import { type CliIO, printJson } from '../io.js'
 
 export async function listCommand(ctx: ProjectContext, io: CliIO, json: boolean): Promise<number> {
