@@ -6,6 +6,7 @@ import { loadMemoryPromptDetailed } from '../core/prompt/load.js'
 import { findRelevantMemories, type RecallResult } from '../core/recall/find-relevant.js'
 import { memoryAge, memoryFreshnessText } from '../core/recall/freshness.js'
 import { buildRecallInjection } from '../core/recall/inject.js'
+import type { TermCache } from '../core/recall/term-cache.js'
 import type { MemoryFormat } from '../core/store/frontmatter.js'
 import type { MemoryHeader } from '../core/store/memory-header.js'
 import { preferredMemoryFormat } from '../core/store/memory-format.js'
@@ -43,6 +44,7 @@ export async function recallPreview(
     offlineFallback?: boolean
     /** The project's folder: recalled memories get their code-staleness line. */
     projectRoot?: string
+    termCache?: TermCache
   } = {},
 ): Promise<RecallRun> {
   if (!query.trim()) throw new HostError('INVALID_INPUT', 'Type a query to preview recall.')
@@ -54,6 +56,7 @@ export async function recallPreview(
     alreadySurfaced: opts.alreadySurfaced,
     signal: opts.signal,
     offlineFallback: opts.offlineFallback,
+    termCache: opts.termCache,
   })
   return {
     mode: r.mode,

@@ -13,6 +13,7 @@ import type { DreamEvent } from '../core/dream/auto-dream.js'
 import type { ExtractionEvent, Extractor } from '../core/extract/extract-memories.js'
 import { HistoryStore } from '../core/history/history-store.js'
 import { reconcileHistory } from '../core/history/recorder.js'
+import { TermCache } from '../core/recall/term-cache.js'
 import { resolveAutoMemPath } from '../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../core/paths/context.js'
 import { getAutoMemoryEnablement, getTeamMemoryEnablement } from '../core/paths/enablement.js'
@@ -31,7 +32,7 @@ import { preferredMemoryFormat } from '../core/store/memory-format.js'
 import { MemoryIndex } from '../core/store/memory-index.js'
 import type { ActivityLog } from './activity-log.js'
 import { activityFileFor } from './activity-store.js'
-import { historyDirFor, proposalsDirFor } from './app-data.js'
+import { historyDirFor, proposalsDirFor, recallTermCacheFileFor } from './app-data.js'
 import { loadEffectiveConfig, type EffectiveConfig } from './config.js'
 import { ChangeRecorder } from './change-recorder.js'
 import { createDreamService } from './dream.js'
@@ -78,6 +79,8 @@ export class Workspace {
   readonly config: EffectiveConfig
   /** Full-text search over the memories (built in the background when the workspace opens). */
   readonly search: MemorySearchIndex
+  /** The offline ranker's terms, kept across recall previews and shared with the CLI and hooks. */
+  private readonly termCache: TermCache
   readonly health: WorkspaceHealth
   private sessions?: SessionWatcher
   private proposalWatcher?: FSWatcher
@@ -89,6 +92,7 @@ export class Workspace {
     this.memoryDir = resolveAutoMemPath(ctx).path
     this.teamDir = getTeamMemPath(ctx)
     this.index = new MemoryIndex(this.memoryDir)
+    this.termCache = new TermCache(recallTermCacheFileFor(ctx, this.memoryDir))
     this.search = new MemorySearchIndex([
       { dir: this.memoryDir, prefix: '' },
       { dir: agentMemoryRoot(ctx.projectRoot), prefix: AGENT_PREFIX },
@@ -308,6 +312,7 @@ export class Workspace {
       recentTools,
       scan: () => this.index.list(200),
       projectRoot: this.ctx.projectRoot,
+      termCache: this.termCache,
     })
   }
 

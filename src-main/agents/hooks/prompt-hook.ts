@@ -6,9 +6,10 @@ import { getAutoMemoryEnablement } from '../../core/paths/enablement.js'
 import { createModelClient } from '../../core/model/client.js'
 import { sanitizePath } from '../../core/paths/sanitize.js'
 import { RecallSession } from '../../core/recall/recall-session.js'
+import { TermCache } from '../../core/recall/term-cache.js'
 import { recentToolsInTranscript } from '../../core/sessions/recent-tools.js'
 import { activityFileFor, appendActivity, newActivityItem } from '../../host/activity-store.js'
-import { getAppDataDir, loadAppSettings } from '../../host/app-data.js'
+import { getAppDataDir, loadAppSettings, recallTermCacheFileFor } from '../../host/app-data.js'
 import { loadEffectiveConfig, modelConfigOf } from '../../host/config.js'
 import { createProjectContext } from '../../host/project.js'
 import { loadRecallState, pruneRecallStates, saveRecallState } from './recall-state.js'
@@ -44,6 +45,7 @@ export async function runPromptHook(input: UserPromptSubmitHook, env: Env): Prom
     signal: AbortSignal.timeout(timeoutMs),
     offlineFallback: true,
     projectRoot: ctx.projectRoot,
+    termCache: new TermCache(recallTermCacheFileFor(ctx, memoryDir)),
   })
   state.surfaced.forEach((p) => session.surfaced.add(p))
   session.injectedBytes = state.injectedBytes

@@ -1,5 +1,7 @@
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
+import { TermCache } from '../../core/recall/term-cache.js'
+import { recallTermCacheFileFor } from '../../host/app-data.js'
 import { modelRuntimeFor } from '../../host/model.js'
 import { recallPreview } from '../../host/views.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
@@ -19,10 +21,12 @@ export async function recallCommand(
         .map((t) => t.trim())
         .filter(Boolean)
     : []
-  const result = await recallPreview(getAutoMemPath(ctx), query, {
+  const memoryDir = getAutoMemPath(ctx)
+  const result = await recallPreview(memoryDir, query, {
     client,
     recentTools: tools,
     projectRoot: ctx.projectRoot,
+    termCache: new TermCache(recallTermCacheFileFor(ctx, memoryDir)),
   })
   if (json) {
     printJson(io, result)

@@ -1,8 +1,8 @@
 import type { ModelClient } from '../model/client.js'
-import { sideQuery } from '../model/side-query.js'
 import { formatMemoryManifest } from '../store/manifest.js'
 import { type MemoryHeader, scanMemoryFiles } from '../store/scan.js'
 import { rankMemoriesOffline } from './offline-ranker.js'
+import type { TermCache } from './term-cache.js'
 import {
   buildSelectorUserMessage,
   MAX_RECALLED,
@@ -27,6 +27,8 @@ export interface RecallOptions {
   scan?: (memoryDir: string) => Promise<MemoryHeader[]>
   /** When the selector call fails or times out, answer with the offline ranker (labelled) instead. */
   offlineFallback?: boolean
+  /** The offline ranker's terms from earlier runs (saved back after ranking). */
+  termCache?: TermCache
 }
 
 export interface RecallResult {
@@ -58,7 +60,8 @@ export async function findRelevantMemories(
   if (!candidates.length) return { ...base, memories: [], mode: opts.client ? 'model' : 'offline' }
 
   const offline = async (why: string): Promise<RecallResult> => {
-    const ranked = await rankMemoriesOffline(query, candidates)
+    const ranked = await rankMemoriesOffline(query, candidates, { cache: opts.termCache })
+    await opts.termCache?.save(all)
     return {
       ...base,
       mode: 'offline',
@@ -70,6 +73,8 @@ export async function findRelevantMemories(
 
   const byName = new Map(candidates.map((m) => [m.filename, m]))
   try {
+    // Loaded only when a model is asked: the offline path (every hook without a key) never needs it.
+    const { sideQuery } = await import('../model/side-query.js')
     const reply = await sideQuery(opts.client, {
       model: opts.client.config.selectorModel,
       system: SELECTOR_SYSTEM_PROMPT,

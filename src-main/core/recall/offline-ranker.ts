@@ -1,61 +1,10 @@
-import { stemmer } from 'stemmer'
 import { bodyOf } from '../store/frontmatter.js'
 import { type MemoryHeader, readHeads } from '../store/scan.js'
 import { MAX_RECALLED } from './selector-prompt.js'
-import { STOPWORDS, SYNONYM_GROUPS } from './vocabulary.js'
+import type { DocTerms, TermCache } from './term-cache.js'
+import { packedTermMatcher, packTerms, synonymTable, termsOf } from './terms.js'
 
-const stems = new Map<string, string>()
-const stem = (w: string) => {
-  let s = stems.get(w)
-  if (s === undefined) stems.set(w, (s = stemmer(w)))
-  return s
-}
-
-// eslint-disable-next-line no-control-regex -- the ASCII range is the point
-const NON_ASCII = /[^\x00-\x7f]/
-const WORD = /[\p{L}\p{N}]+/gu
-// Accents split off by NFKD go, so "résumé" is one word, "resume".
-const MARKS = /\p{M}/gu
-const ASCII_WORD = /[a-z0-9]+/g
-
-/** Lowercased, accents folded, stopwords dropped, Porter-stemmed ("Translations" → "translat"). */
-export function tokenize(text: string): string[] {
-  const lower = text.toLowerCase()
-  // ASCII text (most memories) needs no folding, and a plain class matches what the Unicode one would.
-  const words =
-    (NON_ASCII.test(lower)
-      ? lower.normalize('NFKD').replace(MARKS, '').match(WORD)
-      : lower.match(ASCII_WORD)) ?? []
-  const out: string[] = []
-  for (const w of words) if (w.length > 1 && !STOPWORDS.has(w)) out.push(stem(w))
-  return out
-}
-
-let synonyms: Map<string, string[]> | undefined
-
-/** Stemmed term (or two-word phrase) → the other terms of its group. */
-function synonymTable(): Map<string, string[]> {
-  if (synonyms) return synonyms
-  synonyms = new Map()
-  for (const group of SYNONYM_GROUPS) {
-    const terms = [...new Set(group.map((g) => tokenize(g).join(' ')).filter(Boolean))]
-    for (const t of terms)
-      synonyms.set(t, [...new Set([...(synonyms.get(t) ?? []), ...terms.filter((o) => o !== t)])])
-  }
-  return synonyms
-}
-
-/** A text's terms: its stems, plus the two-word phrases the synonym table knows ("screen reader"). */
-function termsOf(text: string): string[] {
-  const words = tokenize(text)
-  const table = synonymTable()
-  const out = [...words]
-  for (let i = 0; i + 1 < words.length; i++) {
-    const pair = `${words[i]} ${words[i + 1]}`
-    if (table.has(pair)) out.push(pair)
-  }
-  return out
-}
+export { tokenize } from './terms.js'
 
 /** Query terms with weights: its own terms 1, their synonyms 0.6 (never above a term it has itself). */
 function queryTerms(query: string): { weights: Map<string, number>; own: string[] } {
@@ -77,20 +26,46 @@ const BODY_ONLY = 0.5
 const MIN_COVERAGE = 0.3
 /** … and score at least this share of the best memory's score. */
 const MIN_SHARE_OF_TOP = 0.7
+/** How much of the body is ranked. */
+const BODY_LINES = 60
 
-interface Doc {
-  header: MemoryHeader
-  fields: { terms: Map<string, number>; weight: number }[]
-  length: number
-  all: Set<string>
-  /** Terms of the name and description: what the memory is about. */
-  about: Set<string>
+/** A memory's terms: name (with its file name's words), description, and the body's first lines. */
+function docTermsOf(header: MemoryHeader, head: string): DocTerms {
+  const name = `${header.name ?? ''} ${header.filename.replace(/\.md$/, '').replace(/[_./-]/g, ' ')}`
+  const fields = [termsOf(name), termsOf(header.description ?? ''), termsOf(bodyOf(head))].map(packTerms)
+  const [n, d, b] = fields as [
+    ReturnType<typeof packTerms>,
+    ReturnType<typeof packTerms>,
+    ReturnType<typeof packTerms>,
+  ]
+  return { name: n.text, description: d.text, body: b.text, length: n.total + d.total + b.total }
 }
 
-function counts(terms: string[]): Map<string, number> {
-  const m = new Map<string, number>()
-  for (const t of terms) m.set(t, (m.get(t) ?? 0) + 1)
-  return m
+/** Each candidate's terms, from the cache where the file is unchanged, else from its head. */
+async function termsOfCandidates(
+  candidates: readonly MemoryHeader[],
+  cache: TermCache | undefined,
+): Promise<(DocTerms | undefined)[]> {
+  await cache?.ready()
+  const out = candidates.map((h) => cache?.get(h))
+  const missing = candidates.filter((_, i) => !out[i])
+  if (!missing.length) return out
+  const heads = await readHeads(
+    missing.map((h) => h.filePath),
+    BODY_LINES,
+  )
+  let k = 0
+  candidates.forEach((header, i) => {
+    if (out[i]) return
+    const head = heads[k++]
+    if (!head) return
+    const terms = docTermsOf(header, head.content)
+    out[i] = terms
+    // The header came from an earlier read: cache only what both reads saw alike.
+    if (head.mtimeMs === header.mtimeMs && head.size === header.size)
+      cache?.set({ ...header, size: head.size }, terms)
+  })
+  return out
 }
 
 export interface RankedMemory {
@@ -98,6 +73,39 @@ export interface RankedMemory {
   score: number
   /** Share of the query's (idf-weighted) terms the memory matches, itself or by a synonym. */
   coverage: number
+}
+
+export interface RankOptions {
+  limit?: number
+  /** Terms kept from earlier runs; updated with what this run had to read. */
+  cache?: TermCache
+}
+
+/**
+ * A candidate that has some query term: `counts[3 * j + f]` is how often the j-th query term
+ * occurs in field f (name, description, body).
+ */
+interface Doc {
+  header: MemoryHeader
+  length: number
+  counts: Int32Array
+}
+
+/** Writes into `counts` how often each query term occurs in one packed field; false if none does. */
+function countField(
+  packed: string,
+  field: number,
+  matcher: RegExp,
+  index: Map<string, number>,
+  counts: Int32Array,
+): boolean {
+  matcher.lastIndex = 0
+  let found = false
+  for (let m = matcher.exec(packed); m; m = matcher.exec(packed)) {
+    counts[3 * index.get(m[1]!)! + field] = Number(m[2])
+    found = true
+  }
+  return found
 }
 
 /**
@@ -108,69 +116,77 @@ export interface RankedMemory {
 export async function rankMemoriesOffline(
   query: string,
   candidates: readonly MemoryHeader[],
-  limit = MAX_RECALLED,
+  opts: RankOptions = {},
 ): Promise<RankedMemory[]> {
   const { weights, own } = queryTerms(query)
   if (!own.length) return []
-  const heads = await readHeads(
-    candidates.map((c) => c.filePath),
-    60,
-  )
+  const terms = await termsOfCandidates(candidates, opts.cache)
+  // Query terms are found with one regex pass per field, and only memories that have one are
+  // scored. Besides being quick, this keeps the per-memory JavaScript small: a one-shot CLI or
+  // hook process would otherwise start optimising compiles it then has to wait for at exit.
+  const queried = [...weights.keys()]
+  const index = new Map(queried.map((q, j) => [q, j]))
+  const matcher = packedTermMatcher(queried)
   const docs: Doc[] = []
+  const df = new Int32Array(queried.length)
+  let corpus = 0
+  let lengths = 0
+  let counts = new Int32Array(3 * queried.length)
   candidates.forEach((header, i) => {
-    const head = heads[i]
-    if (!head) return
-    const name = `${header.name ?? ''} ${header.filename.replace(/\.md$/, '').replace(/[_./-]/g, ' ')}`
-    const fields = [
-      { terms: counts(termsOf(name)), weight: FIELDS.name },
-      { terms: counts(termsOf(header.description ?? '')), weight: FIELDS.description },
-      { terms: counts(termsOf(bodyOf(head.content))), weight: FIELDS.body },
-    ]
-    const length = fields.reduce((n, f) => n + [...f.terms.values()].reduce((a, b) => a + b, 0), 0)
-    docs.push({
-      header,
-      fields,
-      length,
-      all: new Set(fields.flatMap((f) => [...f.terms.keys()])),
-      about: new Set([...fields[0]!.terms.keys(), ...fields[1]!.terms.keys()]),
-    })
+    const t = terms[i]
+    if (!t) return
+    corpus++
+    lengths += t.length
+    const inName = countField(t.name, 0, matcher, index, counts)
+    const inDescription = countField(t.description, 1, matcher, index, counts)
+    if (!(countField(t.body, 2, matcher, index, counts) || inName || inDescription)) return
+    for (let j = 0; j < queried.length; j++)
+      if (counts[3 * j]! + counts[3 * j + 1]! + counts[3 * j + 2]! > 0) df[j]!++
+    docs.push({ header, length: t.length, counts })
+    counts = new Int32Array(3 * queried.length)
   })
   if (!docs.length) return []
-  const avgLen = docs.reduce((n, d) => n + d.length, 0) / docs.length || 1
-  const idf = (t: string) => {
-    const n = docs.filter((d) => d.all.has(t)).length
-    return Math.log(1 + (docs.length - n + 0.5) / (n + 0.5))
-  }
-  const raw = new Map([...weights.keys()].map((t) => [t, idf(t)]))
+  const avgLen = lengths / corpus || 1
   // A query word no memory has would weigh the most: it counts as an average word instead, so a
   // small memory dir is not judged by the words it cannot contain.
-  const inSome = (t: string) => docs.some((d) => d.all.has(t))
-  const presentOwn = own.filter(inSome)
-  const present = presentOwn.length ? presentOwn : [...raw.keys()].filter(inSome)
+  const raw = queried.map((_, j) => Math.log(1 + (corpus - df[j]! + 0.5) / (df[j]! + 0.5)))
+  const inSome = (j: number) => df[j]! > 0
+  const ownIdx = own.map((t) => index.get(t)!)
+  const presentOwn = ownIdx.filter(inSome)
+  const present = presentOwn.length ? presentOwn : queried.map((_, j) => j).filter(inSome)
   if (!present.length) return []
-  const typical = present.reduce((n, t) => n + raw.get(t)!, 0) / present.length
-  const idfs = new Map([...raw].map(([t, v]) => [t, inSome(t) ? v : typical]))
-  const groupOf = (t: string) => [t, ...(synonymTable().get(t) ?? [])]
-  const ownMass = own.reduce((n, t) => n + idfs.get(t)!, 0) || 1
+  const typical = present.reduce((n, j) => n + raw[j]!, 0) / present.length
+  const idfs = raw.map((v, j) => (inSome(j) ? v : typical))
+  const weightOf = queried.map((q) => weights.get(q)!)
+  const groups = ownIdx.map((j) => ({
+    mass: idfs[j]!,
+    members: [j, ...(synonymTable().get(queried[j]!) ?? []).map((s) => index.get(s)!)],
+  }))
+  const ownMass = groups.reduce((n, g) => n + g.mass, 0) || 1
   const scored = docs.map((d) => {
+    const c = d.counts
     let score = 0
-    for (const [t, w] of weights) {
-      const tf = d.fields.reduce((s, f) => s + f.weight * (f.terms.get(t) ?? 0), 0)
-      if (!tf) continue
-      score += w * idfs.get(t)! * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * d.length) / avgLen)))
+    const norm = K1 * (1 - B + (B * d.length) / avgLen)
+    for (let j = 0; j < queried.length; j++) {
+      const tf = FIELDS.name * c[3 * j]! + FIELDS.description * c[3 * j + 1]! + FIELDS.body * c[3 * j + 2]!
+      if (tf) score += weightOf[j]! * idfs[j]! * ((tf * (K1 + 1)) / (tf + norm))
     }
     // Coverage counts each query term once: matched by itself or (at its weight) by a synonym,
     // in full in the name or description, at half when only the body has it.
-    const covered = own.reduce((n, t) => {
-      const match = (g: string) =>
-        (g === t ? 1 : SYNONYM_WEIGHT) * (d.about.has(g) ? 1 : d.all.has(g) ? BODY_ONLY : 0)
-      return n + Math.max(0, ...groupOf(t).map(match)) * idfs.get(t)!
-    }, 0)
+    let covered = 0
+    for (const { mass, members } of groups) {
+      let best = 0
+      members.forEach((j, k) => {
+        const where = c[3 * j]! + c[3 * j + 1]! > 0 ? 1 : c[3 * j + 2]! > 0 ? BODY_ONLY : 0
+        best = Math.max(best, (k === 0 ? 1 : SYNONYM_WEIGHT) * where)
+      })
+      covered += best * mass
+    }
     return { header: d.header, score, coverage: covered / ownMass }
   })
   const top = Math.max(0, ...scored.map((s) => s.score))
   return scored
     .filter((s) => s.score > 0 && s.coverage >= MIN_COVERAGE && s.score >= MIN_SHARE_OF_TOP * top)
     .sort((a, b) => b.score - a.score || b.header.mtimeMs - a.header.mtimeMs)
-    .slice(0, limit)
+    .slice(0, opts.limit ?? MAX_RECALLED)
 }

@@ -11,6 +11,8 @@ export interface MemoryHeader {
   filename: string
   filePath: string
   mtimeMs: number
+  /** Bytes, when the scan read the file (with mtimeMs, what a cache of it is keyed by). */
+  size?: number
   name?: string
   description: string | null
   type?: MemoryType

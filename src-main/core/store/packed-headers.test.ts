@@ -11,6 +11,7 @@ describe('packed headers', () => {
         filename: 'team/ünïcode 🚀.md',
         filePath: '/mem/team/ünïcode 🚀.md',
         mtimeMs: 1767225600123.456,
+        size: 4096,
         name: 'Deploy — ☃',
         description: 'has\u0000a NUL and "quotes"',
         type: 'project',

@@ -6,6 +6,8 @@ const MAX_HEAD_BYTES = 64 * 1024
 export interface FileHead {
   content: string
   mtimeMs: number
+  /** The whole file's size in bytes (with mtimeMs, what a cache of the file is keyed by). */
+  size: number
 }
 
 function countNewlines(buf: Buffer, from: number, to: number): number {
@@ -57,7 +59,7 @@ export function readHeadSync(path: string, maxLines: number): FileHead {
       newlines += countNewlines(scratch, total - n, total)
       if (newlines >= maxLines) break
     }
-    return { content: headText(scratch, total, maxLines), mtimeMs: st.mtimeMs }
+    return { content: headText(scratch, total, maxLines), mtimeMs: st.mtimeMs, size: st.size }
   } finally {
     closeSync(fd)
   }

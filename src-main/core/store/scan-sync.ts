@@ -65,8 +65,8 @@ function tryRealDir(path: string): string | undefined {
 }
 
 function readHeaderAt(filename: string, filePath: string): MemoryHeader {
-  const { content, mtimeMs } = readHeadSync(filePath, FRONTMATTER_MAX_LINES)
-  return { filename, filePath, mtimeMs, ...parseMemoryHeaderFields(content) }
+  const { content, mtimeMs, size } = readHeadSync(filePath, FRONTMATTER_MAX_LINES)
+  return { filename, filePath, mtimeMs, size, ...parseMemoryHeaderFields(content) }
 }
 
 function tryReadHeader(filename: string, filePath: string): MemoryHeader | null {

@@ -14,7 +14,7 @@ const { parentPort } = require('node:worker_threads')
 let jobs = 0
 parentPort.on('message', ({ id }) => {
   if (jobs++) process.exit(3)
-  parentPort.postMessage({ id, ok: true, value: { text: '', lengths: new Int32Array(0), mtimes: new Float64Array(0) } })
+  parentPort.postMessage({ id, ok: true, value: { text: '', lengths: new Int32Array(0), stamps: new Float64Array(0) } })
 })`
 
 describe('ScanWorker', () => {
@@ -38,7 +38,7 @@ describe('ScanWorker', () => {
       return new Worker(answersOnceThenDies, { eval: true })
     })
     const dir = tempDir()
-    const none = { text: '', lengths: new Int32Array(0), mtimes: new Float64Array(0) }
+    const none = { text: '', lengths: new Int32Array(0), stamps: new Float64Array(0) }
     expect(await w.run({ kind: 'scan', dir, limit: 1 })).toEqual(none)
     await expect(w.run({ kind: 'scan', dir, limit: 1 })).rejects.toThrow('scan worker exited (code 3)')
     expect(await w.run({ kind: 'scan', dir, limit: 1 })).toEqual(none)

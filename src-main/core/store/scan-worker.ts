@@ -7,7 +7,7 @@ parentPort?.on('message', ({ id, job }: { id: number; job: ScanJob }) => {
     const value = runScanJob(job)
     // Packed headers hand their typed arrays over rather than copying them.
     const moved =
-      'mtimes' in value ? [value.lengths.buffer as ArrayBuffer, value.mtimes.buffer as ArrayBuffer] : []
+      'stamps' in value ? [value.lengths.buffer as ArrayBuffer, value.stamps.buffer as ArrayBuffer] : []
     parentPort?.postMessage({ id, ok: true, value }, moved)
   } catch (e) {
     parentPort?.postMessage({ id, ok: false, error: e instanceof Error ? e.message : String(e) })

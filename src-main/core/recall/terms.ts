@@ -1,0 +1,102 @@
+import { stemmer } from 'stemmer'
+import { STOPWORDS, SYNONYM_GROUPS } from './vocabulary.js'
+
+const stems = new Map<string, string>()
+const stem = (w: string) => {
+  let s = stems.get(w)
+  if (s === undefined) stems.set(w, (s = stemmer(w)))
+  return s
+}
+
+// eslint-disable-next-line no-control-regex -- the ASCII range is the point
+const NON_ASCII = /[^\x00-\x7f]/
+const WORD = /[\p{L}\p{N}]+/gu
+// Accents split off by NFKD go, so "résumé" is one word, "resume".
+const MARKS = /\p{M}/gu
+const ASCII_WORD = /[a-z0-9]+/g
+
+/** Lowercased, accents folded, stopwords dropped, Porter-stemmed ("Translations" → "translat"). */
+export function tokenize(text: string): string[] {
+  const lower = text.toLowerCase()
+  // ASCII text (most memories) needs no folding, and a plain class matches what the Unicode one would.
+  const words =
+    (NON_ASCII.test(lower)
+      ? lower.normalize('NFKD').replace(MARKS, '').match(WORD)
+      : lower.match(ASCII_WORD)) ?? []
+  const out: string[] = []
+  for (const w of words) if (w.length > 1 && !STOPWORDS.has(w)) out.push(stem(w))
+  return out
+}
+
+let synonyms: Map<string, string[]> | undefined
+
+/** Stemmed term (or two-word phrase) → the other terms of its group. */
+export function synonymTable(): Map<string, string[]> {
+  if (synonyms) return synonyms
+  synonyms = new Map()
+  for (const group of SYNONYM_GROUPS) {
+    const terms = [...new Set(group.map((g) => tokenize(g).join(' ')).filter(Boolean))]
+    for (const t of terms)
+      synonyms.set(t, [...new Set([...(synonyms.get(t) ?? []), ...terms.filter((o) => o !== t)])])
+  }
+  return synonyms
+}
+
+/** A text's terms: its stems, plus the two-word phrases the synonym table knows ("screen reader"). */
+export function termsOf(text: string): string[] {
+  const words = tokenize(text)
+  const table = synonymTable()
+  const out = [...words]
+  for (let i = 0; i + 1 < words.length; i++) {
+    const pair = `${words[i]} ${words[i + 1]}`
+    if (table.has(pair)) out.push(pair)
+  }
+  return out
+}
+
+/**
+ * A field's terms packed in one string, `|term*count|…|`. Terms are letters, digits and single
+ * spaces, so `|term*` finds exactly one entry. One flat string per field is what the term cache
+ * stores and what ranking reads: no map per memory to build, parse or collect.
+ */
+export interface PackedTerms {
+  text: string
+  /** How many terms, repeats included (the field's length for BM25). */
+  total: number
+}
+
+export function packTerms(terms: readonly string[]): PackedTerms {
+  const counts = new Map<string, number>()
+  for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1)
+  let text = '|'
+  for (const [t, n] of counts) text += `${t}*${n}|`
+  return { text, total: terms.length }
+}
+
+/**
+ * Finds the given terms in packed fields: each match has the term in group 1 and its count in
+ * group 2. One native regex pass per field does what a lookup per term would do in JavaScript.
+ */
+export function packedTermMatcher(terms: readonly string[]): RegExp {
+  const alternatives = terms.map((t) => t.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|')
+  return new RegExp(`\\|(${alternatives})\\*(\\d+)`, 'g')
+}
+
+let version: string | undefined
+
+/**
+ * Changes whenever the terms a text yields could: the vocabulary, the stemmer (a few probe words)
+ * and the packing format (the leading number: bump it when this file changes what it yields).
+ * Cached terms of another version are recomputed.
+ */
+export function termsVersion(): string {
+  if (version) return version
+  const source = JSON.stringify([
+    [...STOPWORDS],
+    SYNONYM_GROUPS,
+    ['relational', 'generalizations', 'hopefulness', 'running'].map(stemmer),
+  ])
+  let h = 0x811c9dc5
+  for (let i = 0; i < source.length; i++) h = Math.imul(h ^ source.charCodeAt(i), 0x01000193)
+  return (version = `1-${(h >>> 0).toString(36)}`)
+}
