@@ -21,7 +21,7 @@ export default defineConfig({
       // Pure-JS libraries on the CLI's hot path are bundled: one chunk loads faster than the
       // hundreds of files each ships (the SDK alone is ~1,200), which `memdir hook prompt` feels.
       // `yaml` stays external: frontmatter.ts requires it only for headers its fast path cannot read.
-      externalizeDeps: { exclude: ['zod', '@anthropic-ai/sdk'] },
+      externalizeDeps: { exclude: ['valibot', 'zod', 'stemmer', '@anthropic-ai/sdk'] },
       outDir: 'out/main',
       rollupOptions: {
         input: {
@@ -49,7 +49,7 @@ export default defineConfig({
   preload: {
     build: {
       // A sandboxed preload can require nothing but electron: the contract's schema library goes in the bundle.
-      externalizeDeps: { exclude: ['zod'] },
+      externalizeDeps: { exclude: ['valibot'] },
       outDir: 'out/preload',
       rollupOptions: {
         input: { index: resolve('src-preload/index.ts') },

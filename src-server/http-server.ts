@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { validateTeamMemKey } from '../src-main/core/team/keys.js'
-import { describeIssues } from '../src-shared/schema-common.js'
+import { check } from '../src-shared/schema-common.js'
 import {
   TEAM_MEMORY_PATH,
   TeamMemoryPutBodySchema,
@@ -93,17 +93,16 @@ function documentOf(
 
 /** The PUT body through its schema, every key through the client's own key check. */
 function validEntries(body: unknown): Record<string, string> {
-  const r = TeamMemoryPutBodySchema.safeParse(body)
-  if (!r.success)
-    throw new HttpError(400, `body must be {"entries": {key: text}}: ${describeIssues(r.error)}`)
-  for (const k of Object.keys(r.data.entries)) {
+  const r = check(TeamMemoryPutBodySchema, body)
+  if (!r.ok) throw new HttpError(400, `body must be {"entries": {key: text}}: ${r.message}`)
+  for (const k of Object.keys(r.value.entries)) {
     try {
       validateTeamMemKey(k)
     } catch (e) {
       throw new HttpError(400, `invalid key: ${(e as Error).message}`)
     }
   }
-  return r.data.entries
+  return r.value.entries
 }
 
 /** The self-hostable team memory server: exactly the API of SPEC §9/§10. */
@@ -167,9 +166,9 @@ export function createTeamServer(opts: TeamServerOptions): Server {
       }
     }
     if (url.pathname !== TEAM_MEMORY_PATH) throw new HttpError(404, 'not found')
-    const query = TeamMemoryQuerySchema.safeParse(Object.fromEntries(url.searchParams))
-    if (!query.success) throw new HttpError(400, describeIssues(query.error))
-    const { repo, view } = query.data
+    const query = check(TeamMemoryQuerySchema, Object.fromEntries(url.searchParams))
+    if (!query.ok) throw new HttpError(400, query.message)
+    const { repo, view } = query.value
     seen.repo = repo
     await authorize(req, repo)
 

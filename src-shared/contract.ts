@@ -1,5 +1,5 @@
-import * as z from 'zod/mini'
-import { describeIssues } from './schema-common.js'
+import * as v from 'valibot'
+import { check, describeIssues, record, strictObject } from './schema-common.js'
 import type {
   ActivityItem,
   DreamRunResult,
@@ -32,106 +32,109 @@ import type {
 
 export { describeIssues }
 
-export const MemoryTypeSchema = z.enum(['user', 'feedback', 'project', 'reference'])
+export const MEMORY_TYPES = ['user', 'feedback', 'project', 'reference'] as const
+export const MemoryTypeSchema = v.picklist(MEMORY_TYPES)
 
-const relPath = z.string().check(z.minLength(1, 'a file path relative to the memory dir'))
+const relPath = v.pipe(v.string(), v.minLength(1, 'a file path relative to the memory dir'))
 
-export const MemoryInputSchema = z.strictObject({
-  name: z.string(),
-  description: z.string(),
-  type: z.nullable(MemoryTypeSchema),
-  body: z.string(),
+export const MemoryInputSchema = strictObject({
+  name: v.string(),
+  description: v.string(),
+  type: v.nullable(MemoryTypeSchema),
+  body: v.string(),
 })
 
-export const SettingsInputSchema = z.strictObject({
-  modelBaseURL: z.optional(z.string()),
-  modelApiKey: z.optional(z.string()),
-  selectorModel: z.optional(z.string()),
-  agentModel: z.optional(z.string()),
-  extractionEnabled: z.optional(z.boolean()),
-  dreamEnabled: z.optional(z.boolean()),
-  dreamMinHours: z.optional(z.number().check(z.minimum(0, 'Minimum hours must be 0 or more.'))),
-  dreamMinSessions: z.optional(z.int('Minimum sessions must be a whole number.').check(z.minimum(0))),
-  teamUrl: z.optional(z.string()),
-  teamToken: z.optional(z.string()),
-  teamRepo: z.optional(z.string()),
-  reviewMode: z.optional(z.boolean()),
-  memoryFormat: z.optional(z.enum(['auto', 'flat', 'nested'])),
-  teamMemoryEnabled: z.optional(z.nullable(z.boolean())),
-  keepInBackground: z.optional(z.boolean()),
-  startAtLogin: z.optional(z.boolean()),
+export const SettingsInputSchema = strictObject({
+  modelBaseURL: v.optional(v.string()),
+  modelApiKey: v.optional(v.string()),
+  selectorModel: v.optional(v.string()),
+  agentModel: v.optional(v.string()),
+  extractionEnabled: v.optional(v.boolean()),
+  dreamEnabled: v.optional(v.boolean()),
+  dreamMinHours: v.optional(v.pipe(v.number(), v.minValue(0, 'Minimum hours must be 0 or more.'))),
+  dreamMinSessions: v.optional(
+    v.pipe(v.number(), v.integer('Minimum sessions must be a whole number.'), v.minValue(0)),
+  ),
+  teamUrl: v.optional(v.string()),
+  teamToken: v.optional(v.string()),
+  teamRepo: v.optional(v.string()),
+  reviewMode: v.optional(v.boolean()),
+  memoryFormat: v.optional(v.picklist(['auto', 'flat', 'nested'])),
+  teamMemoryEnabled: v.optional(v.nullable(v.boolean())),
+  keepInBackground: v.optional(v.boolean()),
+  startAtLogin: v.optional(v.boolean()),
 })
 
-export type MemoryInput = z.infer<typeof MemoryInputSchema>
-export type SettingsInput = z.infer<typeof SettingsInputSchema>
+export type MemoryInput = v.InferOutput<typeof MemoryInputSchema>
+export type SettingsInput = v.InferOutput<typeof SettingsInputSchema>
 
-const none = z.undefined()
+const none = v.undefined()
 
 export const RPC_ARGS = {
   'workspace/list': none,
   'workspace/current': none,
-  'workspace/open': z.strictObject({ projectRoot: z.string().check(z.minLength(1, 'a folder path')) }),
-  'workspace/link': z.strictObject({
-    memoryDir: z.string().check(z.minLength(1, 'the memory dir')),
-    projectRoot: z.string().check(z.minLength(1, 'a folder path')),
+  'workspace/open': strictObject({ projectRoot: v.pipe(v.string(), v.minLength(1, 'a folder path')) }),
+  'workspace/link': strictObject({
+    memoryDir: v.pipe(v.string(), v.minLength(1, 'the memory dir')),
+    projectRoot: v.pipe(v.string(), v.minLength(1, 'a folder path')),
   }),
   'memory/list': none,
-  'memory/read': z.strictObject({ relPath }),
-  'memory/create': z.strictObject({
+  'memory/read': strictObject({ relPath }),
+  'memory/create': strictObject({
     input: MemoryInputSchema,
-    scope: z.enum(['private', 'team']),
-    fileName: z.optional(z.string()),
+    scope: v.picklist(['private', 'team']),
+    fileName: v.optional(v.string()),
     /** The user saw the secret warning for this private memory and saves anyway. */
-    acceptSecretWarning: z.optional(z.boolean()),
+    acceptSecretWarning: v.optional(v.boolean()),
   }),
-  'memory/update': z.strictObject({
+  'memory/update': strictObject({
     relPath,
     input: MemoryInputSchema,
-    expectedHash: z.string(),
-    acceptSecretWarning: z.optional(z.boolean()),
+    expectedHash: v.string(),
+    acceptSecretWarning: v.optional(v.boolean()),
   }),
-  'memory/rename': z.strictObject({ from: relPath, to: relPath }),
-  'memory/delete': z.strictObject({ relPath, expectedHash: z.optional(z.string()) }),
-  'memory/search': z.strictObject({ query: z.string() }),
+  'memory/rename': strictObject({ from: relPath, to: relPath }),
+  'memory/delete': strictObject({ relPath, expectedHash: v.optional(v.string()) }),
+  'memory/search': strictObject({ query: v.string() }),
   'index/get': none,
-  'prompt/get': z.strictObject({ mode: z.enum(['normal', 'team', 'kairos']) }),
-  'recall/preview': z.strictObject({ query: z.string(), recentTools: z.array(z.string()) }),
+  'prompt/get': strictObject({ mode: v.picklist(['normal', 'team', 'kairos']) }),
+  'recall/preview': strictObject({ query: v.string(), recentTools: v.array(v.string()) }),
   'activity/list': none,
   'team/status': none,
   'team/syncNow': none,
   'settings/get': none,
   'settings/set': SettingsInputSchema,
-  'history/list': z.strictObject({ path: z.optional(z.string()) }),
-  'history/diff': z.strictObject({ id: z.int().check(z.positive()) }),
-  'history/restore': z.strictObject({ path: relPath, id: z.int().check(z.positive()) }),
-  'history/undoRun': z.strictObject({ runId: z.string().check(z.minLength(1)) }),
+  'history/list': strictObject({ path: v.optional(v.string()) }),
+  'history/diff': strictObject({ id: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
+  'history/restore': strictObject({ path: relPath, id: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
+  'history/undoRun': strictObject({ runId: v.pipe(v.string(), v.minLength(1)) }),
   'review/list': none,
-  'review/approve': z.strictObject({
-    id: z.string().check(z.minLength(1)),
-    edits: z.optional(z.record(z.string(), z.nullable(z.string()))),
+  'review/approve': strictObject({
+    id: v.pipe(v.string(), v.minLength(1)),
+    edits: v.optional(record(v.nullable(v.string()))),
   }),
-  'review/reject': z.strictObject({ id: z.string().check(z.minLength(1)) }),
+  'review/reject': strictObject({ id: v.pipe(v.string(), v.minLength(1)) }),
   'dream/status': none,
-  'dream/run': z.strictObject({ force: z.boolean() }),
+  'dream/run': strictObject({ force: v.boolean() }),
   'health/get': none,
-  'health/fix': z.strictObject({
-    id: z.string().check(z.minLength(1)),
-    fix: z.enum(['remove-pointer', 'add-pointer', 'compact-index', 'verify', 'update-path', 'merge']),
+  'health/fix': strictObject({
+    id: v.pipe(v.string(), v.minLength(1)),
+    fix: v.picklist(['remove-pointer', 'add-pointer', 'compact-index', 'verify', 'update-path', 'merge']),
   }),
   'integrations/get': none,
-  'integrations/planHooks': z.strictObject({
-    scope: z.enum(['user', 'project', 'local']),
-    action: z.enum(['install', 'uninstall']),
+  'integrations/planHooks': strictObject({
+    scope: v.picklist(['user', 'project', 'local']),
+    action: v.picklist(['install', 'uninstall']),
   }),
-  'integrations/applyHooks': z.strictObject({
-    scope: z.enum(['user', 'project', 'local']),
-    action: z.enum(['install', 'uninstall']),
-    beforeHash: z.nullable(z.string()),
+  'integrations/applyHooks': strictObject({
+    scope: v.picklist(['user', 'project', 'local']),
+    action: v.picklist(['install', 'uninstall']),
+    beforeHash: v.nullable(v.string()),
   }),
-} satisfies Record<string, z.ZodMiniType>
+} satisfies Record<string, v.GenericSchema>
 
 export type MethodName = keyof typeof RPC_ARGS
-export type ArgsOf<M extends MethodName> = z.infer<(typeof RPC_ARGS)[M]>
+export type ArgsOf<M extends MethodName> = v.InferOutput<(typeof RPC_ARGS)[M]>
 
 /** What each method returns. */
 export interface RpcResults {
@@ -187,7 +190,6 @@ export function parseArgs<M extends MethodName>(
   method: M,
   args: unknown,
 ): { ok: true; value: ArgsOf<M> } | { ok: false; message: string } {
-  const r = RPC_ARGS[method].safeParse(args)
-  if (r.success) return { ok: true, value: r.data as ArgsOf<M> }
-  return { ok: false, message: `${method}: ${describeIssues(r.error)}` }
+  const r = check(RPC_ARGS[method], args)
+  return r.ok ? { ok: true, value: r.value as ArgsOf<M> } : { ok: false, message: `${method}: ${r.message}` }
 }

@@ -1,34 +1,32 @@
-import * as z from 'zod/mini'
+import * as v from 'valibot'
+import { looseObject } from './schema-common.js'
 
-/**
- * What Claude Code hooks send Memdir on stdin, and what a hook hands a running app, as schemas.
- * `zod/mini` (zod's tree-shakable API): `memdir hook prompt` runs before every prompt, so it loads
- * as little as it can.
- */
+/** What Claude Code hooks send Memdir on stdin, and what a hook hands a running app, as schemas. */
+
+const nonEmpty = () => v.pipe(v.string(), v.minLength(1))
 
 /** Fields every Claude Code hook gets on stdin; unknown fields (newer clients) are kept, not refused. */
-const nonEmpty = () => z.string().check(z.minLength(1))
 const hookBase = {
   session_id: nonEmpty(),
   transcript_path: nonEmpty(),
   cwd: nonEmpty(),
 }
 
-export const UserPromptSubmitInput = z.looseObject({
+export const UserPromptSubmitInput = looseObject({
   ...hookBase,
-  hook_event_name: z.literal('UserPromptSubmit'),
-  prompt: z.string(),
+  hook_event_name: v.literal('UserPromptSubmit'),
+  prompt: v.string(),
 })
 
-export const TurnEndInput = z.looseObject({
+export const TurnEndInput = looseObject({
   ...hookBase,
-  hook_event_name: z.enum(['Stop', 'SubagentStop', 'SessionEnd']),
-  stop_hook_active: z.optional(z.boolean()),
-  reason: z.optional(z.string()),
+  hook_event_name: v.picklist(['Stop', 'SubagentStop', 'SessionEnd']),
+  stop_hook_active: v.optional(v.boolean()),
+  reason: v.optional(v.string()),
 })
 
-export type UserPromptSubmitHook = z.infer<typeof UserPromptSubmitInput>
-export type TurnEndHook = z.infer<typeof TurnEndInput>
+export type UserPromptSubmitHook = v.InferOutput<typeof UserPromptSubmitInput>
+export type TurnEndHook = v.InferOutput<typeof TurnEndInput>
 
 /** What a UserPromptSubmit hook prints to add context to the prompt. */
 export interface PromptHookOutput {
@@ -36,16 +34,16 @@ export interface PromptHookOutput {
 }
 
 /** A job a hook hands to a running app over its local socket (`ping`: is anyone there?). */
-export const AgentJobSchema = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('turn-ended'),
+export const AgentJobSchema = v.variant('type', [
+  v.strictObject({
+    type: v.literal('turn-ended'),
     projectRoot: nonEmpty(),
     sessionId: nonEmpty(),
     transcriptPath: nonEmpty(),
-    event: z.string(),
+    event: v.string(),
   }),
-  z.strictObject({ type: z.literal('ping') }),
+  v.strictObject({ type: v.literal('ping') }),
   /** The CLI asks the desktop app for a secret it keeps in the OS keychain. */
-  z.strictObject({ type: z.literal('secret'), name: z.enum(['teamToken', 'apiKey']) }),
+  v.strictObject({ type: v.literal('secret'), name: v.picklist(['teamToken', 'apiKey']) }),
 ])
-export type AgentJob = z.infer<typeof AgentJobSchema>
+export type AgentJob = v.InferOutput<typeof AgentJobSchema>

@@ -1,9 +1,10 @@
 import * as z from 'zod/mini'
-import { MemoryTypeSchema } from './contract.js'
+import { MEMORY_TYPES } from './contract.js'
 
 /**
  * The arguments of Memdir's MCP tools, declared once as schemas: the MCP SDK validates each call
- * with them (and publishes them as the tools' JSON Schemas) before a handler runs.
+ * with them (and publishes them as the tools' JSON Schemas) before a handler runs. These are zod
+ * schemas, unlike every other schema here (valibot, see schema-common.ts): the SDK takes zod.
  */
 
 const about = (text: string) => z.describe(text)
@@ -46,7 +47,7 @@ export const McpToolInput = {
         about('One line: what this memory is for. Recall matches on it.'),
       ),
     type: z
-      .optional(MemoryTypeSchema)
+      .optional(z.enum(MEMORY_TYPES))
       .check(
         about(
           'user (about the user), feedback (how to work), project (facts about this project), reference (where to find things)',

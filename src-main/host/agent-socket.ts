@@ -4,7 +4,7 @@ import { connect, createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { AgentJobSchema, type AgentJob } from '../../src-shared/hook-input.js'
-import { describeIssues } from '../../src-shared/schema-common.js'
+import { check } from '../../src-shared/schema-common.js'
 
 /**
  * The local socket a running app (or `memdir watch`) listens on, so a Claude Code hook can hand it
@@ -115,13 +115,13 @@ export async function listenForAgentJobs(
       async (line) => {
         let reply: AgentReply
         try {
-          const parsed = AgentJobSchema.safeParse(JSON.parse(line))
-          if (!parsed.success) reply = { accepted: false, reason: `bad job: ${describeIssues(parsed.error)}` }
-          else if (parsed.data.type === 'ping') reply = { accepted: true }
-          else if (parsed.data.type === 'secret') {
-            const value = secret?.(parsed.data.name)
+          const parsed = check(AgentJobSchema, JSON.parse(line))
+          if (!parsed.ok) reply = { accepted: false, reason: `bad job: ${parsed.message}` }
+          else if (parsed.value.type === 'ping') reply = { accepted: true }
+          else if (parsed.value.type === 'secret') {
+            const value = secret?.(parsed.value.name)
             reply = value ? { accepted: true, value } : { accepted: false, reason: 'not kept here' }
-          } else reply = await handle(parsed.data)
+          } else reply = await handle(parsed.value)
         } catch (e) {
           reply = { accepted: false, reason: (e as Error).message }
         }

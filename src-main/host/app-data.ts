@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { resolveHomeDir, type ProjectContext } from '../core/paths/context.js'
 import { sanitizePath } from '../core/paths/sanitize.js'
 import { writeFileAtomic } from '../core/store/atomic-write.js'
-import { describeIssues } from '../../src-shared/schema-common.js'
+import { check } from '../../src-shared/schema-common.js'
 import { AppSettingsSchema, type AppSettings } from '../../src-shared/settings.js'
 
 /** Memdir's own data (snapshots, history, app settings): never inside a memory dir. */
@@ -61,9 +61,9 @@ export function readAppSettings(ctx: ProjectContext): LoadedSettings {
   } catch (e) {
     return { settings: {}, problem: `${settingsFilePath(ctx)} is not JSON: ${(e as Error).message}` }
   }
-  const r = AppSettingsSchema.safeParse(json)
-  if (!r.success) return { settings: {}, problem: `${settingsFilePath(ctx)}: ${describeIssues(r.error)}` }
-  return { settings: r.data }
+  const r = check(AppSettingsSchema, json)
+  if (!r.ok) return { settings: {}, problem: `${settingsFilePath(ctx)}: ${r.message}` }
+  return { settings: r.value }
 }
 
 export function loadAppSettings(ctx: ProjectContext): AppSettings {
@@ -83,7 +83,9 @@ export async function setAsideBrokenSettings(ctx: ProjectContext): Promise<strin
 
 /** Validates with the same schema and writes atomically, readable by the user only (it holds tokens). */
 export async function saveAppSettings(ctx: ProjectContext, settings: AppSettings): Promise<void> {
-  const valid = AppSettingsSchema.parse(settings)
+  const r = check(AppSettingsSchema, settings)
+  if (!r.ok) throw new Error(`settings not saved: ${r.message}`)
+  const valid = r.value
   await mkdir(getAppDataDir(ctx), { recursive: true })
   await setAsideBrokenSettings(ctx)
   await writeFileAtomic(settingsFilePath(ctx), JSON.stringify(valid, null, 2) + '\n', { mode: 0o600 })

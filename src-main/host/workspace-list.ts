@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
 import { basename, join, sep } from 'node:path'
 import { KnownWorkspacesSchema, type KnownWorkspaces } from '../../src-shared/settings.js'
+import { check } from '../../src-shared/schema-common.js'
 import type { WorkspaceSummary } from '../../src-shared/types.js'
 import { getAutoMemPath } from '../core/paths/auto-mem-path.js'
 import { getClaudeConfigDir } from '../core/paths/base-dir.js'
@@ -24,8 +25,8 @@ const knownFile = (ctx: ProjectContext) => join(getAppDataDir(ctx), 'workspaces.
 
 export function readKnownWorkspaces(ctx: ProjectContext): KnownWorkspaces {
   try {
-    const r = KnownWorkspacesSchema.safeParse(JSON.parse(readFileSync(knownFile(ctx), 'utf8')))
-    return r.success ? r.data : {}
+    const r = check(KnownWorkspacesSchema, JSON.parse(readFileSync(knownFile(ctx), 'utf8')))
+    return r.ok ? r.value : {}
   } catch {
     return {}
   }

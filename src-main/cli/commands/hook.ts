@@ -1,5 +1,5 @@
 import { TurnEndInput, UserPromptSubmitInput } from '../../../src-shared/hook-input.js'
-import { describeIssues } from '../../../src-shared/schema-common.js'
+import { check } from '../../../src-shared/schema-common.js'
 import { logHookLine } from '../../agents/hooks/hook-log.js'
 import { getAppDataDir } from '../../host/app-data.js'
 import { createProjectContext } from '../../host/project.js'
@@ -50,21 +50,21 @@ export async function hookCommand(io: CliIO, event: string | undefined, job: Hoo
   try {
     const raw = await readHookInput(io)
     if (event === 'prompt') {
-      const input = UserPromptSubmitInput.safeParse(raw)
-      if (!input.success) throw new Error(`unexpected hook input: ${describeIssues(input.error)}`)
+      const input = check(UserPromptSubmitInput, raw)
+      if (!input.ok) throw new Error(`unexpected hook input: ${input.message}`)
       const { runPromptHook } = await import('../../agents/hooks/prompt-hook.js')
-      const r = await runPromptHook(input.data, io.env)
+      const r = await runPromptHook(input.value, io.env)
       if (r.output) io.stdout(JSON.stringify(r.output) + '\n')
       else await log(`nothing added (${r.skipped})`)
     } else {
-      const input = TurnEndInput.safeParse(raw)
-      if (!input.success) throw new Error(`unexpected hook input: ${describeIssues(input.error)}`)
+      const input = check(TurnEndInput, raw)
+      if (!input.ok) throw new Error(`unexpected hook input: ${input.message}`)
       const { runTurnEndHook } = await import('../../agents/hooks/turn-end-hook.js')
-      const r = await runTurnEndHook(input.data, io.env)
+      const r = await runTurnEndHook(input.value, io.env)
       await log(
         r.skipped
           ? `skipped (${r.skipped})`
-          : `extraction of ${input.data.session_id} handed to ${r.handedTo}${r.reason ? ` (${r.reason})` : ''}`,
+          : `extraction of ${input.value.session_id} handed to ${r.handedTo}${r.reason ? ` (${r.reason})` : ''}`,
       )
     }
   } catch (e) {

@@ -1,5 +1,5 @@
-import type * as z from 'zod/mini'
-import { describeIssues } from '../../../src-shared/schema-common.js'
+import type * as v from 'valibot'
+import { check } from '../../../src-shared/schema-common.js'
 import {
   TEAM_MEMORY_PATH,
   TeamMemoryDocumentSchema,
@@ -55,11 +55,10 @@ function safeJson(text: string): unknown {
 }
 
 /** A 200 response through its schema: anything else is a permanent error naming the field. */
-function parseJson<T>(text: string, schema: z.ZodMiniType<T>, what: string): T {
-  const r = schema.safeParse(safeJson(text))
-  if (!r.success)
-    throw new TeamApiError(`team server sent an unexpected ${what}: ${describeIssues(r.error)}`, 200, true)
-  return r.data
+function parseJson<S extends v.GenericSchema>(text: string, schema: S, what: string): v.InferOutput<S> {
+  const r = check(schema, safeJson(text))
+  if (!r.ok) throw new TeamApiError(`team server sent an unexpected ${what}: ${r.message}`, 200, true)
+  return r.value
 }
 
 export class TeamApiClient {
@@ -142,10 +141,10 @@ export class TeamApiClient {
     }
     if (res.status === 413) {
       const text = await res.text().catch(() => '')
-      const tooMany = TooManyEntriesSchema.safeParse(safeJson(text))
+      const tooMany = check(TooManyEntriesSchema, safeJson(text))
       return {
         status: 413,
-        maxEntries: tooMany.success ? tooMany.data.error.details.max_entries : undefined,
+        maxEntries: tooMany.ok ? tooMany.value.error.details.max_entries : undefined,
         body: text,
       }
     }
