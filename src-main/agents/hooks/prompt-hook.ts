@@ -7,9 +7,16 @@ import { createModelClient } from '../../core/model/client.js'
 import { sanitizePath } from '../../core/paths/sanitize.js'
 import { RecallSession } from '../../core/recall/recall-session.js'
 import { TermCache } from '../../core/recall/term-cache.js'
+import { HeaderCache } from '../../core/store/header-cache.js'
+import { scanMemoryFiles } from '../../core/store/scan.js'
 import { recentToolsInTranscript } from '../../core/sessions/recent-tools.js'
 import { activityFileFor, appendActivity, newActivityItem } from '../../host/activity-store.js'
-import { getAppDataDir, loadAppSettings, recallTermCacheFileFor } from '../../host/app-data.js'
+import {
+  getAppDataDir,
+  headerCacheFileFor,
+  loadAppSettings,
+  recallTermCacheFileFor,
+} from '../../host/app-data.js'
 import { loadEffectiveConfig, modelConfigOf } from '../../host/config.js'
 import { createProjectContext } from '../../host/project.js'
 import { loadRecallState, pruneRecallStates, saveRecallState } from './recall-state.js'
@@ -46,6 +53,7 @@ export async function runPromptHook(input: UserPromptSubmitHook, env: Env): Prom
     offlineFallback: true,
     projectRoot: ctx.projectRoot,
     termCache: new TermCache(recallTermCacheFileFor(ctx, memoryDir)),
+    scan: (dir) => scanMemoryFiles(dir, { headerCache: new HeaderCache(headerCacheFileFor(ctx, dir)) }),
   })
   state.surfaced.forEach((p) => session.surfaced.add(p))
   session.injectedBytes = state.injectedBytes

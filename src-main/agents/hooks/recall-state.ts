@@ -1,4 +1,4 @@
-import { readdir, readFile, stat, unlink } from 'node:fs/promises'
+import { readdir, readFile, stat, unlink, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../../core/store/atomic-write.js'
 
@@ -35,9 +35,28 @@ export async function saveRecallState(dir: string, sessionId: string, state: Ses
   await writeFileAtomic(fileFor(dir, sessionId), JSON.stringify(state), { durable: false })
 }
 
-/** Sessions untouched for a week are over: their state files go. */
+const PRUNE_EVERY_MS = 24 * 60 * 60 * 1000
+const PRUNED_MARK = '.pruned'
+
+/**
+ * Sessions untouched for a week are over: their state files go. Checked at most once a day (the
+ * mark file's mtime says when), since every new session would otherwise stat them all.
+ */
 export async function pruneRecallStates(dir: string, now = Date.now()): Promise<void> {
+  const mark = join(dir, PRUNED_MARK)
+  const last = await stat(mark).then(
+    (s) => s.mtimeMs,
+    () => 0,
+  )
+  if (now - last < PRUNE_EVERY_MS) return
+  try {
+    await writeFile(mark, '')
+    await utimes(mark, now / 1000, now / 1000)
+  } catch {
+    return // no state dir (nothing saved yet): nothing to prune
+  }
   for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (name === PRUNED_MARK) continue
     const p = join(dir, name)
     const st = await stat(p).catch(() => undefined)
     if (st && now - st.mtimeMs > STALE_MS) await unlink(p).catch(() => undefined)

@@ -1,7 +1,9 @@
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { TermCache } from '../../core/recall/term-cache.js'
-import { recallTermCacheFileFor } from '../../host/app-data.js'
+import { HeaderCache } from '../../core/store/header-cache.js'
+import { scanMemoryFiles } from '../../core/store/scan.js'
+import { headerCacheFileFor, recallTermCacheFileFor } from '../../host/app-data.js'
 import { modelRuntimeFor } from '../../host/model.js'
 import { recallPreview } from '../../host/views.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
@@ -27,6 +29,7 @@ export async function recallCommand(
     recentTools: tools,
     projectRoot: ctx.projectRoot,
     termCache: new TermCache(recallTermCacheFileFor(ctx, memoryDir)),
+    scan: (dir) => scanMemoryFiles(dir, { headerCache: new HeaderCache(headerCacheFileFor(ctx, dir)) }),
   })
   if (json) {
     printJson(io, result)

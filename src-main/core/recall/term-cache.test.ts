@@ -5,6 +5,7 @@ import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import { scanMemoryFiles } from '../store/scan.js'
 import { rankMemoriesOffline } from './offline-ranker.js'
 import { TermCache } from './term-cache.js'
+import { termsVersion } from './terms.js'
 
 const memory = (body: string) =>
   `---\nname: Release notes\ndescription: how releases are written\ntype: project\n---\n\n${body}\n`
@@ -64,7 +65,7 @@ describe('recall term cache', () => {
 
     writeFileSync(cacheFile, '{ not json')
     expect(await rankWithCache(dir, cacheFile, 'changelog')).toEqual(['notes.md'])
-    expect(JSON.parse(readFileSync(cacheFile, 'utf8')).docs['notes.md']).toBeDefined()
+    expect(JSON.parse(readFileSync(cacheFile, 'utf8')).files['notes.md']).toBeDefined()
 
     // Terms stored under another version would claim the memory says "rollback": ignored.
     const stamp = statSync(join(dir, 'notes.md'))
@@ -72,11 +73,20 @@ describe('recall term cache', () => {
       cacheFile,
       JSON.stringify({
         v: 'other',
-        docs: { 'notes.md': [stamp.mtimeMs, stamp.size, 1, '|', '|', '|rollback*1|'] },
+        files: { 'notes.md': [stamp.mtimeMs, stamp.size, [1, '|', '|', '|rollback*1|']] },
       }),
     )
     expect(await rankWithCache(dir, cacheFile, 'rollback')).toEqual([])
     expect(await rankWithCache(dir, cacheFile, 'changelog')).toEqual(['notes.md'])
+    // The same entry under this version is believed: the version is what kept it out.
+    writeFileSync(
+      cacheFile,
+      JSON.stringify({
+        v: termsVersion(),
+        files: { 'notes.md': [stamp.mtimeMs, stamp.size, [1, '|', '|', '|rollback*1|']] },
+      }),
+    )
+    expect(await rankWithCache(dir, cacheFile, 'rollback')).toEqual(['notes.md'])
   })
 
   it('drops a deleted memory from the file, and a failed write is not an error', async () => {
@@ -85,11 +95,11 @@ describe('recall term cache', () => {
     writeFile(join(dir, 'a.md'), memory('Alpha builds use the changelog template.'))
     writeFile(join(dir, 'b.md'), memory('Beta builds use the changelog template.'))
     await rankWithCache(dir, cacheFile, 'changelog')
-    expect(Object.keys(JSON.parse(readFileSync(cacheFile, 'utf8')).docs).sort()).toEqual(['a.md', 'b.md'])
+    expect(Object.keys(JSON.parse(readFileSync(cacheFile, 'utf8')).files).sort()).toEqual(['a.md', 'b.md'])
 
     rmSync(join(dir, 'b.md'))
     expect(await rankWithCache(dir, cacheFile, 'changelog')).toEqual(['a.md'])
-    expect(Object.keys(JSON.parse(readFileSync(cacheFile, 'utf8')).docs)).toEqual(['a.md'])
+    expect(Object.keys(JSON.parse(readFileSync(cacheFile, 'utf8')).files)).toEqual(['a.md'])
 
     // Its folder is a file: the cache cannot be written, recall still answers.
     const blocked = join(writeFile(join(tempDir(), 'plain'), 'x'), 'terms.json')

@@ -10,6 +10,7 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import { parseMemoryHeaderFields } from './frontmatter.js'
+import type { HeaderCache } from './header-cache.js'
 import {
   FRONTMATTER_MAX_LINES,
   isMemoryFileName,
@@ -89,19 +90,39 @@ export interface Shard {
   count: number
 }
 
+/** The header from the cache when the file is unchanged, else read (and cached). */
+function cachedHeader(
+  cache: HeaderCache,
+  filename: string,
+  filePath: string,
+  stat: { mtimeMs: number; size: number },
+): MemoryHeader | null {
+  const known = cache.get(filename, stat.mtimeMs, stat.size)
+  if (known) return { filename, filePath, mtimeMs: stat.mtimeMs, size: stat.size, ...known }
+  const h = tryReadHeader(filename, filePath)
+  if (h) cache.set(h as MemoryHeader & { size: number })
+  return h
+}
+
 /**
  * SPEC §5 scan. Up to `limit` files: one pass, each file's header and mtime from one descriptor.
  * With more files than are kept, reading every header would be wasted work, so the mtimes come
  * from a stat pass and headers are read newest first until `limit` of them parse; the result is
  * the same list (an unreadable file is skipped and the next newest takes its place). With a
  * `shard`, only that share of the files is scanned; merging every shard's newest `limit` and
- * keeping the newest `limit` of those gives the unsharded result.
+ * keeping the newest `limit` of those gives the unsharded result. With a header `cache` (a CLI
+ * command or hook), every file is stat'ed and only those the cache does not know are read.
  */
-export function scanMemoryFilesSync(memoryDir: string, limit: number, shard?: Shard): MemoryHeader[] {
+export function scanMemoryFilesSync(
+  memoryDir: string,
+  limit: number,
+  shard?: Shard,
+  cache?: HeaderCache,
+): MemoryHeader[] {
   const listed = listMemoryFilesSync(memoryDir)
   const files = shard ? listed.filter((f) => shardOf(f, shard.count) === shard.index) : listed
   const pathOf = memoryFilePathJoiner(memoryDir)
-  if (files.length <= limit) {
+  if (files.length <= limit && !cache) {
     const out: MemoryHeader[] = []
     for (const f of files) {
       const h = tryReadHeader(f, pathOf(f))
@@ -109,12 +130,12 @@ export function scanMemoryFilesSync(memoryDir: string, limit: number, shard?: Sh
     }
     return out.sort(newestFirst)
   }
-  const stamped: { filename: string; filePath: string; mtimeMs: number }[] = []
+  const stamped: { filename: string; filePath: string; mtimeMs: number; size: number }[] = []
   for (const filename of files) {
     const filePath = pathOf(filename)
     try {
       const st = statSync(filePath, { throwIfNoEntry: false })
-      if (st?.isFile()) stamped.push({ filename, filePath, mtimeMs: st.mtimeMs })
+      if (st?.isFile()) stamped.push({ filename, filePath, mtimeMs: st.mtimeMs, size: st.size })
     } catch {
       // unreadable: skipped, as the one-pass read would skip it
     }
@@ -122,8 +143,8 @@ export function scanMemoryFilesSync(memoryDir: string, limit: number, shard?: Sh
   stamped.sort(newestFirst)
   const out: MemoryHeader[] = []
   for (let i = 0; i < stamped.length && out.length < limit; i++) {
-    const s = stamped[i] as { filename: string; filePath: string }
-    const h = tryReadHeader(s.filename, s.filePath)
+    const s = stamped[i]!
+    const h = cache ? cachedHeader(cache, s.filename, s.filePath, s) : tryReadHeader(s.filename, s.filePath)
     if (h) out.push(h)
   }
   // A file edited between its stat and its read carries the newer mtime.

@@ -118,6 +118,11 @@ export function scanOnCallingThread(on = true): void {
   callingThreadOnly = on
 }
 
+/** Whether scans run on the calling thread (a short-lived process), not in worker threads. */
+export function scansOnCallingThread(): boolean {
+  return callingThreadOnly
+}
+
 /** Runs a scan job off the main thread. */
 export function runScanJobInWorker<J extends ScanJob>(job: J): Promise<ScanJobResult<J>> {
   if (callingThreadOnly) return inThread(job) as Promise<ScanJobResult<J>>

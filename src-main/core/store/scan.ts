@@ -8,8 +8,9 @@ import {
 } from './memory-header.js'
 import { unpackHeaders } from './packed-headers.js'
 import type { FileHead } from './read-head.js'
-import type { TextFileResult } from './scan-sync.js'
-import { runScanJobInWorker, runShardedScanJob } from './scan-worker-client.js'
+import type { HeaderCache } from './header-cache.js'
+import { scanMemoryFilesSync, type TextFileResult } from './scan-sync.js'
+import { runScanJobInWorker, runShardedScanJob, scansOnCallingThread } from './scan-worker-client.js'
 
 export type { TextFileResult }
 export { FRONTMATTER_MAX_LINES, isMemoryFileName, MAX_MEMORY_FILES, newestFirst, type MemoryHeader }
@@ -18,6 +19,18 @@ export interface ScanOptions {
   signal?: AbortSignal
   /** Newest N kept; default 200. `Infinity` keeps all (the UI browser). */
   limit?: number
+  /**
+   * Headers kept between runs of a CLI command or hook: unchanged files are stat'ed, not read.
+   * Used when scans run on the calling thread (short-lived processes); the app has its index.
+   */
+  headerCache?: HeaderCache
+}
+
+async function scanWithCache(memoryDir: string, limit: number, cache: HeaderCache): Promise<MemoryHeader[]> {
+  cache.readySync()
+  const headers = scanMemoryFilesSync(memoryDir, limit, undefined, cache)
+  await cache.save(headers)
+  return headers
 }
 
 /** Every memory file under the dir (relative, with `/`); a missing dir has none. */
@@ -42,6 +55,11 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promis
  */
 export function scanMemoryFiles(memoryDir: string, opts: ScanOptions = {}): Promise<MemoryHeader[]> {
   const limit = opts.limit ?? MAX_MEMORY_FILES
+  if (opts.headerCache && scansOnCallingThread())
+    return abortable(
+      Promise.resolve().then(() => scanWithCache(memoryDir, limit, opts.headerCache!)),
+      opts.signal,
+    )
   const shards = runShardedScanJob((index, count) => ({
     kind: 'scan' as const,
     dir: memoryDir,

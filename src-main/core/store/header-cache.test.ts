@@ -1,0 +1,80 @@
+import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
+import { HeaderCache } from './header-cache.js'
+import { scanMemoryFiles } from './scan.js'
+import { scanOnCallingThread } from './scan-worker-client.js'
+
+const memory = (name: string, description: string) =>
+  `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n\nBody.\n`
+
+const STAMP = 1_767_225_600 // whole seconds: set back exactly, where a Date would round
+
+/** A scan as a new CLI process runs it: a fresh cache object over the same file. */
+async function scan(dir: string, cacheFile: string, limit?: number) {
+  const headers = await scanMemoryFiles(dir, { limit, headerCache: new HeaderCache(cacheFile) })
+  return headers.map((h) => `${h.filename}: ${h.description}`)
+}
+
+describe('header cache (CLI and hooks)', () => {
+  beforeEach(() => scanOnCallingThread(true))
+  afterEach(() => scanOnCallingThread(false))
+
+  it('reads a file again only when its mtime or size changed', async () => {
+    const dir = tempDir()
+    const cacheFile = join(tempDir(), 'cache', 'headers.json')
+    const path = writeFile(join(dir, 'deploy.md'), memory('Deploy', 'how we ship v1'))
+    utimesSync(path, STAMP, STAMP)
+    expect(await scan(dir, cacheFile)).toEqual(['deploy.md: how we ship v1'])
+    expect(statSync(cacheFile).mode & 0o777).toBe(0o600)
+
+    // Same length, same mtime: the cache answers (which is how a test can see it is used).
+    writeFileSync(path, memory('Deploy', 'how we ship v2'))
+    utimesSync(path, STAMP, STAMP)
+    expect(await scan(dir, cacheFile)).toEqual(['deploy.md: how we ship v1'])
+
+    utimesSync(path, STAMP + 1, STAMP + 1)
+    expect(await scan(dir, cacheFile)).toEqual(['deploy.md: how we ship v2'])
+
+    writeFileSync(path, memory('Deploy', 'how we ship v3, now longer'))
+    utimesSync(path, STAMP + 1, STAMP + 1)
+    expect(await scan(dir, cacheFile)).toEqual(['deploy.md: how we ship v3, now longer'])
+  })
+
+  it('gives what a scan without it gives, new and deleted files included, over the limit too', async () => {
+    const dir = tempDir()
+    const cacheFile = join(tempDir(), 'headers.json')
+    for (let i = 0; i < 6; i++) {
+      const p = writeFile(join(dir, `m${i}.md`), memory(`M${i}`, `memory ${i}`))
+      utimesSync(p, STAMP + i, STAMP + i)
+    }
+    const plain = async (limit?: number) =>
+      (await scanMemoryFiles(dir, { limit })).map((h) => `${h.filename}: ${h.description}`)
+    expect(await scan(dir, cacheFile)).toEqual(await plain())
+    expect(await scan(dir, cacheFile, 3)).toEqual(await plain(3))
+
+    rmSync(join(dir, 'm5.md'))
+    writeFile(join(dir, 'team', 'new.md'), memory('New', 'just written'))
+    expect(await scan(dir, cacheFile)).toEqual(await plain())
+    expect(await scan(dir, cacheFile, 3)).toEqual(await plain(3))
+    // What the last scan saw is what the file keeps: the 3 newest, the deleted one gone.
+    expect(Object.keys(JSON.parse(readFileSync(cacheFile, 'utf8')).files).sort()).toEqual([
+      'm3.md',
+      'm4.md',
+      'team/new.md',
+    ])
+  })
+
+  it('a broken cache file is an empty cache; the app (scan threads) does not use one', async () => {
+    const dir = tempDir()
+    const cacheFile = writeFile(join(tempDir(), 'headers.json'), '{"v": 1, "files": [')
+    writeFile(join(dir, 'a.md'), memory('A', 'first'))
+    expect(await scan(dir, cacheFile)).toEqual(['a.md: first'])
+
+    scanOnCallingThread(false)
+    const untouched = writeFile(join(tempDir(), 'headers.json'), 'not json')
+    expect(await scan(dir, untouched)).toEqual(['a.md: first'])
+    expect(readFileSync(untouched, 'utf8')).toBe('not json')
+  })
+})

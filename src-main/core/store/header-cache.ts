@@ -1,0 +1,50 @@
+import type { MemoryFormat } from './frontmatter.js'
+import { FRONTMATTER_MAX_LINES, type MemoryHeader } from './memory-header.js'
+import type { MemoryType } from './memory-types.js'
+import { StampedCache } from './stamped-cache.js'
+
+type Stored = [name: string | null, description: string | null, type: string | null, format: string | null]
+
+const isStored = (v: unknown): v is Stored =>
+  Array.isArray(v) && v.length === 4 && v.every((s) => s === null || typeof s === 'string')
+
+/** Bump when the frontmatter parser would read a header differently. */
+const VERSION = `1-${FRONTMATTER_MAX_LINES}`
+
+export type HeaderFields = Pick<MemoryHeader, 'name' | 'description' | 'type' | 'format'>
+
+/**
+ * Each memory's header (name, description, type, format) kept between runs of a CLI command or
+ * hook, so a scan stats the files and reads only those that changed (see StampedCache).
+ */
+export class HeaderCache {
+  private readonly cache: StampedCache<Stored>
+
+  constructor(readonly file: string) {
+    this.cache = new StampedCache(file, VERSION, isStored)
+  }
+
+  readySync(): void {
+    this.cache.readySync()
+  }
+
+  get(filename: string, mtimeMs: number, size: number): HeaderFields | undefined {
+    const s = this.cache.get(filename, mtimeMs, size)
+    if (!s) return undefined
+    const fields: HeaderFields = { description: s[1] }
+    if (s[0] !== null) fields.name = s[0]
+    if (s[2] !== null) fields.type = s[2] as MemoryType
+    if (s[3] !== null) fields.format = s[3] as MemoryFormat
+    return fields
+  }
+
+  set(header: MemoryHeader & { size: number }): void {
+    const { filename, mtimeMs, size, name, description, type, format } = header
+    this.cache.set(filename, mtimeMs, size, [name ?? null, description, type ?? null, format ?? null])
+  }
+
+  /** Writes the cache when it changed, keeping only the headers of this scan. */
+  save(scanned: readonly MemoryHeader[]): Promise<void> {
+    return this.cache.save(scanned.map((h) => h.filename))
+  }
+}

@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs'
+import { mkdir, readFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { writeFileAtomic } from './atomic-write.js'
+
+type Entry<T> = [mtimeMs: number, size: number, value: T]
+
+/**
+ * Values worked out from memory files, kept between runs of a short-lived process (a CLI command,
+ * a hook) in one JSON file under Memdir's data dir, so the next run redoes the work only for the
+ * files that changed. A value is used only while its file keeps the mtime and size it was worked
+ * out at. A missing, unreadable or other-version cache file is an empty cache, and losing it
+ * costs one run the work, nothing else: it is written without fsync, and a failed write is not an
+ * error.
+ */
+export class StampedCache<T> {
+  private entries = new Map<string, Entry<T>>()
+  private loading: Promise<void> | undefined
+  private dirty = false
+
+  constructor(
+    readonly file: string,
+    private readonly version: string,
+    /** Whether a stored value has the shape this version writes. */
+    private readonly isValue: (v: unknown) => v is T,
+  ) {}
+
+  /** Reads the file, once. */
+  ready(): Promise<void> {
+    this.loading ??= readFile(this.file, 'utf8').then(
+      (text) => this.take(text),
+      () => undefined, // missing or unreadable: an empty cache
+    )
+    return this.loading
+  }
+
+  /** Reads the file, once, blocking: for a scan running on the calling thread. */
+  readySync(): void {
+    if (this.loading) return
+    try {
+      this.take(readFileSync(this.file, 'utf8'))
+    } catch {
+      // missing or unreadable: an empty cache
+    }
+    this.loading = Promise.resolve()
+  }
+
+  private take(text: string): void {
+    try {
+      const data = JSON.parse(text) as { v?: unknown; files?: unknown }
+      if (data?.v === this.version && data.files && typeof data.files === 'object')
+        this.entries = new Map(Object.entries(data.files as Record<string, Entry<T>>))
+    } catch {
+      // not JSON: an empty cache
+    }
+  }
+
+  /** The value for a file, when the file has the mtime and size it had when the value was set. */
+  get(filename: string, mtimeMs: number, size: number | undefined): T | undefined {
+    const e = this.entries.get(filename)
+    if (!Array.isArray(e) || e[0] !== mtimeMs || e[1] !== size || !this.isValue(e[2])) return undefined
+    return e[2]
+  }
+
+  set(filename: string, mtimeMs: number, size: number, value: T): void {
+    this.entries.set(filename, [mtimeMs, size, value])
+    this.dirty = true
+  }
+
+  /**
+   * Writes the file when it changed, keeping only the files given (those the run looked at): a
+   * deleted file, or one no longer among the newest scanned, drops out.
+   */
+  async save(keep: Iterable<string>): Promise<void> {
+    const wanted = new Set(keep)
+    const kept = [...this.entries].filter(([f]) => wanted.has(f))
+    if (!this.dirty && kept.length === this.entries.size) return
+    this.entries = new Map(kept)
+    this.dirty = false
+    const text = JSON.stringify({ v: this.version, files: Object.fromEntries(this.entries) })
+    try {
+      await mkdir(dirname(this.file), { recursive: true, mode: 0o700 })
+      await writeFileAtomic(this.file, text, { mode: 0o600, durable: false })
+    } catch {
+      // see the class comment: the next run redoes what this one could not keep
+    }
+  }
+}
