@@ -1,7 +1,18 @@
-import { execFile } from 'node:child_process'
+import type { ExecFileOptions } from 'node:child_process'
 import { promisify } from 'node:util'
 
-const run = promisify(execFile)
+type Run = (
+  file: string,
+  args: string[],
+  opts: ExecFileOptions & { encoding: 'utf8' },
+) => Promise<{ stdout: string }>
+let execFileAsync: Run | undefined
+// child_process loads on the first git call: recall links this module, and `memdir hook prompt`
+// outside a repository (or with no paths to check) never starts git.
+const run: Run = async (file, args, opts) => {
+  execFileAsync ??= promisify((await import('node:child_process')).execFile) as Run
+  return execFileAsync(file, args, opts)
+}
 
 export interface Commit {
   hash: string

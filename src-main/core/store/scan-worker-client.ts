@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { availableParallelism } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import type * as WorkerThreads from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import { runScanJob, type ScanJob, type ScanJobResult } from './scan-sync.js'
 
 interface Pending {
@@ -18,6 +20,8 @@ type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false;
  * this code in out/main; running from TypeScript (tests, benchmarks), from the source via tsx.
  */
 function startWorker(): Worker {
+  // Loaded when a thread starts: a CLI command or hook scans on its own thread and never needs it.
+  const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof WorkerThreads
   const here = import.meta.url
   if (here.endsWith('.ts')) return new Worker(new URL('./scan-worker.dev.mjs', here))
   let dir = dirname(fileURLToPath(here))
