@@ -1,18 +1,50 @@
+import { fstatSync, readSync } from 'node:fs'
 import { runCli } from './run.js'
 
-/** Standard input up to 4 MiB; a hook's JSON arrives whole and stdin closes. */
-function readStdin(): Promise<string> {
+const MAX_STDIN = 4 * 1024 * 1024
+const tooLarge = () => new Error('standard input is larger than 4 MiB')
+
+/** The rest of standard input through process.stdin's stream, after `chunks` already read. */
+function readStdinStream(chunks: Buffer[], size: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
     process.stdin.on('data', (c: Buffer) => {
       size += c.length
-      if (size > 4 * 1024 * 1024) reject(new Error('standard input is larger than 4 MiB'))
+      if (size > MAX_STDIN) reject(tooLarge())
       else chunks.push(c)
     })
     process.stdin.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
     process.stdin.once('error', reject)
   })
+}
+
+/**
+ * Standard input up to 4 MiB; a hook's JSON arrives whole and stdin closes. Read with blocking
+ * reads of fd 0: before every prompt, setting up process.stdin's stream costs more than the
+ * read (a pipe, a socket pair or a file). A terminal, where a blocking read would not see Ctrl-C, or a
+ * non-blocking pipe (EAGAIN)
+ * uses the stream.
+ */
+function readStdin(): Promise<string> {
+  const chunks: Buffer[] = []
+  let size = 0
+  try {
+    const st = fstatSync(0)
+    if (!st.isFIFO() && !st.isSocket() && !st.isFile()) return readStdinStream(chunks, size)
+    for (;;) {
+      const buf = Buffer.allocUnsafe(64 * 1024)
+      const n = readSync(0, buf, 0, buf.length, null)
+      if (n === 0) break
+      size += n
+      if (size > MAX_STDIN) return Promise.reject(tooLarge())
+      chunks.push(buf.subarray(0, n))
+    }
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === 'EOF') return Promise.resolve(Buffer.concat(chunks).toString('utf8'))
+    if (code === 'EAGAIN') return readStdinStream(chunks, size)
+    return Promise.reject(e as Error)
+  }
+  return Promise.resolve(Buffer.concat(chunks).toString('utf8'))
 }
 
 const controller = new AbortController()

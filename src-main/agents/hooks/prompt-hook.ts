@@ -62,7 +62,7 @@ export async function runPromptHook(input: UserPromptSubmitHook, env: Env): Prom
   if (outcome.skipped) return { skipped: outcome.reason }
   if (!outcome.injections.length) return { skipped: 'no relevant memory' }
 
-  await saveRecallState(stateDir, input.session_id, {
+  saveRecallState(stateDir, input.session_id, {
     surfaced: [...session.surfaced],
     injectedBytes: session.injectedBytes,
   })

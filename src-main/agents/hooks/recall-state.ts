@@ -1,6 +1,7 @@
-import { readdir, readFile, stat, unlink, utimes, writeFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
+import { readdir, stat, unlink, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { writeFileAtomic } from '../../core/store/atomic-write.js'
+import { writeStateFileAtomicSync } from '../../core/store/atomic-write.js'
 
 /** What recall already surfaced in one Claude Code session, and how many bytes it injected (SPEC §6). */
 export interface SessionRecallState {
@@ -13,13 +14,13 @@ const STALE_MS = 7 * 24 * 60 * 60 * 1000
 const fileFor = (dir: string, sessionId: string) =>
   join(dir, `${sessionId.replace(/[^\w.-]/g, '_').slice(0, 120)}.json`)
 
-/** A session's state; `fresh` when it is the session's first prompt (nothing saved yet). */
+/** A session's state; `fresh` when it is the session's first prompt (nothing saved yet). Read blocking: a hook's small file. */
 export async function loadRecallState(
   dir: string,
   sessionId: string,
 ): Promise<SessionRecallState & { fresh: boolean }> {
   try {
-    const data = JSON.parse(await readFile(fileFor(dir, sessionId), 'utf8')) as Partial<SessionRecallState>
+    const data = JSON.parse(readFileSync(fileFor(dir, sessionId), 'utf8')) as Partial<SessionRecallState>
     return {
       surfaced: Array.isArray(data.surfaced) ? data.surfaced.filter((p) => typeof p === 'string') : [],
       injectedBytes: typeof data.injectedBytes === 'number' ? data.injectedBytes : 0,
@@ -30,9 +31,9 @@ export async function loadRecallState(
   }
 }
 
-export async function saveRecallState(dir: string, sessionId: string, state: SessionRecallState) {
+export function saveRecallState(dir: string, sessionId: string, state: SessionRecallState): void {
   // Losing it in a power cut only means a memory may be shown twice: no fsync on this hot path.
-  await writeFileAtomic(fileFor(dir, sessionId), JSON.stringify(state), { durable: false })
+  writeStateFileAtomicSync(fileFor(dir, sessionId), JSON.stringify(state))
 }
 
 const PRUNE_EVERY_MS = 24 * 60 * 60 * 1000

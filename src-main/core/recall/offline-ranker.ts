@@ -83,29 +83,29 @@ export interface RankOptions {
 
 /**
  * A candidate that has some query term: `counts[3 * j + f]` is how often the j-th query term
- * occurs in field f (name, description, body).
+ * occurs in field f (name, description, body); `matched` lists those j, ascending.
  */
 interface Doc {
   header: MemoryHeader
   length: number
   counts: Int32Array
+  matched: number[]
 }
 
-/** Writes into `counts` how often each query term occurs in one packed field; false if none does. */
+/** Adds how often each query term occurs in one packed field to `doc`'s counts. */
 function countField(
   packed: string,
   field: number,
   matcher: RegExp,
   index: Map<string, number>,
-  counts: Int32Array,
-): boolean {
+  doc: Pick<Doc, 'counts' | 'matched'>,
+): void {
   matcher.lastIndex = 0
-  let found = false
   for (let m = matcher.exec(packed); m; m = matcher.exec(packed)) {
-    counts[3 * index.get(m[1]!)! + field] = Number(m[2])
-    found = true
+    const j = index.get(m[1]!)!
+    if (doc.counts[3 * j]! + doc.counts[3 * j + 1]! + doc.counts[3 * j + 2]! === 0) doc.matched.push(j)
+    doc.counts[3 * j + field] = Number(m[2])
   }
-  return found
 }
 
 /**
@@ -118,6 +118,7 @@ export async function rankMemoriesOffline(
   candidates: readonly MemoryHeader[],
   opts: RankOptions = {},
 ): Promise<RankedMemory[]> {
+  await opts.cache?.ready() // first: it may hold the stemmed synonym table queryTerms needs
   const { weights, own } = queryTerms(query)
   if (!own.length) return []
   const terms = await termsOfCandidates(candidates, opts.cache)
@@ -131,19 +132,20 @@ export async function rankMemoriesOffline(
   const df = new Int32Array(queried.length)
   let corpus = 0
   let lengths = 0
-  let counts = new Int32Array(3 * queried.length)
+  let doc = { counts: new Int32Array(3 * queried.length), matched: [] as number[] }
   candidates.forEach((header, i) => {
     const t = terms[i]
     if (!t) return
     corpus++
     lengths += t.length
-    const inName = countField(t.name, 0, matcher, index, counts)
-    const inDescription = countField(t.description, 1, matcher, index, counts)
-    if (!(countField(t.body, 2, matcher, index, counts) || inName || inDescription)) return
-    for (let j = 0; j < queried.length; j++)
-      if (counts[3 * j]! + counts[3 * j + 1]! + counts[3 * j + 2]! > 0) df[j]!++
-    docs.push({ header, length: t.length, counts })
-    counts = new Int32Array(3 * queried.length)
+    countField(t.name, 0, matcher, index, doc)
+    countField(t.description, 1, matcher, index, doc)
+    countField(t.body, 2, matcher, index, doc)
+    if (!doc.matched.length) return
+    doc.matched.sort((a, b) => a - b)
+    for (const j of doc.matched) df[j]!++
+    docs.push({ header, length: t.length, ...doc })
+    doc = { counts: new Int32Array(3 * queried.length), matched: [] }
   })
   if (!docs.length) return []
   const avgLen = lengths / corpus || 1
@@ -158,30 +160,29 @@ export async function rankMemoriesOffline(
   const typical = present.reduce((n, j) => n + raw[j]!, 0) / present.length
   const idfs = raw.map((v, j) => (inSome(j) ? v : typical))
   const weightOf = queried.map((q) => weights.get(q)!)
-  const groups = ownIdx.map((j) => ({
-    mass: idfs[j]!,
-    members: [j, ...(synonymTable().get(queried[j]!) ?? []).map((s) => index.get(s)!)],
-  }))
-  const ownMass = groups.reduce((n, g) => n + g.mass, 0) || 1
+  // Coverage counts each of the query's own terms once: matched by itself (in full) or by a
+  // synonym (at its weight), in full in the name or description, at half when only the body has
+  // it. groupsOf[j]: the own terms a matched term j counts for, and how much.
+  const mass = ownIdx.map((j) => idfs[j]!)
+  const ownMass = mass.reduce((n, m) => n + m, 0) || 1
+  const groupsOf: { group: number; weight: number }[][] = queried.map(() => [])
+  ownIdx.forEach((j, group) => {
+    groupsOf[j]!.push({ group, weight: 1 })
+    for (const s of synonymTable().get(queried[j]!) ?? [])
+      groupsOf[index.get(s)!]!.push({ group, weight: SYNONYM_WEIGHT })
+  })
   const scored = docs.map((d) => {
     const c = d.counts
-    let score = 0
     const norm = K1 * (1 - B + (B * d.length) / avgLen)
-    for (let j = 0; j < queried.length; j++) {
+    const best = new Float64Array(ownIdx.length)
+    let score = 0
+    for (const j of d.matched) {
       const tf = FIELDS.name * c[3 * j]! + FIELDS.description * c[3 * j + 1]! + FIELDS.body * c[3 * j + 2]!
-      if (tf) score += weightOf[j]! * idfs[j]! * ((tf * (K1 + 1)) / (tf + norm))
+      score += weightOf[j]! * idfs[j]! * ((tf * (K1 + 1)) / (tf + norm))
+      const where = c[3 * j]! + c[3 * j + 1]! > 0 ? 1 : BODY_ONLY
+      for (const { group, weight } of groupsOf[j]!) best[group] = Math.max(best[group]!, weight * where)
     }
-    // Coverage counts each query term once: matched by itself or (at its weight) by a synonym,
-    // in full in the name or description, at half when only the body has it.
-    let covered = 0
-    for (const { mass, members } of groups) {
-      let best = 0
-      members.forEach((j, k) => {
-        const where = c[3 * j]! + c[3 * j + 1]! > 0 ? 1 : c[3 * j + 2]! > 0 ? BODY_ONLY : 0
-        best = Math.max(best, (k === 0 ? 1 : SYNONYM_WEIGHT) * where)
-      })
-      covered += best * mass
-    }
+    const covered = mass.reduce((n, m, g) => n + best[g]! * m, 0)
     return { header: d.header, score, coverage: covered / ownMass }
   })
   const top = Math.max(0, ...scored.map((s) => s.score))

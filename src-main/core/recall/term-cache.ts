@@ -1,6 +1,6 @@
 import type { MemoryHeader } from '../store/memory-header.js'
 import { StampedCache } from '../store/stamped-cache.js'
-import { termsVersion } from './terms.js'
+import { seedSynonymTable, synonymTable, termsVersion } from './terms.js'
 
 /** What the offline ranker needs of one memory: each field's packed terms and their total. */
 export interface DocTerms {
@@ -30,8 +30,11 @@ export class TermCache {
     this.cache = new StampedCache(file, termsVersion(), isStored)
   }
 
-  ready(): Promise<void> {
-    return this.cache.ready()
+  /** Loads the file, and the stemmed synonym table kept in it (stemming the vocabulary costs a cold process ms). */
+  async ready(): Promise<void> {
+    await this.cache.ready()
+    const table = this.cache.shared
+    if (Array.isArray(table)) seedSynonymTable(table)
   }
 
   /** The cached terms of a memory, when the file is as it was when they were taken. */
@@ -52,6 +55,7 @@ export class TermCache {
 
   /** Writes the cache when it changed, keeping only the memories of the scan recall ranked from. */
   save(scanned: readonly MemoryHeader[]): Promise<void> {
+    if (!Array.isArray(this.cache.shared)) this.cache.shared = [...synonymTable()]
     return this.cache.save(scanned.map((h) => h.filename))
   }
 }

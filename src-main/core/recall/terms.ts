@@ -30,6 +30,21 @@ export function tokenize(text: string): string[] {
 
 let synonyms: Map<string, string[]> | undefined
 
+const isEntry = (e: unknown): e is [string, string[]] =>
+  Array.isArray(e) &&
+  e.length === 2 &&
+  typeof e[0] === 'string' &&
+  Array.isArray(e[1]) &&
+  e[1].every((s) => typeof s === 'string')
+
+/**
+ * The table as an earlier run of the same termsVersion built it (kept in the term cache), so this
+ * run need not stem the vocabulary; anything malformed is ignored and the table is built instead.
+ */
+export function seedSynonymTable(entries: readonly unknown[]): void {
+  if (!synonyms && entries.length && entries.every(isEntry)) synonyms = new Map(entries)
+}
+
 /** Stemmed term (or two-word phrase) → the other terms of its group. */
 export function synonymTable(): Map<string, string[]> {
   if (synonyms) return synonyms

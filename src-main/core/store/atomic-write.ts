@@ -1,4 +1,5 @@
 import { nodeCrypto } from './lazy-crypto.js'
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { link, mkdir, open, readFile, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 
@@ -58,6 +59,22 @@ export async function writeFileAtomic(
     await rename(tmp, path)
   } catch (e) {
     await unlink(tmp).catch(() => {})
+    throw e
+  }
+}
+
+/**
+ * writeFileAtomic with blocking calls and no fsync: for small state a short-lived process keeps
+ * (a hook's per-session recall state), where each thread-pool round trip costs more than the write.
+ */
+export function writeStateFileAtomicSync(path: string, data: string, mode = 0o644): void {
+  mkdirSync(dirname(path), { recursive: true })
+  const tmp = tempPathFor(path)
+  try {
+    writeFileSync(tmp, data, { mode, flag: 'wx' })
+    renameSync(tmp, path)
+  } catch (e) {
+    rmSync(tmp, { force: true })
     throw e
   }
 }

@@ -15,6 +15,7 @@ type Entry<T> = [mtimeMs: number, size: number, value: T]
  */
 export class StampedCache<T> {
   private entries = new Map<string, Entry<T>>()
+  private extra: unknown
   private loading: Promise<void> | undefined
   private dirty = false
 
@@ -47,9 +48,11 @@ export class StampedCache<T> {
 
   private take(text: string): void {
     try {
-      const data = JSON.parse(text) as { v?: unknown; files?: unknown }
-      if (data?.v === this.version && data.files && typeof data.files === 'object')
+      const data = JSON.parse(text) as { v?: unknown; files?: unknown; extra?: unknown }
+      if (data?.v === this.version && data.files && typeof data.files === 'object') {
         this.entries = new Map(Object.entries(data.files as Record<string, Entry<T>>))
+        this.extra = data.extra
+      }
     } catch {
       // not JSON: an empty cache
     }
@@ -67,6 +70,16 @@ export class StampedCache<T> {
     this.dirty = true
   }
 
+  /** One more value kept with the entries, of the same version (not tied to a file). */
+  get shared(): unknown {
+    return this.extra
+  }
+
+  set shared(value: unknown) {
+    this.extra = value
+    this.dirty = true
+  }
+
   /**
    * Writes the file when it changed, keeping only the files given (those the run looked at): a
    * deleted file, or one no longer among the newest scanned, drops out.
@@ -77,7 +90,11 @@ export class StampedCache<T> {
     if (!this.dirty && kept.length === this.entries.size) return
     this.entries = new Map(kept)
     this.dirty = false
-    const text = JSON.stringify({ v: this.version, files: Object.fromEntries(this.entries) })
+    const text = JSON.stringify({
+      v: this.version,
+      files: Object.fromEntries(this.entries),
+      extra: this.extra,
+    })
     try {
       await mkdir(dirname(this.file), { recursive: true, mode: 0o700 })
       await writeFileAtomic(this.file, text, { mode: 0o600, durable: false })
