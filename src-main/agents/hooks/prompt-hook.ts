@@ -49,7 +49,8 @@ export async function runPromptHook(input: UserPromptSubmitHook, env: Env): Prom
   const client = createModelClient(modelConfigOf(loadEffectiveConfig(ctx)), { maxRetries: 0, timeoutMs })
   const session = new RecallSession(memoryDir, {
     client,
-    signal: AbortSignal.timeout(timeoutMs),
+    // The selector's hard deadline; the offline ranker (no client) needs none.
+    signal: client ? AbortSignal.timeout(timeoutMs) : undefined,
     offlineFallback: true,
     projectRoot: ctx.projectRoot,
     termCache: new TermCache(recallTermCacheFileFor(ctx, memoryDir)),

@@ -165,24 +165,33 @@ export async function rankMemoriesOffline(
   // it. groupsOf[j]: the own terms a matched term j counts for, and how much.
   const mass = ownIdx.map((j) => idfs[j]!)
   const ownMass = mass.reduce((n, m) => n + m, 0) || 1
-  const groupsOf: { group: number; weight: number }[][] = queried.map(() => [])
+  // Flat pairs (group, weight) per term: indexed loops, as this runs cold (interpreted) in a hook.
+  const groupsOf: number[][] = queried.map(() => [])
   ownIdx.forEach((j, group) => {
-    groupsOf[j]!.push({ group, weight: 1 })
+    groupsOf[j]!.push(group, 1)
     for (const s of synonymTable().get(queried[j]!) ?? [])
-      groupsOf[index.get(s)!]!.push({ group, weight: SYNONYM_WEIGHT })
+      groupsOf[index.get(s)!]!.push(group, SYNONYM_WEIGHT)
   })
+  const best = new Float64Array(ownIdx.length)
   const scored = docs.map((d) => {
     const c = d.counts
     const norm = K1 * (1 - B + (B * d.length) / avgLen)
-    const best = new Float64Array(ownIdx.length)
+    best.fill(0)
     let score = 0
-    for (const j of d.matched) {
+    for (let k = 0; k < d.matched.length; k++) {
+      const j = d.matched[k]!
       const tf = FIELDS.name * c[3 * j]! + FIELDS.description * c[3 * j + 1]! + FIELDS.body * c[3 * j + 2]!
       score += weightOf[j]! * idfs[j]! * ((tf * (K1 + 1)) / (tf + norm))
       const where = c[3 * j]! + c[3 * j + 1]! > 0 ? 1 : BODY_ONLY
-      for (const { group, weight } of groupsOf[j]!) best[group] = Math.max(best[group]!, weight * where)
+      const pairs = groupsOf[j]!
+      for (let p = 0; p < pairs.length; p += 2) {
+        const g = pairs[p]!
+        const v = pairs[p + 1]! * where
+        if (v > best[g]!) best[g] = v
+      }
     }
-    const covered = mass.reduce((n, m, g) => n + best[g]! * m, 0)
+    let covered = 0
+    for (let g = 0; g < mass.length; g++) covered += best[g]! * mass[g]!
     return { header: d.header, score, coverage: covered / ownMass }
   })
   const top = Math.max(0, ...scored.map((s) => s.score))

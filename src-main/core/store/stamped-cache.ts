@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { writeFileAtomic } from './atomic-write.js'
+import { scansOnCallingThread } from './scan-worker-client.js'
 
 type Entry<T> = [mtimeMs: number, size: number, value: T]
 
@@ -26,8 +27,9 @@ export class StampedCache<T> {
     private readonly isValue: (v: unknown) => v is T,
   ) {}
 
-  /** Reads the file, once. */
+  /** Reads the file, once: blocking in a short-lived process (scans on the calling thread), else not. */
   ready(): Promise<void> {
+    if (!this.loading && scansOnCallingThread()) this.readySync()
     this.loading ??= readFile(this.file, 'utf8').then(
       (text) => this.take(text),
       () => undefined, // missing or unreadable: an empty cache
