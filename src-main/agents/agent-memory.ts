@@ -28,7 +28,8 @@ import { HostError } from '../host/errors.js'
 import { historyForCli } from '../host/history.js'
 import { docOf, listItemOf, scopeOf } from '../host/memory-views.js'
 import { modelRuntimeFor } from '../host/model.js'
-import { memoryFormatFor, recallPreview } from '../host/views.js'
+import { recallPreview } from '../host/recall-view.js'
+import { memoryFormatFor } from '../host/views.js'
 
 export type WriteOutcome =
   | { status: 'created' | 'updated'; memory: MemoryDoc }

@@ -1,5 +1,8 @@
 import { parseArgs } from 'node:util'
 import type { ProjectContext } from '../core/paths/context.js'
+// In the start-up chunk (base) with io.ts: static imports cost nothing a command would not pay.
+import { loadAppSettings } from '../host/app-data.js'
+import { createProjectContext } from '../host/project.js'
 import { type CliIO, UsageError } from './io.js'
 
 export const USAGE = `memdir — Claude Code memory, from the command line
@@ -237,13 +240,14 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
   if (!LONG_RUNNING.has(command) && command !== 'path' && io.env.MEMDIR_SCAN_THREADS === undefined)
     (await import('../core/store/scan-worker-client.js')).scanOnCallingThread()
   const ctx = async () => {
-    const { createProjectContext } = await import('../host/project.js')
     const c = createProjectContext({
       cwd: values.cwd ?? io.cwd,
       env: io.env,
       flagSettingsPath: values.settings,
     })
+    // Secrets kept outside the settings file are looked up only when the settings say there are some.
     if (!NEEDS_SECRETS.has(command)) return c
+    if (!loadAppSettings(c).secrets) return c
     return (await import('../host/cli-secrets.js')).withCliSecrets(c)
   }
   return run({ io, values, args, signal: io.signal ?? new AbortController().signal, ctx })

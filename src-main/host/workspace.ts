@@ -45,7 +45,8 @@ import { MemoryCrud } from './memory-crud.js'
 import type { ModelRuntime } from './model.js'
 import { TeamState } from './team-state.js'
 import { indexView } from './index-view.js'
-import { promptPreview, recallPreview } from './views.js'
+import { recallPreview } from './recall-view.js'
+import { promptPreview } from './views.js'
 
 export { HostError } from './errors.js'
 

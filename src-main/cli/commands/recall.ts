@@ -5,7 +5,7 @@ import { HeaderCache } from '../../core/store/header-cache.js'
 import { scanMemoryFiles } from '../../core/store/scan.js'
 import { headerCacheFileFor, recallTermCacheFileFor } from '../../host/app-data.js'
 import { modelRuntimeFor } from '../../host/model.js'
-import { recallPreview } from '../../host/views.js'
+import { recallPreview } from '../../host/recall-view.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
 export async function recallCommand(
