@@ -9,7 +9,6 @@ import { RecallSession } from '../../core/recall/recall-session.js'
 import { TermCache } from '../../core/recall/term-cache.js'
 import { HeaderCache } from '../../core/store/header-cache.js'
 import { scanMemoryFiles } from '../../core/store/scan.js'
-import { recentToolsInTranscript } from '../../core/sessions/recent-tools.js'
 import { activityFileFor, appendActivity, newActivityItem } from '../../host/activity-store.js'
 import {
   getAppDataDir,
@@ -58,7 +57,13 @@ export async function runPromptHook(input: UserPromptSubmitHook, env: Env): Prom
   })
   state.surfaced.forEach((p) => session.surfaced.add(p))
   session.injectedBytes = state.injectedBytes
-  const recentTools = await recentToolsInTranscript(input.transcript_path).catch(() => [])
+  // Only the model selector reads which tools the agent just used: the offline ranker needs no
+  // transcript, so a hook without a model never parses the transcript's tail.
+  const recentTools = client
+    ? await import('../../core/sessions/recent-tools.js')
+        .then((m) => m.recentToolsInTranscript(input.transcript_path))
+        .catch(() => [])
+    : []
   const outcome = await session.surface(input.prompt, recentTools)
   if (outcome.skipped) return { skipped: outcome.reason }
   if (!outcome.injections.length) return { skipped: 'no relevant memory' }
