@@ -1,4 +1,4 @@
-import { fstatSync, readSync } from 'node:fs'
+import { fstatSync, readSync, writeSync } from 'node:fs'
 import { runCli } from './run.js'
 
 const MAX_STDIN = 4 * 1024 * 1024
@@ -47,12 +47,38 @@ function readStdin(): Promise<string> {
   return Promise.resolve(Buffer.concat(chunks).toString('utf8'))
 }
 
+/**
+ * Output with blocking writes to fd 1 or 2: a short command (and the hook before every prompt)
+ * then never sets up process.stdout's stream machinery. A non-blocking descriptor (EAGAIN) hands
+ * the rest, and all later output, to the stream; a reader that went away (EPIPE, `| head`) gets
+ * nothing more, and the command still finishes.
+ */
+function blockingWriter(fd: 1 | 2, stream: () => NodeJS.WriteStream): (text: string) => void {
+  let mode: 'sync' | 'stream' | 'closed' = 'sync'
+  return (text) => {
+    if (mode === 'stream') stream().write(text)
+    if (mode !== 'sync') return
+    const buf = Buffer.from(text, 'utf8')
+    let off = 0
+    try {
+      while (off < buf.length) off += writeSync(fd, buf, off)
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      if (code === 'EPIPE') mode = 'closed'
+      else if (code === 'EAGAIN') {
+        mode = 'stream'
+        stream().write(buf.subarray(off))
+      } else throw e
+    }
+  }
+}
+
 const controller = new AbortController()
 for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => controller.abort())
 
 const code = await runCli(process.argv.slice(2), {
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
+  stdout: blockingWriter(1, () => process.stdout),
+  stderr: blockingWriter(2, () => process.stderr),
   env: process.env,
   cwd: process.cwd(),
   signal: controller.signal,

@@ -1,0 +1,74 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { closeSync, openSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { assertCliBuilt, BIN } from '../../test/helpers/built-cli.js'
+import { tempDir, writeFile } from '../../test/helpers/temp-env.js'
+
+/** A project whose memory dir holds `n` memories, as the built CLI sees it. */
+function workspace(n: number) {
+  const root = tempDir()
+  const memoryDir = join(root, 'memory')
+  for (let i = 0; i < n; i++)
+    writeFile(
+      join(memoryDir, `m${String(i).padStart(3, '0')}.md`),
+      `---\nname: Memory ${i}\ndescription: note ${i} ${'x'.repeat(1000)}\ntype: project\n---\n\nBody.\n`,
+    )
+  const env = {
+    PATH: process.env.PATH,
+    HOME: join(root, 'home'),
+    MEMDIR_DATA_DIR: join(root, 'data'),
+    CLAUDE_COWORK_MEMORY_PATH_OVERRIDE: memoryDir,
+  }
+  return { root, env }
+}
+
+describe('the built CLI’s standard streams', () => {
+  it('writes large output whole to a pipe, and stops quietly when the reader goes away', async () => {
+    assertCliBuilt()
+    const { root, env } = workspace(150)
+    const whole = spawnSync(process.execPath, [BIN, 'list'], { cwd: root, env, encoding: 'utf8' })
+    expect(whole.status).toBe(0)
+    expect(whole.stdout.trim().split('\n')).toHaveLength(150)
+
+    // `memdir list | head -1`: the pipe closes after the first chunk.
+    const code = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [BIN, 'list'], { cwd: root, env })
+      let stderr = ''
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
+      child.stdout.once('data', () => child.stdout.destroy())
+      child.on('close', (c) => resolve({ code: c, stderr }))
+    })
+    expect(code).toEqual({ code: 0, stderr: '' })
+  })
+
+  it('reads hook input from a pipe and from a file', () => {
+    assertCliBuilt()
+    const { root, env } = workspace(3)
+    const input = JSON.stringify({
+      session_id: 's1',
+      transcript_path: join(root, 'none.jsonl'),
+      cwd: root,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'note 1 memory',
+    })
+    const piped = spawnSync(process.execPath, [BIN, 'hook', 'prompt'], { env, input, encoding: 'utf8' })
+    expect(piped.status).toBe(0)
+    expect(JSON.parse(piped.stdout).hookSpecificOutput.hookEventName).toBe('UserPromptSubmit')
+
+    const file = join(root, 'input.json')
+    writeFileSync(file, input.replace('"s1"', '"s2"'))
+    const fd = openSync(file, 'r')
+    try {
+      const fromFile = spawnSync(process.execPath, [BIN, 'hook', 'prompt'], {
+        env,
+        stdio: [fd, 'pipe', 'pipe'],
+        encoding: 'utf8',
+      })
+      expect(fromFile.status).toBe(0)
+      expect(JSON.parse(fromFile.stdout).hookSpecificOutput.additionalContext).toContain('Memory 1')
+    } finally {
+      closeSync(fd)
+    }
+  })
+})
