@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { cliWorkspace, percentile, ratio, table } from './lib.js'
+import { cliWorkspace, pairedRatio, percentile, ratio, table } from './lib.js'
 
 const ROOT = join(import.meta.dirname, '..')
 const CLI = join(ROOT, 'bin', 'memdir.js')
@@ -21,7 +21,7 @@ const rssOf = (stderr: string) => Number(/MAXRSS_KB (\d+)/.exec(stderr)?.[1] ?? 
  * CLI start-up: `memdir path`, `list` and offline `recall`, process start to exit, against a bare
  * `node -e 0` measured in the same interleaved rounds; peak RSS of `list` against bare node.
  */
-export async function benchCli(sizes = [200, 20_000], runs = 15): Promise<void> {
+export async function benchCli(sizes = [200, 20_000], runs = 21): Promise<void> {
   if (!existsSync(join(ROOT, 'out', 'main', 'cli.js'))) {
     console.log('bench/cli: run `npm run build` first')
     return
@@ -54,11 +54,11 @@ export async function benchCli(sizes = [200, 20_000], runs = 15): Promise<void> 
         memories: n.toLocaleString('en'),
         'node ms': base.toFixed(0),
         'path ms': p50('path').toFixed(0),
-        'path / node': ratio(p50('path'), base),
+        'path / node': pairedRatio(times.path!, times['node -e 0']!),
         'list ms': p50('list').toFixed(0),
-        'list / node': ratio(p50('list'), base),
+        'list / node': pairedRatio(times.list!, times['node -e 0']!),
         'recall ms': p50('recall').toFixed(0),
-        'recall / node': ratio(p50('recall'), base),
+        'recall / node': pairedRatio(times.recall!, times['node -e 0']!),
         'list RSS MB': rssList.toFixed(0),
         'RSS / node': ratio(rssList, rssNode),
       })
@@ -66,6 +66,8 @@ export async function benchCli(sizes = [200, 20_000], runs = 15): Promise<void> 
       cleanup()
     }
   }
-  console.log('\ncli — process start to exit (p50 of interleaved runs) and peak RSS, against bare node')
+  console.log(
+    '\ncli — process start to exit (p50 ms of interleaved rounds; ratios: median of same-round pairs) and peak RSS, against bare node',
+  )
   table(rows)
 }

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { cliWorkspace, percentile, ratio, table } from './lib.js'
+import { cliWorkspace, pairedRatio, percentile, table } from './lib.js'
 
 const CLI = join(import.meta.dirname, '..', 'bin', 'memdir.js')
 
@@ -17,7 +17,7 @@ function timeProcess(args: string[], input: string | undefined, env: NodeJS.Proc
  * `memdir hook prompt` (what Claude Code runs before every prompt), process start to exit, with
  * the offline ranker — next to a bare `node -e 0` measured in the same rounds.
  */
-export async function benchHooks(sizes = [200, 20_000], runs = 15): Promise<void> {
+export async function benchHooks(sizes = [200, 20_000], runs = 21): Promise<void> {
   if (!existsSync(join(import.meta.dirname, '..', 'out', 'main', 'cli.js'))) {
     console.log('bench/hooks: run `npm run build` first')
     return
@@ -49,6 +49,7 @@ export async function benchHooks(sizes = [200, 20_000], runs = 15): Promise<void
         node.push(a)
         hook.push(b)
       }
+      const paired = pairedRatio(hook, node)
       node.sort((x, y) => x - y)
       hook.sort((x, y) => x - y)
       const p50n = percentile(node, 50)
@@ -58,13 +59,15 @@ export async function benchHooks(sizes = [200, 20_000], runs = 15): Promise<void
         'node -e 0 p50 ms': p50n.toFixed(0),
         'hook prompt p50 ms': p50h.toFixed(0),
         'hook prompt p95 ms': percentile(hook, 95).toFixed(0),
-        'hook / node': ratio(p50h, p50n),
+        'hook / node': paired,
         'context chars': injected,
       })
     } finally {
       cleanup()
     }
   }
-  console.log('\nhooks — `memdir hook prompt` start to exit (offline ranker) vs bare `node -e 0`')
+  console.log(
+    '\nhooks — `memdir hook prompt` start to exit (offline ranker) vs bare `node -e 0` (ratio: median of same-round pairs)',
+  )
   table(rows)
 }

@@ -49,6 +49,15 @@ export function table(rows: Record<string, string | number>[]): void {
 
 export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`
 
+/**
+ * The median of a[i] / b[i]: each pair ran back to back in one round, so a slow spell of a noisy
+ * machine scales both sides of a pair instead of skewing one side's median.
+ */
+export function pairedRatio(a: readonly number[], b: readonly number[]): string {
+  const r = a.map((x, i) => x / b[i]!).sort((x, y) => x - y)
+  return `${percentile(r, 50).toFixed(2)}×`
+}
+
 /** Runs `fn` over `items` with at most `limit` in flight; failures become undefined. */
 export async function mapSettledBounded<T, R>(
   items: readonly T[],
