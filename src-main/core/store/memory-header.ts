@@ -1,4 +1,4 @@
-import { basename, join, sep } from 'node:path'
+import { join, sep } from 'node:path'
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import type { MemoryFormat } from './frontmatter.js'
 import type { MemoryType } from './memory-types.js'
@@ -20,8 +20,12 @@ export interface MemoryHeader {
   format?: MemoryFormat
 }
 
+/** A `.md` file but the index (no basename() call: a scan asks this 20,000 times). */
 export function isMemoryFileName(relPath: string): boolean {
-  return relPath.endsWith('.md') && basename(relPath) !== ENTRYPOINT_NAME
+  if (!relPath.endsWith('.md')) return false
+  const start = relPath.length - ENTRYPOINT_NAME.length
+  if (start < 0 || !relPath.endsWith(ENTRYPOINT_NAME)) return true
+  return start > 0 && relPath[start - 1] !== '/' && relPath[start - 1] !== '\\'
 }
 
 export function newestFirst(
