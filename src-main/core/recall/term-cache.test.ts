@@ -61,7 +61,7 @@ describe('recall term cache', () => {
   it('treats a corrupt cache or one from another vocabulary as empty', async () => {
     const dir = tempDir()
     const cacheFile = join(tempDir(), 'terms.json')
-    writeFile(join(dir, 'notes.md'), memory('Use the changelog template.'))
+    utimesSync(writeFile(join(dir, 'notes.md'), memory('Use the changelog template.')), STAMP, STAMP)
 
     writeFileSync(cacheFile, '{ not json')
     expect(await rankWithCache(dir, cacheFile, 'changelog')).toEqual(['notes.md'])
@@ -89,11 +89,26 @@ describe('recall term cache', () => {
     expect(await rankWithCache(dir, cacheFile, 'rollback')).toEqual(['notes.md'])
   })
 
+  it('does not keep a file changed in the last seconds (coarse timestamps could hide a second edit)', async () => {
+    const dir = tempDir()
+    const cacheFile = join(tempDir(), 'terms.json')
+    const path = writeFile(join(dir, 'notes.md'), memory('Use the changelog template for alpha builds.'))
+    expect(await rankWithCache(dir, cacheFile, 'changelog template')).toEqual(['notes.md'])
+    // Rewritten at once, same size, stamp put back: a cache would have answered with the old words.
+    const { mtime } = statSync(path)
+    writeFileSync(path, memory('Use the rollback playbook  for alpha builds.'))
+    utimesSync(path, mtime, mtime)
+    expect(await rankWithCache(dir, cacheFile, 'rollback playbook')).toEqual(['notes.md'])
+  })
+
   it('drops a deleted memory from the file, and a failed write is not an error', async () => {
     const dir = tempDir()
     const cacheFile = join(tempDir(), 'terms.json')
-    writeFile(join(dir, 'a.md'), memory('Alpha builds use the changelog template.'))
-    writeFile(join(dir, 'b.md'), memory('Beta builds use the changelog template.'))
+    for (const [f, body] of [
+      ['a.md', 'Alpha builds use the changelog template.'],
+      ['b.md', 'Beta builds use the changelog template.'],
+    ] as const)
+      utimesSync(writeFile(join(dir, f), memory(body)), STAMP, STAMP)
     await rankWithCache(dir, cacheFile, 'changelog')
     expect(Object.keys(JSON.parse(readFileSync(cacheFile, 'utf8')).files).sort()).toEqual(['a.md', 'b.md'])
 

@@ -55,7 +55,7 @@ describe('header cache (CLI and hooks)', () => {
     expect(await scan(dir, cacheFile, 3)).toEqual(await plain(3))
 
     rmSync(join(dir, 'm5.md'))
-    writeFile(join(dir, 'team', 'new.md'), memory('New', 'just written'))
+    utimesSync(writeFile(join(dir, 'team', 'new.md'), memory('New', 'just written')), STAMP + 9, STAMP + 9)
     expect(await scan(dir, cacheFile)).toEqual(await plain())
     expect(await scan(dir, cacheFile, 3)).toEqual(await plain(3))
     // What the last scan saw is what the file keeps: the 3 newest, the deleted one gone.
@@ -64,6 +64,17 @@ describe('header cache (CLI and hooks)', () => {
       'm4.md',
       'team/new.md',
     ])
+  })
+
+  it('does not keep a header of a file changed in the last seconds', async () => {
+    const dir = tempDir()
+    const cacheFile = join(tempDir(), 'headers.json')
+    const path = writeFile(join(dir, 'deploy.md'), memory('Deploy', 'how we ship v1'))
+    expect(await scan(dir, cacheFile)).toEqual(['deploy.md: how we ship v1'])
+    const { mtime } = statSync(path)
+    writeFileSync(path, memory('Deploy', 'how we ship v2'))
+    utimesSync(path, mtime, mtime)
+    expect(await scan(dir, cacheFile)).toEqual(['deploy.md: how we ship v2'])
   })
 
   it('a broken cache file is an empty cache; the app (scan threads) does not use one', async () => {

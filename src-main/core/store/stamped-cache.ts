@@ -6,6 +6,8 @@ import { scansOnCallingThread } from './scan-worker-client.js'
 
 type Entry<T> = [mtimeMs: number, size: number, value: T]
 
+const RACY_MS = 3000
+
 /**
  * Values worked out from memory files, kept between runs of a short-lived process (a CLI command,
  * a hook) in one JSON file under Memdir's data dir, so the next run redoes the work only for the
@@ -67,7 +69,13 @@ export class StampedCache<T> {
     return e[2]
   }
 
-  set(filename: string, mtimeMs: number, size: number, value: T): void {
+  /**
+   * Keeps a value for a file, unless the file changed in the last few seconds: on a file system
+   * with coarse timestamps (HFS+: 1 s, FAT: 2 s) a second same-size edit within that window would
+   * keep the stamp, so such a file is worked out again next run (git's "racily clean" rule).
+   */
+  set(filename: string, mtimeMs: number, size: number, value: T, now = Date.now()): void {
+    if (now - mtimeMs < RACY_MS) return
     this.entries.set(filename, [mtimeMs, size, value])
     this.dirty = true
   }
