@@ -18,11 +18,10 @@ function readStdinStream(chunks: Buffer[], size: number): Promise<string> {
 }
 
 /**
- * Standard input up to 4 MiB; a hook's JSON arrives whole and stdin closes. Read with blocking
- * reads of fd 0: before every prompt, setting up process.stdin's stream costs more than the
- * read (a pipe, a socket pair or a file). A terminal, where a blocking read would not see Ctrl-C, or a
- * non-blocking pipe (EAGAIN)
- * uses the stream.
+ * Standard input up to 4 MiB; a hook's JSON arrives whole and stdin closes. A pipe, socket pair
+ * or file is read with blocking reads of fd 0: before every prompt, setting up process.stdin's
+ * stream costs more than the read. A terminal (where a blocking read would not see Ctrl-C) or a
+ * non-blocking pipe (EAGAIN) uses the stream.
  */
 function readStdin(): Promise<string> {
   const chunks: Buffer[] = []

@@ -2,7 +2,7 @@ import { bodyOf } from '../store/frontmatter.js'
 import { type MemoryHeader, readHeads } from '../store/scan.js'
 import { MAX_RECALLED } from './selector-prompt.js'
 import type { DocTerms, TermCache } from './term-cache.js'
-import { packedTermMatcher, packTerms, synonymTable, termsOf } from './terms.js'
+import { packedTermMatcher, type PackedTerms, packTerms, synonymTable, termsOf } from './terms.js'
 
 export { tokenize } from './terms.js'
 
@@ -32,12 +32,9 @@ const BODY_LINES = 60
 /** A memory's terms: name (with its file name's words), description, and the body's first lines. */
 function docTermsOf(header: MemoryHeader, head: string): DocTerms {
   const name = `${header.name ?? ''} ${header.filename.replace(/\.md$/, '').replace(/[_./-]/g, ' ')}`
-  const fields = [termsOf(name), termsOf(header.description ?? ''), termsOf(bodyOf(head))].map(packTerms)
-  const [n, d, b] = fields as [
-    ReturnType<typeof packTerms>,
-    ReturnType<typeof packTerms>,
-    ReturnType<typeof packTerms>,
-  ]
+  const [n, d, b] = [termsOf(name), termsOf(header.description ?? ''), termsOf(bodyOf(head))].map(
+    packTerms,
+  ) as [PackedTerms, PackedTerms, PackedTerms]
   return { name: n.text, description: d.text, body: b.text, length: n.total + d.total + b.total }
 }
 
@@ -46,7 +43,6 @@ async function termsOfCandidates(
   candidates: readonly MemoryHeader[],
   cache: TermCache | undefined,
 ): Promise<(DocTerms | undefined)[]> {
-  await cache?.ready()
   const out = candidates.map((h) => cache?.get(h))
   const missing = candidates.filter((_, i) => !out[i])
   if (!missing.length) return out

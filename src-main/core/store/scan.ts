@@ -56,10 +56,7 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promis
 export function scanMemoryFiles(memoryDir: string, opts: ScanOptions = {}): Promise<MemoryHeader[]> {
   const limit = opts.limit ?? MAX_MEMORY_FILES
   if (opts.headerCache && scansOnCallingThread())
-    return abortable(
-      Promise.resolve().then(() => scanWithCache(memoryDir, limit, opts.headerCache!)),
-      opts.signal,
-    )
+    return abortable(scanWithCache(memoryDir, limit, opts.headerCache), opts.signal)
   const shards = runShardedScanJob((index, count) => ({
     kind: 'scan' as const,
     dir: memoryDir,
