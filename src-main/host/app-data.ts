@@ -29,16 +29,6 @@ export function proposalsDirFor(ctx: ProjectContext, memoryDir: string): string 
   return join(getAppDataDir(ctx), 'proposals', sanitizePath(memoryDir))
 }
 
-/** The offline ranker's term cache for a memory dir (core/recall/term-cache.ts): disposable. */
-export function recallTermCacheFileFor(ctx: ProjectContext, memoryDir: string): string {
-  return join(getAppDataDir(ctx), 'cache', 'recall', `${sanitizePath(memoryDir)}.json`)
-}
-
-/** The CLI's and hooks' header cache for a memory dir (core/store/header-cache.ts): disposable. */
-export function headerCacheFileFor(ctx: ProjectContext, memoryDir: string): string {
-  return join(getAppDataDir(ctx), 'cache', 'headers', `${sanitizePath(memoryDir)}.json`)
-}
-
 export type { AppSettings }
 
 export function settingsFilePath(ctx: ProjectContext): string {

@@ -13,7 +13,7 @@ import type { DreamEvent } from '../core/dream/auto-dream.js'
 import type { ExtractionEvent, Extractor } from '../core/extract/extract-memories.js'
 import { HistoryStore } from '../core/history/history-store.js'
 import { reconcileHistory } from '../core/history/recorder.js'
-import { TermCache } from '../core/recall/term-cache.js'
+import type { TermCache } from '../core/recall/term-cache.js'
 import { resolveAutoMemPath } from '../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../core/paths/context.js'
 import { getAutoMemoryEnablement, getTeamMemoryEnablement } from '../core/paths/enablement.js'
@@ -32,7 +32,7 @@ import { preferredMemoryFormat } from '../core/store/memory-format.js'
 import { MemoryIndex } from '../core/store/memory-index.js'
 import type { ActivityLog } from './activity-log.js'
 import { activityFileFor } from './activity-store.js'
-import { historyDirFor, proposalsDirFor, recallTermCacheFileFor } from './app-data.js'
+import { historyDirFor, proposalsDirFor } from './app-data.js'
 import { loadEffectiveConfig, type EffectiveConfig } from './config.js'
 import { ChangeRecorder } from './change-recorder.js'
 import { createDreamService } from './dream.js'
@@ -45,6 +45,7 @@ import { MemoryCrud } from './memory-crud.js'
 import type { ModelRuntime } from './model.js'
 import { TeamState } from './team-state.js'
 import { indexView } from './index-view.js'
+import { termCacheFor } from './memory-caches.js'
 import { recallPreview } from './recall-view.js'
 import { promptPreview } from './views.js'
 
@@ -93,7 +94,7 @@ export class Workspace {
     this.memoryDir = resolveAutoMemPath(ctx).path
     this.teamDir = getTeamMemPath(ctx)
     this.index = new MemoryIndex(this.memoryDir)
-    this.termCache = new TermCache(recallTermCacheFileFor(ctx, this.memoryDir))
+    this.termCache = termCacheFor(ctx, this.memoryDir)
     this.search = new MemorySearchIndex([
       { dir: this.memoryDir, prefix: '' },
       { dir: agentMemoryRoot(ctx.projectRoot), prefix: AGENT_PREFIX },

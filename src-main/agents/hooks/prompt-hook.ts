@@ -6,16 +6,9 @@ import { getAutoMemoryEnablement } from '../../core/paths/enablement.js'
 import { createModelClient } from '../../core/model/client.js'
 import { sanitizePath } from '../../core/paths/sanitize.js'
 import { RecallSession } from '../../core/recall/recall-session.js'
-import { TermCache } from '../../core/recall/term-cache.js'
-import { HeaderCache } from '../../core/store/header-cache.js'
-import { scanMemoryFiles } from '../../core/store/scan.js'
 import { activityFileFor, appendActivity, newActivityItem } from '../../host/activity-store.js'
-import {
-  getAppDataDir,
-  headerCacheFileFor,
-  loadAppSettings,
-  recallTermCacheFileFor,
-} from '../../host/app-data.js'
+import { getAppDataDir, loadAppSettings } from '../../host/app-data.js'
+import { cachedScan, termCacheFor } from '../../host/memory-caches.js'
 import { loadEffectiveConfig, modelConfigOf } from '../../host/config.js'
 import { createProjectContext } from '../../host/project.js'
 import { loadRecallState, pruneRecallStates, saveRecallState } from './recall-state.js'
@@ -52,8 +45,8 @@ export async function runPromptHook(input: UserPromptSubmitHook, env: Env): Prom
     signal: client ? AbortSignal.timeout(timeoutMs) : undefined,
     offlineFallback: true,
     projectRoot: ctx.projectRoot,
-    termCache: new TermCache(recallTermCacheFileFor(ctx, memoryDir)),
-    scan: (dir) => scanMemoryFiles(dir, { headerCache: new HeaderCache(headerCacheFileFor(ctx, dir)) }),
+    termCache: termCacheFor(ctx, memoryDir),
+    scan: cachedScan(ctx),
   })
   state.surfaced.forEach((p) => session.surfaced.add(p))
   session.injectedBytes = state.injectedBytes

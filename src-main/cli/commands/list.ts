@@ -1,14 +1,12 @@
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
-import { HeaderCache } from '../../core/store/header-cache.js'
-import { headerCacheFileFor } from '../../host/app-data.js'
 import { manifestView } from '../../host/manifest-view.js'
+import { headerCacheFor } from '../../host/memory-caches.js'
 import { type CliIO, printJson } from '../io.js'
 
 export async function listCommand(ctx: ProjectContext, io: CliIO, json: boolean): Promise<number> {
   const dir = getAutoMemPath(ctx)
-  const headerCache = new HeaderCache(headerCacheFileFor(ctx, dir))
-  const { memories, manifest } = await manifestView(dir, { headerCache })
+  const { memories, manifest } = await manifestView(dir, { headerCache: headerCacheFor(ctx, dir) })
   if (json) {
     printJson(
       io,

@@ -1,9 +1,6 @@
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
-import { TermCache } from '../../core/recall/term-cache.js'
-import { HeaderCache } from '../../core/store/header-cache.js'
-import { scanMemoryFiles } from '../../core/store/scan.js'
-import { headerCacheFileFor, recallTermCacheFileFor } from '../../host/app-data.js'
+import { cachedScan, termCacheFor } from '../../host/memory-caches.js'
 import { modelRuntimeFor } from '../../host/model.js'
 import { recallPreview } from '../../host/recall-view.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
@@ -28,8 +25,8 @@ export async function recallCommand(
     client,
     recentTools: tools,
     projectRoot: ctx.projectRoot,
-    termCache: new TermCache(recallTermCacheFileFor(ctx, memoryDir)),
-    scan: (dir) => scanMemoryFiles(dir, { headerCache: new HeaderCache(headerCacheFileFor(ctx, dir)) }),
+    termCache: termCacheFor(ctx, memoryDir),
+    scan: cachedScan(ctx),
   })
   if (json) {
     printJson(io, result)
