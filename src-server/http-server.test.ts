@@ -80,6 +80,7 @@ describe.each(backends)('team server ($name)', ({ databaseUrl }) => {
       error_code: 'team_memory_too_many_entries',
       max_entries: 2,
       received_entries: 3,
+      held_entries: 0,
     })
   })
 

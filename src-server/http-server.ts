@@ -1,10 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { validateTeamMemKey } from '../src-main/core/team/keys.js'
+import { messageOf } from '../src-shared/errors.js'
+import { memoryNameProblem } from '../src-shared/memory-names.js'
 import { check } from '../src-shared/schema-common.js'
+import { describeFindings, scanForSecrets } from '../src-shared/secret-scan.js'
 import {
+  MAX_TEAM_FILE_BYTES,
+  TEAM_ERROR_CODES,
   TEAM_MEMORY_PATH,
-  TeamMemoryPutBodySchema,
   TeamMemoryQuerySchema,
   type TeamMemoryDocument,
 } from '../src-shared/team-api.js'
@@ -91,18 +94,57 @@ function documentOf(
   }
 }
 
-/** The PUT body through its schema, every key through the client's own key check. */
-function validEntries(body: unknown): Record<string, string> {
-  const r = check(TeamMemoryPutBodySchema, body)
-  if (!r.ok) throw new HttpError(400, `body must be {"entries": {key: text}}: ${r.message}`)
-  for (const k of Object.keys(r.value.entries)) {
-    try {
-      validateTeamMemKey(k)
-    } catch (e) {
-      throw new HttpError(400, `invalid key: ${(e as Error).message}`)
-    }
+const isPlainObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === 'object' && x !== null && !Array.isArray(x)
+
+/**
+ * The PUT body's entries, read from the parsed JSON itself: every own key — `__proto__` too,
+ * which a schema's output object would silently drop — goes through the one memory-name rule
+ * the clients use, so nothing is answered 200 that is not stored as sent.
+ */
+function validEntries(body: unknown): Map<string, string> {
+  if (!isPlainObject(body) || !isPlainObject(body.entries) || Object.keys(body).some((k) => k !== 'entries'))
+    throw new HttpError(400, 'body must be {"entries": {key: text}}')
+  const out = new Map<string, string>()
+  for (const key of Object.keys(body.entries)) {
+    const text = body.entries[key]
+    if (typeof text !== 'string') throw new HttpError(400, `entries.${key}: the content must be a string`)
+    const problem = memoryNameProblem(key)
+    if (problem)
+      throw new HttpError(400, `invalid key: ${problem.message}`, {
+        details: { error_code: TEAM_ERROR_CODES.invalidKey, key, rule: problem.code },
+      })
+    const bytes = Buffer.byteLength(text)
+    if (bytes > MAX_TEAM_FILE_BYTES)
+      throw new HttpError(413, `${key} is ${bytes} bytes; an entry may have at most ${MAX_TEAM_FILE_BYTES}`, {
+        details: { error_code: TEAM_ERROR_CODES.entryTooLarge, key, max_bytes: MAX_TEAM_FILE_BYTES },
+      })
+    out.set(key, text)
   }
-  return r.value.entries
+  return out
+}
+
+/**
+ * The secret firewall the clients run, run again here: any client can PUT (an old Memdir, a
+ * script, Claude Code itself), and what is stored reaches every teammate's disk. The reply names
+ * the key and the rule, never the secret.
+ */
+async function refuseSecrets(entries: Map<string, string>): Promise<void> {
+  for (const [key, text] of entries) {
+    const findings = await scanForSecrets(text)
+    if (!findings.length) continue
+    throw new HttpError(
+      422,
+      `${key} holds a ${describeFindings(findings)}: secrets are never stored in team memory`,
+      {
+        details: {
+          error_code: TEAM_ERROR_CODES.secret,
+          key,
+          rules: findings.map((f) => ({ rule: f.ruleId, description: f.description, line: f.line })),
+        },
+      },
+    )
+  }
 }
 
 /** The self-hostable team memory server: exactly the API of SPEC §9/§10. */
@@ -112,39 +154,34 @@ export function createTeamServer(opts: TeamServerOptions): Server {
   const orgId = opts.organizationId ?? 'self-hosted'
 
   const limit = opts.authFailures ?? { max: 20, windowMs: 60_000 }
-  // Failed authentications per client IP in the current window (bounded: the oldest are dropped).
-  const failures = new Map<string, { n: number; since: number }>()
   const ipOf = (req: IncomingMessage) => {
     const fwd = opts.trustProxy ? req.headers['x-forwarded-for'] : undefined
     const last = typeof fwd === 'string' ? fwd.split(',').at(-1)?.trim() : undefined
     return last || req.socket.remoteAddress || 'unknown'
   }
-  function failedAuth(req: IncomingMessage, message: string): HttpError {
-    const ip = ipOf(req)
-    const now = Date.now()
-    const f = failures.get(ip)
-    if (!f || now - f.since > limit.windowMs) failures.set(ip, { n: 1, since: now })
-    else f.n++
-    if (failures.size > 10_000) failures.delete(failures.keys().next().value as string)
-    return new HttpError(401, message)
+
+  /**
+   * A valid token always passes: the limiter only counts failures (in the database, shared by every
+   * instance) and answers 429 instead of 401 once an address has made too many in the window.
+   */
+  async function failedAuth(req: IncomingMessage, message: string): Promise<HttpError> {
+    const f = await opts.store.noteAuthFailure(ipOf(req), limit.windowMs)
+    if (f.count <= limit.max) return new HttpError(401, message)
+    const retry = Math.max(1, Math.ceil((f.since + limit.windowMs - Date.now()) / 1000))
+    return new HttpError(
+      429,
+      'too many failed authentications; try again later',
+      {},
+      { 'retry-after': String(retry) },
+    )
   }
 
   async function authorize(req: IncomingMessage, repo: string) {
-    const f = failures.get(ipOf(req))
-    if (f && Date.now() - f.since <= limit.windowMs && f.n >= limit.max) {
-      const retry = Math.ceil((f.since + limit.windowMs - Date.now()) / 1000)
-      throw new HttpError(
-        429,
-        'too many failed authentications; try again later',
-        {},
-        { 'retry-after': String(retry) },
-      )
-    }
     const auth = req.headers.authorization ?? ''
     const m = /^Bearer\s+(\S+)$/i.exec(auth)
-    if (!m) throw failedAuth(req, 'missing bearer token')
+    if (!m) throw await failedAuth(req, 'missing bearer token')
     const repos = await opts.store.tokenRepos(m[1] as string)
-    if (!repos) throw failedAuth(req, 'unknown, revoked or expired token')
+    if (!repos) throw await failedAuth(req, 'unknown, revoked or expired token')
     if (!repos.includes(repo) && !repos.includes('*'))
       throw new HttpError(403, `token is not allowed for ${repo}`)
   }
@@ -162,13 +199,13 @@ export function createTeamServer(opts: TeamServerOptions): Server {
         await opts.store.ping()
         return send(res, 200, { status: 'ready', schemaVersion: await opts.store.schemaVersion() })
       } catch (e) {
-        return send(res, 503, { status: 'unavailable', error: (e as Error).message })
+        return send(res, 503, { status: 'unavailable', error: messageOf(e) })
       }
     }
     if (url.pathname !== TEAM_MEMORY_PATH) throw new HttpError(404, 'not found')
     const query = check(TeamMemoryQuerySchema, Object.fromEntries(url.searchParams))
     if (!query.ok) throw new HttpError(400, query.message)
-    const { repo, view } = query.value
+    const { repo, view, key } = query.value
     seen.repo = repo
     await authorize(req, repo)
 
@@ -188,10 +225,12 @@ export function createTeamServer(opts: TeamServerOptions): Server {
       } catch {
         throw new HttpError(400, 'body is not JSON')
       }
+      const entries = validEntries(body)
+      await refuseSecrets(entries)
       const ifMatch = req.headers['if-match']
       const r = await opts.store.upsert(
         repo,
-        validEntries(body),
+        Object.fromEntries(entries),
         typeof ifMatch === 'string' ? ifMatch : undefined,
         maxEntries,
       )
@@ -199,19 +238,43 @@ export function createTeamServer(opts: TeamServerOptions): Server {
       if (r.status === 'too_many') {
         return send(res, 413, {
           error: {
-            message: 'too many entries',
+            message: `too many entries: ${repo} holds ${r.heldEntries} of at most ${r.maxEntries}, and this push would make ${r.receivedEntries}`,
             details: {
               error_code: 'team_memory_too_many_entries',
               max_entries: r.maxEntries,
               received_entries: r.receivedEntries,
+              held_entries: r.heldEntries,
             },
           },
         })
       }
+      if (r.status === 'twin')
+        throw new HttpError(
+          422,
+          `${r.key} and the existing ${r.existing} would be one file on macOS and Windows: rename one of them`,
+          { details: { error_code: TEAM_ERROR_CODES.keyCollision, key: r.key, existing: r.existing } },
+        )
       return send(
         res,
         200,
         { checksum: r.checksum, lastModified: r.lastModified },
+        { etag: quoteEtag(r.checksum) },
+      )
+    }
+    if (req.method === 'DELETE') {
+      // Any stored key can be removed, also one no client can hold (an older server took it).
+      if (!key) throw new HttpError(400, 'DELETE needs ?key=<the key to remove>')
+      const ifMatch = req.headers['if-match']
+      const r = await opts.store.deleteKeys(repo, [key], typeof ifMatch === 'string' ? ifMatch : undefined)
+      if (r.status === 'conflict') throw new HttpError(412, 'team memory changed since that ETag')
+      if (r.status === 'not_found')
+        throw new HttpError(404, `${repo} has no key ${JSON.stringify(key)}`, {
+          details: { error_code: TEAM_ERROR_CODES.noSuchKey, key },
+        })
+      return send(
+        res,
+        200,
+        { checksum: r.checksum, lastModified: r.lastModified, deleted: r.deleted },
         { etag: quoteEtag(r.checksum) },
       )
     }

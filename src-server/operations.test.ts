@@ -1,5 +1,7 @@
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startTeamServer, teamCall } from '../test/helpers/team-server.js'
+import { tempDir } from '../test/helpers/temp-env.js'
 import { closeGracefully } from './http-server.js'
 import { repoChecksum, type TeamStore } from './store.js'
 
@@ -23,11 +25,11 @@ const repo = () => `ops/r-${Math.random().toString(36).slice(2, 8)}`
 describe.each(backends)('team server operations ($name)', ({ databaseUrl }) => {
   it('answers /healthz always and /readyz only while the database does; migrations are versioned', async () => {
     const s = await startTeamServer({ databaseUrl })
-    expect(await s.store.schemaVersion()).toBe(2)
+    expect(await s.store.schemaVersion()).toBe(3)
     expect((await fetch(`${s.url}/healthz`)).status).toBe(200)
     const ready = await fetch(`${s.url}/readyz`)
     expect(ready.status).toBe(200)
-    expect(await ready.json()).toEqual({ status: 'ready', schemaVersion: 2 })
+    expect(await ready.json()).toEqual({ status: 'ready', schemaVersion: 3 })
     await s.store.close()
     expect((await fetch(`${s.url}/readyz`)).status).toBe(503)
     expect((await fetch(`${s.url}/healthz`)).status).toBe(200)
@@ -79,15 +81,26 @@ describe.each(backends)('team server operations ($name)', ({ databaseUrl }) => {
     expect((await s.store.listTokens()).find((t) => t.id === goneId)?.revokedAt).toBeDefined()
   })
 
-  it('limits failed authentications per IP, and a good token from that IP waits too', async () => {
-    const s = await startTeamServer({ databaseUrl, authFailures: { max: 3, windowMs: 60_000 } })
+  // Each test's client claims its own address through a trusted proxy: the count lives in the
+  // database, which every test on one PostgreSQL shares.
+  const clientIp = () => `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`
+
+  it('limits failed authentications per IP, and never refuses a valid token from that IP', async () => {
+    const s = await startTeamServer({
+      databaseUrl,
+      trustProxy: true,
+      authFailures: { max: 3, windowMs: 60_000 },
+    })
     const r = repo()
     const t = await s.token(r)
-    for (let i = 0; i < 3; i++) expect((await call(s.url, `tmt_guess${i}`, 'GET', r)).status).toBe(401)
-    const limited = await call(s.url, 'tmt_guess4', 'GET', r)
+    const ip = { 'x-forwarded-for': clientIp() }
+    for (let i = 0; i < 3; i++)
+      expect((await call(s.url, `tmt_guess${i}`, 'GET', r, undefined, ip)).status).toBe(401)
+    const limited = await call(s.url, 'tmt_guess4', 'GET', r, undefined, ip)
     expect(limited.status).toBe(429)
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
-    expect((await call(s.url, t, 'GET', r)).status).toBe(429)
+    expect((await call(s.url, t, 'GET', r, undefined, ip)).status).toBe(404) // authorized: no data yet
+    expect((await call(s.url, 'tmt_guess5', 'GET', r, undefined, ip)).status).toBe(429)
   })
 
   it('behind a trusted proxy the limit is per client address from X-Forwarded-For', async () => {
@@ -98,12 +111,26 @@ describe.each(backends)('team server operations ($name)', ({ databaseUrl }) => {
     })
     const r = repo()
     const t = await s.token(r)
+    const [a, b] = [clientIp(), clientIp()]
     const from = (ip: string, token: string) =>
       call(s.url, token, 'GET', r, undefined, { 'x-forwarded-for': `10.9.9.9, ${ip}` })
-    expect((await from('203.0.113.5', 'tmt_x')).status).toBe(401)
-    expect((await from('203.0.113.5', 'tmt_y')).status).toBe(401)
-    expect((await from('203.0.113.5', t)).status).toBe(429)
-    expect((await from('198.51.100.7', t)).status).toBe(404) // another client is not locked out
+    expect((await from(a, 'tmt_x')).status).toBe(401)
+    expect((await from(a, 'tmt_y')).status).toBe(401)
+    expect((await from(a, 'tmt_z')).status).toBe(429)
+    expect((await from(a, t)).status).toBe(404) // the valid token still works
+    expect((await from(b, 'tmt_w')).status).toBe(401) // another client is not counted with it
+  })
+
+  it('counts failures in the database: instances sharing it limit together', async () => {
+    const dataFile = databaseUrl ? undefined : join(tempDir(), 'team.sqlite')
+    const opts = { databaseUrl, dataFile, trustProxy: true, authFailures: { max: 2, windowMs: 60_000 } }
+    const [one, two] = [await startTeamServer(opts), await startTeamServer(opts)]
+    const r = repo()
+    const ip = { 'x-forwarded-for': clientIp() }
+    expect((await call(one.url, 'tmt_a', 'GET', r, undefined, ip)).status).toBe(401)
+    expect((await call(two.url, 'tmt_b', 'GET', r, undefined, ip)).status).toBe(401)
+    expect((await call(one.url, 'tmt_c', 'GET', r, undefined, ip)).status).toBe(429)
+    expect((await call(two.url, 'tmt_d', 'GET', r, undefined, ip)).status).toBe(429)
   })
 
   it('a read racing writes gets one consistent snapshot: its ETag describes exactly its entries', async () => {

@@ -1,6 +1,8 @@
 import pg from 'pg'
 import {
+  type DeleteResult,
   entryChecksumOf,
+  findTwin,
   newToken,
   quoteEtag,
   repoChecksum,
@@ -10,6 +12,7 @@ import {
   type RepoSnapshot,
   type TeamStore,
   type TokenRow,
+  type UpsertResult,
 } from './store.js'
 
 /** Schema migrations, applied in order; the version reached is recorded in the database. */
@@ -19,6 +22,7 @@ const MIGRATIONS: string[] = [
    CREATE TABLE IF NOT EXISTS team_tokens (hash TEXT PRIMARY KEY, repos TEXT NOT NULL, created_at TEXT NOT NULL);`,
   `ALTER TABLE team_tokens ADD COLUMN IF NOT EXISTS expires_at TEXT;
    ALTER TABLE team_tokens ADD COLUMN IF NOT EXISTS revoked_at TEXT;`,
+  `CREATE TABLE IF NOT EXISTS team_auth_failures (ip TEXT PRIMARY KEY, n INTEGER NOT NULL, since BIGINT NOT NULL);`,
 ]
 
 /** Several server instances may start at once: one applies the migrations, under an advisory lock. */
@@ -76,6 +80,29 @@ export async function openPostgresStore(
     }
   }
 
+  /** Serializes writers of one repo (across instances, also for its very first write); its row. */
+  async function lockRepo(c: pg.PoolClient, repo: string) {
+    await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [repo])
+    const cur = await c.query('SELECT version, checksum FROM team_repos WHERE repo = $1', [repo])
+    return cur.rows[0] as { version: number; checksum: string } | undefined
+  }
+
+  async function checksumsOf(c: pg.PoolClient, repo: string): Promise<Map<string, string>> {
+    const sums = await c.query('SELECT key, checksum FROM team_entries WHERE repo = $1', [repo])
+    return new Map((sums.rows as { key: string; checksum: string }[]).map((r) => [r.key, r.checksum]))
+  }
+
+  /** A new version of the repo over `all`, the entry checksums it holds now. */
+  async function bumpRepo(c: pg.PoolClient, repo: string, version: number, all: Map<string, string>) {
+    const lastModified = new Date().toISOString()
+    const checksum = repoChecksum(version + 1, all)
+    await c.query(
+      'INSERT INTO team_repos (repo, version, last_modified, checksum) VALUES ($1, $2, $3, $4) ON CONFLICT (repo) DO UPDATE SET version = EXCLUDED.version, last_modified = EXCLUDED.last_modified, checksum = EXCLUDED.checksum',
+      [repo, version + 1, lastModified, checksum],
+    )
+    return { checksum, lastModified }
+  }
+
   return {
     getRepo(repo) {
       return tx('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (c) => {
@@ -97,20 +124,18 @@ export async function openPostgresStore(
       })
     },
     upsert(repo, entries, ifMatch, maxEntries) {
-      return tx('', async (c) => {
-        // Serialize writers of one repo (across instances), also for a repo's very first write.
-        await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [repo])
-        const cur = await c.query('SELECT version, checksum FROM team_repos WHERE repo = $1', [repo])
-        const row = cur.rows[0] as { version: number; checksum: string } | undefined
+      return tx('', async (c): Promise<UpsertResult> => {
+        const row = await lockRepo(c, repo)
         if (ifMatch !== undefined && ifMatch !== '*' && (!row || quoteEtag(row.checksum) !== ifMatch))
-          return { status: 'conflict' as const }
+          return { status: 'conflict' }
         const keys = Object.keys(entries)
-        const sums = await c.query('SELECT key, checksum FROM team_entries WHERE repo = $1', [repo])
-        const all = new Map(
-          (sums.rows as { key: string; checksum: string }[]).map((r) => [r.key, r.checksum]),
-        )
-        const total = all.size + keys.filter((k) => !all.has(k)).length
-        if (total > maxEntries) return { status: 'too_many' as const, maxEntries, receivedEntries: total }
+        const all = await checksumsOf(c, repo)
+        const held = all.size
+        const total = held + keys.filter((k) => !all.has(k)).length
+        if (total > maxEntries)
+          return { status: 'too_many', maxEntries, receivedEntries: total, heldEntries: held }
+        const twin = findTwin(all.keys(), keys)
+        if (twin) return { status: 'twin', ...twin }
         const checksums = keys.map((k) => entryChecksumOf(entries[k] as string))
         if (keys.length)
           await c.query(
@@ -120,15 +145,35 @@ export async function openPostgresStore(
             [repo, keys, keys.map((k) => entries[k]), checksums],
           )
         keys.forEach((k, i) => all.set(k, checksums[i]!))
-        const version = (row?.version ?? 0) + 1
-        const lastModified = new Date().toISOString()
-        const checksum = repoChecksum(version, all)
-        await c.query(
-          'INSERT INTO team_repos (repo, version, last_modified, checksum) VALUES ($1, $2, $3, $4) ON CONFLICT (repo) DO UPDATE SET version = EXCLUDED.version, last_modified = EXCLUDED.last_modified, checksum = EXCLUDED.checksum',
-          [repo, version, lastModified, checksum],
-        )
-        return { status: 'ok' as const, checksum, lastModified }
+        return { status: 'ok', ...(await bumpRepo(c, repo, row?.version ?? 0, all)) }
       })
+    },
+    deleteKeys(repo, keys, ifMatch) {
+      return tx('', async (c): Promise<DeleteResult> => {
+        const row = await lockRepo(c, repo)
+        if (ifMatch !== undefined && ifMatch !== '*' && (!row || quoteEtag(row.checksum) !== ifMatch))
+          return { status: 'conflict' }
+        const all = await checksumsOf(c, repo)
+        const missing = keys.filter((k) => !all.has(k))
+        if (!row || missing.length) return { status: 'not_found', missing: row ? missing : keys }
+        await c.query('DELETE FROM team_entries WHERE repo = $1 AND key = ANY($2::text[])', [repo, keys])
+        for (const k of keys) all.delete(k)
+        return { status: 'ok', deleted: keys, ...(await bumpRepo(c, repo, row.version, all)) }
+      })
+    },
+    async noteAuthFailure(ip, windowMs) {
+      const now = Date.now()
+      await pool.query('DELETE FROM team_auth_failures WHERE since < $1', [now - windowMs])
+      const r = await pool.query(
+        `INSERT INTO team_auth_failures (ip, n, since) VALUES ($1, 1, $2)
+         ON CONFLICT (ip) DO UPDATE SET
+           n = CASE WHEN team_auth_failures.since < $3 THEN 1 ELSE team_auth_failures.n + 1 END,
+           since = CASE WHEN team_auth_failures.since < $3 THEN $2 ELSE team_auth_failures.since END
+         RETURNING n, since`,
+        [ip, now, now - windowMs],
+      )
+      const row = r.rows[0] as { n: number; since: string }
+      return { count: Number(row.n), since: Number(row.since) }
     },
     async addToken(repos, expiresAt) {
       const { token, hash } = newToken()

@@ -2,7 +2,10 @@ import Database from 'better-sqlite3'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import {
+  type AuthFailures,
+  type DeleteResult,
   entryChecksumOf,
+  findTwin,
   newToken,
   quoteEtag,
   repoChecksum,
@@ -22,6 +25,7 @@ const MIGRATIONS: string[] = [
    CREATE TABLE IF NOT EXISTS tokens (hash TEXT PRIMARY KEY, repos TEXT NOT NULL, created_at TEXT NOT NULL);`,
   `ALTER TABLE tokens ADD COLUMN expires_at TEXT;
    ALTER TABLE tokens ADD COLUMN revoked_at TEXT;`,
+  `CREATE TABLE IF NOT EXISTS auth_failures (ip TEXT PRIMARY KEY, n INTEGER NOT NULL, since INTEGER NOT NULL);`,
 ]
 
 function migrate(db: Database.Database) {
@@ -46,10 +50,7 @@ export function openSqliteStore(file: string): TeamStore {
   const getEntries = db.prepare<[string], { key: string; content: string; checksum: string }>(
     'SELECT key, content, checksum FROM entries WHERE repo = ?',
   )
-  const countNew = (repo: string, keys: string[]) => {
-    const existing = new Set(getEntries.all(repo).map((r) => r.key))
-    return existing.size + keys.filter((k) => !existing.has(k)).length
-  }
+  const keysOf = db.prepare<[string], { key: string }>('SELECT key FROM entries WHERE repo = ?')
   const putEntry = db.prepare(
     'INSERT INTO entries (repo, key, content, checksum) VALUES (?, ?, ?, ?) ON CONFLICT (repo, key) DO UPDATE SET content = excluded.content, checksum = excluded.checksum',
   )
@@ -71,19 +72,50 @@ export function openSqliteStore(file: string): TeamStore {
       if (ifMatch !== undefined && ifMatch !== '*' && (!row || quoteEtag(row.checksum) !== ifMatch))
         return { status: 'conflict' }
       const keys = Object.keys(entries)
-      const total = countNew(repo, keys)
-      if (total > maxEntries) return { status: 'too_many', maxEntries, receivedEntries: total }
+      const existing = new Set(keysOf.all(repo).map((r) => r.key))
+      const total = existing.size + keys.filter((k) => !existing.has(k)).length
+      if (total > maxEntries)
+        return { status: 'too_many', maxEntries, receivedEntries: total, heldEntries: existing.size }
+      const twin = findTwin(existing, keys)
+      if (twin) return { status: 'twin', ...twin }
       for (const k of keys) putEntry.run(repo, k, entries[k], entryChecksumOf(entries[k] as string))
-      const version = (row?.version ?? 0) + 1
-      const lastModified = new Date().toISOString()
-      const checksum = repoChecksum(
-        version,
-        checksumsOf.all(repo).map((r) => [r.key, r.checksum] as [string, string]),
-      )
-      putRepo.run(repo, version, lastModified, checksum)
-      return { status: 'ok', checksum, lastModified }
+      return { status: 'ok', ...bumpRepo(repo, row?.version ?? 0) }
     },
   )
+
+  /** A new version of the repo over the entries it holds now. */
+  function bumpRepo(repo: string, version: number): { checksum: string; lastModified: string } {
+    const lastModified = new Date().toISOString()
+    const checksum = repoChecksum(
+      version + 1,
+      checksumsOf.all(repo).map((r) => [r.key, r.checksum] as [string, string]),
+    )
+    putRepo.run(repo, version + 1, lastModified, checksum)
+    return { checksum, lastModified }
+  }
+
+  const deleteEntry = db.prepare('DELETE FROM entries WHERE repo = ? AND key = ?')
+  const deleteTx = db.transaction(
+    (repo: string, keys: string[], ifMatch: string | undefined): DeleteResult => {
+      const row = getRepoRow.get(repo)
+      if (ifMatch !== undefined && ifMatch !== '*' && (!row || quoteEtag(row.checksum) !== ifMatch))
+        return { status: 'conflict' }
+      const existing = new Set(keysOf.all(repo).map((r) => r.key))
+      const missing = keys.filter((k) => !existing.has(k))
+      if (!row || missing.length) return { status: 'not_found', missing: row ? missing : keys }
+      for (const k of keys) deleteEntry.run(repo, k)
+      return { status: 'ok', deleted: keys, ...bumpRepo(repo, row.version) }
+    },
+  )
+
+  const noteFailure = db.prepare<[{ ip: string; now: number; cutoff: number }], { n: number; since: number }>(
+    `INSERT INTO auth_failures (ip, n, since) VALUES (@ip, 1, @now)
+     ON CONFLICT (ip) DO UPDATE SET
+       n = CASE WHEN since < @cutoff THEN 1 ELSE n + 1 END,
+       since = CASE WHEN since < @cutoff THEN @now ELSE since END
+     RETURNING n, since`,
+  )
+  const pruneFailures = db.prepare('DELETE FROM auth_failures WHERE since < ?')
 
   // One read transaction: the repo row and its entries come from the same snapshot.
   const readRepo = db.transaction((repo: string): RepoSnapshot | undefined => {
@@ -106,6 +138,15 @@ export function openSqliteStore(file: string): TeamStore {
     },
     async upsert(repo, entries, ifMatch, maxEntries) {
       return upsertTx.immediate(repo, entries, ifMatch, maxEntries)
+    },
+    async deleteKeys(repo, keys, ifMatch) {
+      return deleteTx.immediate(repo, keys, ifMatch)
+    },
+    async noteAuthFailure(ip, windowMs): Promise<AuthFailures> {
+      const now = Date.now()
+      pruneFailures.run(now - windowMs)
+      const r = noteFailure.get({ ip, now, cutoff: now - windowMs })!
+      return { count: r.n, since: r.since }
     },
     async addToken(repos, expiresAt) {
       const { token, hash } = newToken()

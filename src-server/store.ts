@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { nameFoldKey } from '../src-shared/memory-names.js'
 
 export interface RepoSnapshot {
   version: number
@@ -11,7 +12,21 @@ export interface RepoSnapshot {
 export type UpsertResult =
   | { status: 'ok'; checksum: string; lastModified: string }
   | { status: 'conflict' }
-  | { status: 'too_many'; maxEntries: number; receivedEntries: number }
+  | { status: 'too_many'; maxEntries: number; receivedEntries: number; heldEntries: number }
+  /** A new key that would be the same file as an existing one on APFS or NTFS (case or NFD twin). */
+  | { status: 'twin'; key: string; existing: string }
+
+export type DeleteResult =
+  | { status: 'ok'; checksum: string; lastModified: string; deleted: string[] }
+  | { status: 'conflict' }
+  | { status: 'not_found'; missing: string[] }
+
+/** Failed authentications of one client address in the current window. */
+export interface AuthFailures {
+  count: number
+  /** When the window started (ms). */
+  since: number
+}
 
 /** Storage behind the team server; SQLite and PostgreSQL implement it. */
 export interface TeamStore {
@@ -23,6 +38,13 @@ export interface TeamStore {
     ifMatch: string | undefined,
     maxEntries: number,
   ): Promise<UpsertResult>
+  /** Removes keys of a repo (every one must exist; nothing changes otherwise). */
+  deleteKeys(repo: string, keys: string[], ifMatch: string | undefined): Promise<DeleteResult>
+  /**
+   * Counts one failed authentication from `ip` (a new window once `windowMs` passed) and returns
+   * the count: kept in the database, so instances sharing one count together.
+   */
+  noteAuthFailure(ip: string, windowMs: number): Promise<AuthFailures>
   /** A new bearer token for these repos; `expiresAt` (ms) makes it stop working then. */
   addToken(repos: string[], expiresAt?: number): Promise<string>
   /** The repos a token may use, or undefined for an unknown, revoked or expired token. */
@@ -89,4 +111,22 @@ export function tokenInfo(r: TokenRow): TokenInfo {
     ...(r.expires_at ? { expiresAt: r.expires_at } : {}),
     ...(r.revoked_at ? { revokedAt: r.revoked_at } : {}),
   }
+}
+
+/**
+ * The first new key that names the same file as another key on a case-insensitive or normalising
+ * file system (a teammate on macOS or Windows could not hold both), with that other key.
+ */
+export function findTwin(
+  existing: Iterable<string>,
+  incoming: readonly string[],
+): { key: string; existing: string } | undefined {
+  const folded = new Map<string, string>()
+  for (const k of existing) folded.set(nameFoldKey(k), k)
+  for (const k of incoming) {
+    const other = folded.get(nameFoldKey(k))
+    if (other !== undefined && other !== k) return { key: k, existing: other }
+    folded.set(nameFoldKey(k), k)
+  }
+  return undefined
 }

@@ -13,3 +13,106 @@ export class RpcFailure extends Error {
     this.name = 'RpcFailure'
   }
 }
+
+/**
+ * The codes Memdir's own failures carry, on every surface: the RPC result, the MCP tool result,
+ * the team server's reply and the CLI's exit status all name the same code.
+ */
+export type ErrorCode =
+  | 'BAD_REQUEST'
+  | 'INVALID_NAME'
+  | 'PATH_TOO_LONG'
+  | 'INVALID_PATH'
+  | 'INVALID_INPUT'
+  | 'NOT_FOUND'
+  | 'EXISTS'
+  | 'CONFLICT'
+  | 'READ_ONLY'
+  | 'TOO_LARGE'
+  | 'SECRET_IN_MEMORY'
+  | 'SECRET_IN_TEAM_MEMORY'
+  | 'DISABLED'
+  | 'TEAM_OFF'
+  | 'TEAM_SERVER'
+  | 'NO_WORKSPACE'
+  | 'NOT_STARTED'
+  | 'RECALL_FAILED'
+  | 'FIX_FAILED'
+  | 'SETTINGS_UNREADABLE'
+  | 'INTERNAL'
+
+/** The one base class of Memdir's failures: a code, a message a person can act on, optional details. */
+export class MemdirError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message)
+    this.name = 'MemdirError'
+  }
+}
+
+/** What an `unknown` caught value says, without casting it. */
+export function messageOf(e: unknown): string {
+  if (e instanceof Error) return e.message
+  if (typeof e === 'string') return e
+  return String(e)
+}
+
+/** The errno code of a Node.js system error (`ENOENT`…), or undefined for anything else. */
+export function errnoOf(e: unknown): string | undefined {
+  if (typeof e !== 'object' || e === null || !('code' in e)) return undefined
+  const code = e.code
+  return typeof code === 'string' && /^E[A-Z0-9]+$/.test(code) ? code : undefined
+}
+
+/** True for a "no such file" failure: the one a reader may treat as absent. */
+export const isMissing = (e: unknown): boolean => errnoOf(e) === 'ENOENT'
+
+/**
+ * Any failure as the value every transport carries: Memdir's own with their code and details,
+ * the file-system failures a person can act on with theirs, anything else as INTERNAL.
+ */
+export function toErrorValue(e: unknown): RpcError {
+  if (e instanceof MemdirError)
+    return { code: e.code, message: e.message, ...(e.details !== undefined ? { details: e.details } : {}) }
+  switch (errnoOf(e)) {
+    case 'ENOENT':
+      return { code: 'NOT_FOUND', message: 'That file no longer exists.' }
+    case 'ENAMETOOLONG':
+      return { code: 'PATH_TOO_LONG', message: `The path is too long for the file system: ${messageOf(e)}` }
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return { code: 'READ_ONLY', message: `Not allowed to write there: ${messageOf(e)}` }
+  }
+  return { code: 'INTERNAL', message: messageOf(e) }
+}
+
+/** The next step each code asks of an agent (MCP) that cannot see the UI. */
+export const AGENT_ADVICE: Partial<Record<string, string>> = {
+  EXISTS: 'Read it with memory_read and pass its hash as expected_hash to update it, or pick another path.',
+  NOT_FOUND: 'List the memories with memory_list to see what exists.',
+  INVALID_NAME: 'Pick a plain relative file name such as "testing-notes.md".',
+  PATH_TOO_LONG: 'Pick a shorter file name.',
+  SECRET_IN_MEMORY:
+    'Leave the secret value out: write where it lives instead (a password manager entry, an environment variable name).',
+  SECRET_IN_TEAM_MEMORY:
+    'Leave the secret value out: write where it lives instead (a password manager entry, an environment variable name).',
+  TOO_LARGE: 'Keep a memory short: one fact per memory, detail in a few lines.',
+}
+
+/**
+ * The `memdir` exit status for a failure: 2 when the invocation or its input is at fault (fix the
+ * command), 1 for everything else.
+ */
+export function exitCodeFor(code: string): 1 | 2 {
+  return code === 'BAD_REQUEST' ||
+    code === 'INVALID_NAME' ||
+    code === 'PATH_TOO_LONG' ||
+    code === 'INVALID_INPUT' ||
+    code === 'INVALID_PATH'
+    ? 2
+    : 1
+}

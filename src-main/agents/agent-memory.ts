@@ -1,3 +1,4 @@
+import { MemdirError } from '../../src-shared/errors.js'
 import type { McpArgs } from '../../src-shared/mcp-tools.js'
 import type { MemoryDoc, MemoryListItem, RecallPreview } from '../../src-shared/types.js'
 import { getAutoMemPath } from '../core/paths/auto-mem-path.js'
@@ -24,7 +25,6 @@ import {
 } from '../host/activity-store.js'
 import { proposalsDirFor } from '../host/app-data.js'
 import { loadEffectiveConfig } from '../host/config.js'
-import { HostError } from '../host/errors.js'
 import { historyForCli } from '../host/history.js'
 import { docOf, listItemOf, scopeOf } from '../host/memory-views.js'
 import { modelRuntimeFor } from '../host/model.js'
@@ -88,14 +88,14 @@ export class AgentMemory {
   private assertWritable(relPath: string): void {
     const auto = getAutoMemoryEnablement(this.ctx)
     if (!auto.enabled)
-      throw new HostError(
+      throw new MemdirError(
         'DISABLED',
         `Auto memory is off for this project (${auto.reason}): nothing was written.`,
       )
     if (scopeOf(relPath) === 'team') {
       const team = getTeamMemoryEnablement(this.ctx)
       if (!team.enabled)
-        throw new HostError('DISABLED', `Team memory is off for this project (${team.reason}).`)
+        throw new MemdirError('DISABLED', `Team memory is off for this project (${team.reason}).`)
     }
   }
 

@@ -1,3 +1,4 @@
+import { AGENT_ADVICE, MemdirError, toErrorValue } from '../../src-shared/errors.js'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
@@ -6,10 +7,6 @@ import { McpToolInput } from '../../src-shared/mcp-tools.js'
 import { ENTRYPOINT_NAME } from '../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../core/paths/context.js'
 import { TEAM_DIRNAME } from '../core/paths/team-agent-paths.js'
-import { ConflictError, sha256Hex } from '../core/store/atomic-write.js'
-import { MemoryFileError } from '../core/store/memory-files.js'
-import { SecretInMemoryError } from '../core/store/secret-guard.js'
-import { HostError } from '../host/errors.js'
 import { AgentMemory } from './agent-memory.js'
 
 const json = (value: unknown): CallToolResult => ({
@@ -18,17 +15,16 @@ const json = (value: unknown): CallToolResult => ({
 
 /** What an agent needs to hear to recover: the code, what happened, and what to do next. */
 export function describeForAgent(e: unknown): string {
-  if (e instanceof ConflictError) {
-    const hash = e.current === null ? null : sha256Hex(e.current)
+  const { code, message, details } = toErrorValue(e)
+  if (code === 'CONFLICT') {
+    const hash = (details as { currentHash?: string | null } | undefined)?.currentHash
     return hash
       ? `CONFLICT: the memory changed since you read it (its hash is now ${hash}). Read it again with memory_read, merge your change, and retry with the new expected_hash.`
       : 'CONFLICT: the memory no longer exists; create it again without expected_hash if it is still needed.'
   }
-  if (e instanceof SecretInMemoryError) return `${e.code}: ${e.message} Remove the secret and try again.`
-  if (e instanceof MemoryFileError && e.code === 'EXISTS')
-    return `EXISTS: ${e.message}. Read it with memory_read and pass its hash as expected_hash to update it, or pick another path.`
-  if (e instanceof MemoryFileError || e instanceof HostError) return `${e.code}: ${e.message}`
-  return `ERROR: ${(e as Error)?.message ?? String(e)}`
+  const advice = AGENT_ADVICE[code]
+  const stop = /[.!?]$/.test(message) ? '' : '.'
+  return `${code === 'INTERNAL' ? 'ERROR' : code}: ${message}${advice ? `${stop} ${advice}` : ''}`
 }
 
 async function answer(run: () => Promise<unknown>): Promise<CallToolResult> {
@@ -93,7 +89,7 @@ export function createMcpServer(ctx: ProjectContext, version: string): McpServer
         const r = await mem.search(args.query, args.recent_tools)
         const how = r.mode === 'offline' ? r.note : 'selected by the model'
         const head = `${r.selected.length} of ${r.candidates} memories (${how})`
-        if (r.error) throw new HostError('RECALL_FAILED', r.error)
+        if (r.error) throw new MemdirError('RECALL_FAILED', r.error)
         return [head, ...r.injections].join('\n\n')
       }),
   )

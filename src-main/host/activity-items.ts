@@ -80,15 +80,16 @@ export function syncActivity(e: TeamSyncEvent): ActivityInput[] {
       ),
     })
   }
-  if (e.type === 'synced' && (e.pulled.length || e.pushed.length || e.skipped.length)) {
+  if (e.type === 'synced' && (e.pulled.length || e.pushed.length || e.skipped.length || e.removed.length)) {
     const parts = [`pulled ${e.pulled.length}`, `pushed ${e.pushed.length}`]
+    if (e.removed.length) parts.push(`removed ${e.removed.length} deleted on the server`)
     if (e.skipped.length) parts.push(`skipped ${e.skipped.length}`)
     out.push({
       kind: 'sync',
       level: e.skipped.length ? 'warning' : 'success',
       title: `Team memory synced: ${parts.join(', ')}`,
       detail: e.skipped.map((s) => `${s.key}: ${s.reason}`).join('\n') || undefined,
-      files: [...e.pulled, ...e.pushed].map((k) => `team/${k}`),
+      files: [...e.pulled, ...e.pushed, ...e.removed].map((k) => `team/${k}`),
     })
   } else if (e.type === 'error') {
     out.push({

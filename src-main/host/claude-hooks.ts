@@ -1,3 +1,4 @@
+import { MemdirError } from '../../src-shared/errors.js'
 import { copyFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createTwoFilesPatch } from 'diff'
@@ -6,7 +7,6 @@ import { getClaudeConfigDir } from '../core/paths/base-dir.js'
 import type { ProjectContext } from '../core/paths/context.js'
 import { sanitizePath } from '../core/paths/sanitize.js'
 import { readIfExists, sha256Hex, writeFileIfUnchanged } from '../core/store/atomic-write.js'
-import { HostError } from './errors.js'
 
 export type HookScope = 'user' | 'project' | 'local'
 export const HOOK_SCOPES: readonly HookScope[] = ['user', 'project', 'local']
@@ -62,16 +62,16 @@ async function readSettings(path: string): Promise<SettingsText> {
   try {
     parsed = JSON.parse(text)
   } catch (e) {
-    throw new HostError(
+    throw new MemdirError(
       'SETTINGS_UNREADABLE',
       `${path} is not valid JSON (${(e as Error).message}); Memdir leaves it alone. Fix it, or install at another scope.`,
     )
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
-    throw new HostError('SETTINGS_UNREADABLE', `${path} is not a JSON object; Memdir leaves it alone.`)
+    throw new MemdirError('SETTINGS_UNREADABLE', `${path} is not a JSON object; Memdir leaves it alone.`)
   const hooks = (parsed as Settings).hooks
   if (hooks !== undefined && (!hooks || typeof hooks !== 'object' || Array.isArray(hooks)))
-    throw new HostError('SETTINGS_UNREADABLE', `${path}: "hooks" is not an object; Memdir leaves it alone.`)
+    throw new MemdirError('SETTINGS_UNREADABLE', `${path}: "hooks" is not an object; Memdir leaves it alone.`)
   // New lines are indented like the file's own.
   const indent = /^([ \t]+)"/m.exec(text)?.[1] ?? '  '
   return {

@@ -1,3 +1,4 @@
+import { MemdirError } from '../../src-shared/errors.js'
 import { readFile } from 'node:fs/promises'
 import type { HealthFixResult, HealthView } from '../../src-shared/types.js'
 import type { HistoryStore } from '../core/history/history-store.js'
@@ -16,7 +17,6 @@ import type { ProposalStore } from '../core/review/proposals.js'
 import { resolveContainedPath } from '../core/store/contained-path.js'
 import type { RecordedWrite } from '../core/history/recorded-write.js'
 import type { Writer } from './history.js'
-import { HostError } from './errors.js'
 
 export interface WorkspaceHealthDeps {
   memoryDir: string
@@ -78,8 +78,9 @@ export class WorkspaceHealth {
 
   async fix(id: string, fix: Exclude<FixKind, 'open'>): Promise<HealthFixResult> {
     const f = (await this.report()).findings.find((x) => x.id === id) as Finding | undefined
-    if (!f) throw new HostError('NOT_FOUND', 'That finding is gone (it may have been fixed already).')
-    if (!f.fixes.includes(fix)) throw new HostError('BAD_REQUEST', `"${fix}" does not apply to this finding.`)
+    if (!f) throw new MemdirError('NOT_FOUND', 'That finding is gone (it may have been fixed already).')
+    if (!f.fixes.includes(fix))
+      throw new MemdirError('BAD_REQUEST', `"${fix}" does not apply to this finding.`)
     const record = this.deps.writer({ author: 'user' })
     try {
       switch (fix) {
@@ -114,9 +115,9 @@ export class WorkspaceHealth {
           return { message: `Merge proposed in the review inbox`, changed: [], proposalId: p.id }
         }
       }
-      throw new HostError('BAD_REQUEST', `Unknown fix: ${String(fix)}`)
+      throw new MemdirError('BAD_REQUEST', `Unknown fix: ${String(fix)}`)
     } catch (e) {
-      if (e instanceof FixError) throw new HostError('CONFLICT', e.message)
+      if (e instanceof FixError) throw new MemdirError('CONFLICT', e.message)
       throw e
     } finally {
       this.checker.invalidate([f.path, ...(f.other ? [f.other] : [])])

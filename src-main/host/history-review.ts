@@ -1,3 +1,4 @@
+import { MemdirError } from '../../src-shared/errors.js'
 import type { HistoryDiff, HistoryItem, ProposalView } from '../../src-shared/types.js'
 import type { HistoryStore } from '../core/history/history-store.js'
 import { diffLines } from '../core/history/line-diff.js'
@@ -7,7 +8,6 @@ import { restoreVersion, undoRun } from '../core/history/restore.js'
 import type { ProposalStore } from '../core/review/proposals.js'
 import type { MemoryIndex } from '../core/store/memory-index.js'
 import type { ChangeRecorder } from './change-recorder.js'
-import { HostError } from './errors.js'
 
 export interface HistoryReviewDeps {
   memoryDir: string
@@ -78,7 +78,7 @@ export class HistoryReview {
   async diff(id: number): Promise<HistoryDiff> {
     const { history } = this.deps
     const e = await history.get(id)
-    if (!e) throw new HostError('NOT_FOUND', `No history entry ${id}.`)
+    if (!e) throw new MemdirError('NOT_FOUND', `No history entry ${id}.`)
     const before = e.before === null ? null : await history.blob(e.before)
     const after = e.after === null ? null : await history.blob(e.after)
     const { before: _b, after: _a, ...entry } = e

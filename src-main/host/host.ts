@@ -1,3 +1,4 @@
+import { MemdirError } from '../../src-shared/errors.js'
 import { cp, mkdir } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -9,15 +10,11 @@ import {
   type MethodName,
   type ResultOf,
 } from '../../src-shared/contract.js'
-import type { RpcError, RpcResult } from '../../src-shared/errors.js'
+import { type RpcResult, toErrorValue } from '../../src-shared/errors.js'
 import type { AppSettings } from '../../src-shared/settings.js'
 import type { SettingsInput, SettingsView, WorkspaceSummary } from '../../src-shared/types.js'
 import { clearAutoMemPathCache, getAutoMemPath } from '../core/paths/auto-mem-path.js'
 import type { Env, ProjectContext, SecretValues } from '../core/paths/context.js'
-import { ConflictError, sha256Hex } from '../core/store/atomic-write.js'
-import { PathTraversalError } from '../core/store/contained-path.js'
-import { SecretInMemoryError } from '../core/store/secret-guard.js'
-import { MemoryFileError } from '../core/store/memory-files.js'
 import { ActivityLog } from './activity-log.js'
 import { listenForAgentJobs } from './agent-socket.js'
 import { applyHookChange, integrationsView, planHookChange } from './integrations.js'
@@ -34,7 +31,6 @@ import {
   type SecretCipher,
   type SecretName,
 } from './secrets.js'
-import { HostError } from './errors.js'
 import { Workspace } from './workspace.js'
 import { dirKey, discoverWorkspaces, rememberRecent, rememberRoot } from './workspace-list.js'
 
@@ -61,32 +57,6 @@ export interface Host {
   onEvent: (listener: (e: MemdirEvent) => void) => () => void
   /** Waits for a running extraction (up to `drainMs`, default 60 s) and sync, then closes. */
   close: (drainMs?: number) => Promise<void>
-}
-
-export function toRpcError(e: unknown): RpcError {
-  if (e instanceof ConflictError) {
-    return {
-      code: 'CONFLICT',
-      message: `${e.message}. Both versions are shown; choose which to keep.`,
-      details: {
-        current: e.current,
-        currentHash: e.current === null ? null : sha256Hex(e.current),
-        attempted: e.attempted,
-      },
-    }
-  }
-  if (e instanceof SecretInMemoryError)
-    return {
-      code: e.code,
-      message: e.message,
-      details: { relPath: e.relPath, findings: e.findings },
-    }
-  if (e instanceof MemoryFileError || e instanceof HostError)
-    return { code: e.code, message: e.message, details: (e as HostError).details }
-  if (e instanceof PathTraversalError) return { code: 'INVALID_PATH', message: e.message }
-  const code = (e as NodeJS.ErrnoException)?.code
-  if (code === 'ENOENT') return { code: 'NOT_FOUND', message: 'That file no longer exists.' }
-  return { code: 'INTERNAL', message: (e as Error)?.message ?? String(e) }
 }
 
 /** The composition root: one host per app; builds the services of the open workspace. */
@@ -178,7 +148,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
    */
   async function openFolder(folder: string) {
     const root = resolve(folder)
-    if (!existsSync(root)) throw new HostError('NOT_FOUND', `No such folder: ${folder}`)
+    if (!existsSync(root)) throw new MemdirError('NOT_FOUND', `No such folder: ${folder}`)
     const memoryDir = dirKey(getAutoMemPath(projectCtx(root)))
     const listed = (await listWorkspaces()).find((w) => w.memoryDir === memoryDir && w.projectRoot)
     const projectRoot = listed?.projectRoot ?? root
@@ -189,10 +159,10 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   /** A memory dir no transcript names: the user picks its project folder once; it is remembered. */
   async function linkFolder(memoryDir: string, folder: string) {
     const root = resolve(folder)
-    if (!existsSync(root)) throw new HostError('NOT_FOUND', `No such folder: ${folder}`)
+    if (!existsSync(root)) throw new MemdirError('NOT_FOUND', `No such folder: ${folder}`)
     const actual = dirKey(getAutoMemPath(projectCtx(root)))
     if (actual !== dirKey(memoryDir))
-      throw new HostError(
+      throw new MemdirError(
         'BAD_REQUEST',
         `${root} keeps its memory in ${actual}, not ${dirKey(memoryDir)}: pick the folder Claude Code ran in.`,
       )
@@ -201,7 +171,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   }
 
   function current(): Workspace {
-    if (!workspace) throw new HostError('NO_WORKSPACE', 'No workspace is open.')
+    if (!workspace) throw new MemdirError('NO_WORKSPACE', 'No workspace is open.')
     return workspace
   }
 
@@ -252,7 +222,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       try {
         new URL(input.teamUrl)
       } catch {
-        throw new HostError('BAD_REQUEST', `teamUrl: not a URL: ${input.teamUrl}`)
+        throw new MemdirError('BAD_REQUEST', `teamUrl: not a URL: ${input.teamUrl}`)
       }
     }
     set('baseURL', input.modelBaseURL)
@@ -376,7 +346,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
         const handler = handlers[method] as (a: unknown) => Promise<unknown>
         return { ok: true, value: await handler(parsed.value) }
       } catch (e) {
-        return { ok: false, error: toRpcError(e) }
+        return { ok: false, error: toErrorValue(e) }
       }
     },
     onEvent(listener) {

@@ -1,3 +1,4 @@
+import { MemdirError } from '../../src-shared/errors.js'
 import type { MemoryDoc, MemoryInput, MemoryListItem } from '../../src-shared/types.js'
 import { TEAM_DIRNAME } from '../core/paths/team-agent-paths.js'
 import type { MemoryFormat } from '../core/store/frontmatter.js'
@@ -12,7 +13,6 @@ import {
 } from '../core/store/memory-files.js'
 import { MemoryIndex } from '../core/store/memory-index.js'
 import type { ChangeRecorder } from './change-recorder.js'
-import { HostError } from './errors.js'
 import { AGENT_PREFIX, docOf, listItemOf } from './memory-views.js'
 
 export interface MemoryCrudDeps {
@@ -46,7 +46,7 @@ export class MemoryCrud {
   private writable(relPath: string): string {
     const p = this.split(relPath)
     if (p.agent)
-      throw new HostError(
+      throw new MemdirError(
         'READ_ONLY',
         'Agent memories are shown read-only; the subagent that owns them edits them.',
       )

@@ -1,3 +1,4 @@
+import { MemdirError } from '../../src-shared/errors.js'
 import { relative, sep } from 'node:path'
 import type { RecallPreview } from '../../src-shared/types.js'
 import type { ModelClient } from '../core/model/client.js'
@@ -6,7 +7,6 @@ import { memoryAge, memoryFreshnessText } from '../core/recall/freshness.js'
 import { buildRecallInjection } from '../core/recall/inject.js'
 import type { TermCache } from '../core/recall/term-cache.js'
 import type { MemoryHeader } from '../core/store/memory-header.js'
-import { HostError } from './errors.js'
 
 const toPosix = (p: string) => p.split(sep).join('/')
 
@@ -29,7 +29,7 @@ export async function recallPreview(
     termCache?: TermCache
   } = {},
 ): Promise<RecallRun> {
-  if (!query.trim()) throw new HostError('INVALID_INPUT', 'Type a query to preview recall.')
+  if (!query.trim()) throw new MemdirError('INVALID_INPUT', 'Type a query to preview recall.')
   const now = opts.now ?? Date.now()
   const r = await findRelevantMemories(query, memoryDir, {
     client: opts.client,

@@ -1,3 +1,4 @@
+import { MemdirError } from '../../src-shared/errors.js'
 import type { TeamStatus } from '../../src-shared/types.js'
 import type { ProjectContext } from '../core/paths/context.js'
 import type { HistoryStore } from '../core/history/history-store.js'
@@ -7,7 +8,6 @@ import type { ActivityLog } from './activity-log.js'
 import { loadAppSettings } from './app-data.js'
 import type { ChangeRecorder } from './change-recorder.js'
 import { effectiveConfig } from './config.js'
-import { HostError } from './errors.js'
 import { resolveTeamSetup, type TeamHistory } from './team.js'
 
 export interface TeamStateDeps {
@@ -101,7 +101,7 @@ export class TeamState {
 
   async syncNow(): Promise<TeamStatus> {
     if (!this.scheduler)
-      throw new HostError('TEAM_OFF', this.current.reason ?? 'Team sync is not configured.')
+      throw new MemdirError('TEAM_OFF', this.current.reason ?? 'Team sync is not configured.')
     await this.scheduler.syncNow()
     return this.current
   }

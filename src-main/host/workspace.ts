@@ -1,3 +1,4 @@
+import { MemdirError } from '../../src-shared/errors.js'
 import { sep } from 'node:path'
 import { resolveHomeDir } from '../core/paths/context.js'
 import type {
@@ -38,7 +39,6 @@ import { ChangeRecorder } from './change-recorder.js'
 import { createDreamService } from './dream.js'
 import { createExtractionService } from './extraction.js'
 import { HistoryReview } from './history-review.js'
-import { HostError } from './errors.js'
 import { WorkspaceHealth } from './health.js'
 import { listMemoryFiles } from '../core/store/scan.js'
 import { MemoryCrud } from './memory-crud.js'
@@ -48,8 +48,6 @@ import { indexView } from './index-view.js'
 import { termCacheFor } from './memory-caches.js'
 import { recallPreview } from './recall-view.js'
 import { promptPreview } from './views.js'
-
-export { HostError } from './errors.js'
 
 export interface WorkspaceDeps {
   ctx: ProjectContext
@@ -241,7 +239,7 @@ export class Workspace {
 
   /** A Stop hook's hand-off: the session's turn ended, extract it now. */
   async turnEnded(transcriptPath: string): Promise<void> {
-    if (!this.sessions) throw new HostError('NOT_STARTED', 'the workspace is not started')
+    if (!this.sessions) throw new MemdirError('NOT_STARTED', 'the workspace is not started')
     await this.sessions.turnEnded(transcriptPath)
   }
 

@@ -57,6 +57,8 @@ export async function teamCall(
 export async function startTeamServer(
   opts: Omit<Partial<TeamServerOptions>, 'store'> & {
     databaseUrl?: string
+    /** SQLite file (default: a new one); two servers given one file share it. */
+    dataFile?: string
     port?: number
     /** Wraps the store (to slow it down or make it fail in a test). */
     wrap?: (s: TeamStore) => TeamStore
@@ -64,7 +66,7 @@ export async function startTeamServer(
 ): Promise<RunningTeamServer> {
   const opened = await openTeamStore({
     databaseUrl: opts.databaseUrl,
-    dataFile: join(tempDir(), 'team.sqlite'),
+    dataFile: opts.dataFile ?? join(tempDir(), 'team.sqlite'),
   })
   const store = opts.wrap ? opts.wrap(opened.store) : opened.store
   const server: Server = createTeamServer({ ...opts, store })

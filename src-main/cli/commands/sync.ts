@@ -34,6 +34,7 @@ export async function syncCommand(
     printJson(io, {
       repo: setup.repo,
       pulled: pulled?.pulled ?? [],
+      removed: pulled?.removed ?? [],
       pushed: pushed?.pushed ?? [],
       pending: pulled?.pending ?? [],
       conflicts,
@@ -45,6 +46,8 @@ export async function syncCommand(
   const out = [`${setup.repo} @ ${setup.url}`]
   if (pulled)
     out.push(`pulled ${pulled.pulled.length}${pulled.notFound ? ' (no team memory on the server yet)' : ''}`)
+  if (pulled?.removed.length)
+    out.push(`removed ${pulled.removed.length} deleted on the server: ${pulled.removed.join(', ')}`)
   if (pulled?.pending.length)
     out.push(`kept ${pulled.pending.length} local edit(s) to push: ${pulled.pending.join(', ')}`)
   for (const c of conflicts)

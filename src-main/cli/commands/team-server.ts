@@ -1,6 +1,7 @@
 import { closeGracefully, createTeamServer, listen } from '../../../src-server/http-server.js'
 import { defaultDataFile, openTeamStore } from '../../../src-server/open-store.js'
 import type { TeamStore } from '../../../src-server/store.js'
+import { memoryNameProblem } from '../../../src-shared/memory-names.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
 export interface TeamServerArgs {
@@ -69,7 +70,48 @@ async function tokenCommand(io: CliIO, store: TeamStore, args: TeamServerArgs): 
   throw new UsageError(TOKEN_USAGE)
 }
 
-/** `memdir team-server [--port P] [--data FILE]` and `memdir team-server token add|list|revoke`. */
+const KEY_USAGE =
+  'usage: memdir team-server key list --repo owner/repo [--json] | key delete --repo owner/repo KEY'
+
+/**
+ * `key list` shows every stored key of a repo, flagging those no client can write (an older server
+ * accepted them); `key delete` removes one, whatever its name.
+ */
+async function keyCommand(io: CliIO, store: TeamStore, args: TeamServerArgs): Promise<number> {
+  const [, action, key, ...rest] = args.sub
+  if (!args.repo || !/^[\w.-]+\/[\w.-]+$/.test(args.repo))
+    throw new UsageError('--repo owner/repo is required')
+  if (action === 'list') {
+    const snap = await store.getRepo(args.repo)
+    const keys = [...(snap?.entries.keys() ?? [])].sort().map((k) => ({
+      key: k,
+      bytes: Buffer.byteLength(snap!.entries.get(k)!.content),
+      ...(memoryNameProblem(k) ? { problem: memoryNameProblem(k)!.message } : {}),
+    }))
+    if (args.json) printJson(io, keys)
+    else
+      io.stdout(
+        keys
+          .map((k) => `${JSON.stringify(k.key)}  ${k.bytes} bytes${k.problem ? `  (${k.problem})` : ''}`)
+          .join('\n') + (keys.length ? '\n' : `${args.repo} holds no keys\n`),
+      )
+    return 0
+  }
+  if (action === 'delete') {
+    if (key === undefined || rest.length)
+      throw new UsageError('key delete takes one KEY (as `key list` prints it)')
+    const r = await store.deleteKeys(args.repo, [key], undefined)
+    if (r.status !== 'ok') {
+      io.stderr(`${args.repo} has no key ${JSON.stringify(key)}\n`)
+      return 1
+    }
+    io.stdout(`deleted ${JSON.stringify(key)} from ${args.repo}\n`)
+    return 0
+  }
+  throw new UsageError(KEY_USAGE)
+}
+
+/** `memdir team-server [--port P] [--data FILE]` and `memdir team-server token …|key …`. */
 export async function teamServerCommand(
   io: CliIO,
   args: TeamServerArgs,
@@ -81,6 +123,7 @@ export async function teamServerCommand(
   const { store, kind } = await openTeamStore({ databaseUrl: io.env.DATABASE_URL, dataFile })
   try {
     if (args.sub[0] === 'token') return await tokenCommand(io, store, args)
+    if (args.sub[0] === 'key') return await keyCommand(io, store, args)
     if (args.sub.length) throw new UsageError(`unknown team-server command: ${args.sub.join(' ')}`)
     const port = args.port === undefined ? 8787 : Number(args.port)
     if (!Number.isInteger(port) || port < 0 || port > 65535)

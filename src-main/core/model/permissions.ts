@@ -2,7 +2,7 @@ import { isAbsolute, join, normalize, relative, sep } from 'node:path'
 import { isPathInside } from '../paths/auto-mem-path.js'
 import { PathTraversalError, resolveContainedPath } from '../store/contained-path.js'
 import { TEAM_DIRNAME } from '../paths/team-agent-paths.js'
-import { describeFindings } from '../team/secret-scan.js'
+import { describeFindings } from '../../../src-shared/secret-scan.js'
 import { guardMemoryWrite, SecretInMemoryError } from '../store/secret-guard.js'
 import { checkReadOnlyCommand } from './bash-readonly.js'
 

@@ -2,21 +2,25 @@ import { nodeCrypto } from './lazy-crypto.js'
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { link, mkdir, open, readFile, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { MemdirError } from '../../../src-shared/errors.js'
 
 export function sha256Hex(content: string | Buffer): string {
   return nodeCrypto().createHash('sha256').update(content).digest('hex')
 }
 
 /** Thrown when the file on disk is no longer what the caller loaded. Carries both versions. */
-export class ConflictError extends Error {
-  readonly code = 'CONFLICT'
+export class ConflictError extends MemdirError {
   constructor(
     readonly path: string,
     /** Content now on disk; null when the file is gone. */
     readonly current: string | null,
     readonly attempted: string,
   ) {
-    super(`${basename(path)} changed on disk since it was loaded`)
+    super('CONFLICT', `${basename(path)} changed on disk since it was loaded`, {
+      current,
+      currentHash: current === null ? null : sha256Hex(current),
+      attempted,
+    })
     this.name = 'ConflictError'
   }
 }

@@ -1,11 +1,11 @@
 import { lstat, realpath } from 'node:fs/promises'
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path'
+import { errnoOf, MemdirError } from '../../../src-shared/errors.js'
 
 /** A path that tries to leave the directory it must stay in. */
-export class PathTraversalError extends Error {
-  readonly code = 'PATH_TRAVERSAL'
+export class PathTraversalError extends MemdirError {
   constructor(message: string) {
-    super(message)
+    super('INVALID_PATH', message)
     this.name = 'PathTraversalError'
   }
 }
@@ -45,7 +45,7 @@ async function realpathDeepestExisting(p: string): Promise<string> {
       const real = await realpath(current)
       return tail.length ? join(real, ...tail.reverse()) : real
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code
+      const code = errnoOf(e)
       if (code === 'ELOOP') throw new PathTraversalError(`symlink loop at ${current}`)
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e
       // ENOENT but the entry itself exists: a dangling symlink, whose target we cannot check.

@@ -106,11 +106,11 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
   })
 
   it.each(['../outside.md', '/etc/x.md', 'a/../../b.md', 'MEMORY.md', 'notes.txt', 'x\0.md', '%2e%2e/x.md'])(
-    'rejects the path %s',
+    'rejects the name %s',
     async (rel) => {
       const dir = tempDir()
       await expect(createMemory(dir, { ...fields, relPath: rel })).rejects.toMatchObject({
-        code: 'INVALID_PATH',
+        code: 'INVALID_NAME',
       })
     },
   )

@@ -1,9 +1,11 @@
+import { MemdirError } from '../../../src-shared/errors.js'
+import { checkMemoryName, checkMemoryTitle } from '../../../src-shared/memory-names.js'
 import { mkdir, rename, stat, unlink, link } from 'node:fs/promises'
 import { dirname, join, posix } from 'node:path'
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { TEAM_DIRNAME } from '../paths/team-agent-paths.js'
 import { ConflictError, readIfExists, sha256Hex, writeFileIfUnchanged } from './atomic-write.js'
-import { PathTraversalError, resolveContainedPath } from './contained-path.js'
+import { resolveContainedPath } from './contained-path.js'
 import { type MemoryFields, type MemoryFormat, parseMemoryFile, serializeMemoryFile } from './frontmatter.js'
 import { findIndexLine, formatIndexLine, removeIndexLine, upsertIndexLine } from './index-lines.js'
 import type { MemoryType } from './memory-types.js'
@@ -25,16 +27,6 @@ export interface MemoryRecord {
   data: Record<string, unknown>
 }
 
-export class MemoryFileError extends Error {
-  constructor(
-    readonly code: 'INVALID_PATH' | 'NOT_FOUND' | 'EXISTS' | 'INVALID_INPUT',
-    message: string,
-  ) {
-    super(message)
-    this.name = 'MemoryFileError'
-  }
-}
-
 /** Which MEMORY.md indexes a file: team files have their own index in team/. */
 export function indexLocationFor(relPath: string): { indexRel: string; pointer: string } {
   if (relPath.startsWith(`${TEAM_DIRNAME}/`)) {
@@ -44,27 +36,33 @@ export function indexLocationFor(relPath: string): { indexRel: string; pointer: 
 }
 
 async function resolveMemoryPath(memoryDir: string, relPath: string): Promise<string> {
-  if (!relPath.endsWith('.md'))
-    throw new MemoryFileError('INVALID_PATH', `memory files end in .md: ${relPath}`)
+  if (!relPath.endsWith('.md')) throw new MemdirError('INVALID_PATH', `memory files end in .md: ${relPath}`)
   if (posix.basename(relPath) === ENTRYPOINT_NAME) {
-    throw new MemoryFileError('INVALID_PATH', 'MEMORY.md is the index, not a memory')
+    throw new MemdirError('INVALID_PATH', 'MEMORY.md is the index, not a memory')
   }
-  try {
-    return await resolveContainedPath(memoryDir, relPath)
-  } catch (e) {
-    if (e instanceof PathTraversalError) throw new MemoryFileError('INVALID_PATH', e.message)
-    throw e
-  }
+  return resolveContainedPath(memoryDir, relPath)
+}
+
+/**
+ * Where a memory that does not exist yet may be written: its name passes the one name rule
+ * (src-shared/memory-names.ts) that every writer applies, and it stays inside the memory dir.
+ */
+export async function resolveNewMemoryPath(memoryDir: string, relPath: string): Promise<string> {
+  checkMemoryName(relPath)
+  if (posix.basename(relPath) === ENTRYPOINT_NAME)
+    throw new MemdirError('INVALID_NAME', `${ENTRYPOINT_NAME} is the index, not a memory`)
+  return resolveMemoryPath(memoryDir, relPath)
 }
 
 function validateFields(fields: MemoryFields): void {
-  if (!fields.name.trim()) throw new MemoryFileError('INVALID_INPUT', 'a memory needs a name')
+  if (!fields.name.trim()) throw new MemdirError('INVALID_INPUT', 'a memory needs a name')
   if (!fields.description.trim()) {
-    throw new MemoryFileError(
+    throw new MemdirError(
       'INVALID_INPUT',
       'a memory needs a one-line description (it decides future relevance)',
     )
   }
+  checkMemoryTitle(fields)
 }
 
 export function slugForName(name: string): string {
@@ -81,7 +79,7 @@ export function slugForName(name: string): string {
 export async function readMemory(memoryDir: string, relPath: string): Promise<MemoryRecord> {
   const path = await resolveMemoryPath(memoryDir, relPath)
   const raw = await readIfExists(path)
-  if (raw === null) throw new MemoryFileError('NOT_FOUND', `no memory at ${relPath}`)
+  if (raw === null) throw new MemdirError('NOT_FOUND', `no memory at ${relPath}`)
   const st = await stat(path)
   const parsed = parseMemoryFile(raw)
   return { relPath, path, raw, hash: sha256Hex(raw), mtimeMs: st.mtimeMs, ...parsed }
@@ -154,7 +152,7 @@ export async function createMemory(
 ): Promise<MemoryRecord> {
   validateFields(fields)
   const relPath = fields.relPath ?? `${slugForName(fields.name)}.md`
-  const path = await resolveMemoryPath(memoryDir, relPath)
+  const path = await resolveNewMemoryPath(memoryDir, relPath)
   const raw = serializeMemoryFile(fields, {}, fields.format)
   await guardMemoryWrite(relPath, raw, fields)
   const record = fields.record ?? unrecordedWrite
@@ -164,8 +162,7 @@ export async function createMemory(
       return { before: null, after: raw }
     })
   } catch (e) {
-    if (e instanceof ConflictError)
-      throw new MemoryFileError('EXISTS', `a memory already exists at ${relPath}`)
+    if (e instanceof ConflictError) throw new MemdirError('EXISTS', `a memory already exists at ${relPath}`)
     throw e
   }
   await upsertPointer(memoryDir, relPath, fields, record)
@@ -209,7 +206,7 @@ export async function renameMemory(
 ): Promise<MemoryRecord> {
   const record = opts.record ?? unrecordedWrite
   const from = await readMemory(memoryDir, fromRel)
-  const toPath = await resolveMemoryPath(memoryDir, toRel)
+  const toPath = await resolveNewMemoryPath(memoryDir, toRel)
   // Moving into team/ shares the file: the firewall applies (a private file may hold a secret by choice).
   if (isTeamPath(toRel) && !isTeamPath(fromRel)) await guardMemoryWrite(toRel, from.raw)
   await mkdir(dirname(toPath), { recursive: true })
@@ -218,11 +215,11 @@ export async function renameMemory(
       await link(from.path, toPath)
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
-        throw new MemoryFileError('EXISTS', `a memory already exists at ${toRel}`)
+        throw new MemdirError('EXISTS', `a memory already exists at ${toRel}`)
       }
       // Filesystems without hard links: fall back to a checked rename.
       if ((await readIfExists(toPath)) !== null)
-        throw new MemoryFileError('EXISTS', `a memory already exists at ${toRel}`)
+        throw new MemdirError('EXISTS', `a memory already exists at ${toRel}`)
       await rename(from.path, toPath)
     }
     return { before: null, after: from.raw }
@@ -266,7 +263,7 @@ export async function deleteMemory(
   const record = opts.record ?? unrecordedWrite
   const path = await resolveMemoryPath(memoryDir, relPath)
   const current = await readIfExists(path)
-  if (current === null) throw new MemoryFileError('NOT_FOUND', `no memory at ${relPath}`)
+  if (current === null) throw new MemdirError('NOT_FOUND', `no memory at ${relPath}`)
   if (expectedHash !== undefined && sha256Hex(current) !== expectedHash)
     throw new ConflictError(path, current, '')
   await record(path, async () => {
@@ -306,10 +303,13 @@ export async function planMemoryWrite(
   format: MemoryFormat,
 ): Promise<PlannedFile[]> {
   validateFields(fields)
-  const path = await resolveMemoryPath(memoryDir, relPath)
+  const path =
+    expectedHash === undefined
+      ? await resolveNewMemoryPath(memoryDir, relPath)
+      : await resolveMemoryPath(memoryDir, relPath)
   const existing = await readIfExists(path)
   if (expectedHash === undefined && existing !== null)
-    throw new MemoryFileError('EXISTS', `a memory already exists at ${relPath}`)
+    throw new MemdirError('EXISTS', `a memory already exists at ${relPath}`)
   if (expectedHash !== undefined && (existing === null || sha256Hex(existing) !== expectedHash))
     throw new ConflictError(path, existing, '')
   const parsed = existing === null ? undefined : parseMemoryFile(existing)
@@ -331,7 +331,7 @@ export async function planMemoryDelete(
 ): Promise<PlannedFile[]> {
   const path = await resolveMemoryPath(memoryDir, relPath)
   const current = await readIfExists(path)
-  if (current === null) throw new MemoryFileError('NOT_FOUND', `no memory at ${relPath}`)
+  if (current === null) throw new MemdirError('NOT_FOUND', `no memory at ${relPath}`)
   if (sha256Hex(current) !== expectedHash) throw new ConflictError(path, current, '')
   return [
     { path: relPath, before: current, after: null },

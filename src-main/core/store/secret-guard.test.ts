@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from '../../../test/helpers/temp-env.js'
 import { ProposalStore } from '../review/proposals.js'
-import { REAL_SECRETS } from '../team/secret-corpus.js'
+import { REAL_SECRETS } from '../../../src-shared/secret-corpus.js'
 import { createMemory, renameMemory, updateMemory } from './memory-files.js'
 import { SecretInMemoryError } from './secret-guard.js'
 

@@ -1,17 +1,20 @@
+import { MemdirError } from '../../../src-shared/errors.js'
 import { TEAM_DIRNAME } from '../paths/team-agent-paths.js'
-import { describeFindings, scanForSecrets, type SecretFinding } from '../team/secret-scan.js'
+import { describeFindings, scanForSecrets, type SecretFinding } from '../../../src-shared/secret-scan.js'
 
 /** A write refused (team memory) or held for confirmation (private memory) because of a detected secret. */
-export class SecretInMemoryError extends Error {
+export class SecretInMemoryError extends MemdirError {
   constructor(
-    readonly code: 'SECRET_IN_TEAM_MEMORY' | 'SECRET_IN_MEMORY',
+    code: 'SECRET_IN_TEAM_MEMORY' | 'SECRET_IN_MEMORY',
     readonly relPath: string,
     readonly findings: SecretFinding[],
   ) {
     super(
+      code,
       code === 'SECRET_IN_TEAM_MEMORY'
         ? `Team memory is shared with everyone on the repository: ${relPath} would contain a ${describeFindings(findings)}. Remove it first.`
         : `${relPath} would contain a ${describeFindings(findings)}. Memories are plain files agents read: save anyway only if that is intended.`,
+      { relPath, findings },
     )
     this.name = 'SecretInMemoryError'
   }

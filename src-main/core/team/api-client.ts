@@ -1,7 +1,9 @@
 import type * as v from 'valibot'
+import { MemdirError, messageOf } from '../../../src-shared/errors.js'
 import { check } from '../../../src-shared/schema-common.js'
 import {
   TEAM_MEMORY_PATH,
+  TeamErrorBodySchema,
   TeamMemoryDocumentSchema,
   TeamMemoryPutResultSchema,
   TooManyEntriesSchema,
@@ -12,15 +14,15 @@ import {
 export type FetchLike = typeof fetch
 
 /** An HTTP failure, classified for the retry policy. */
-export class TeamApiError extends Error {
+export class TeamApiError extends MemdirError {
   constructor(
     message: string,
     readonly status: number | undefined,
-    /** Auth, missing repo, bad request: retrying will not help. */
+    /** Auth, a refused entry, a full server: retrying will not help. */
     readonly permanent: boolean,
     readonly body?: unknown,
   ) {
-    super(message)
+    super('TEAM_SERVER', message, { status, permanent })
     this.name = 'TeamApiError'
   }
 }
@@ -39,11 +41,16 @@ export type GetResult =
 export type PutResult =
   | { status: 200; result: TeamMemoryPutResult }
   | { status: 412 }
-  | { status: 413; maxEntries?: number; body: unknown }
+  /** The repo would hold more keys than the server allows. */
+  | { status: 413; maxEntries: number; receivedEntries: number; heldEntries?: number }
 
-function classify(status: number): boolean {
-  // 409 and 429 are worth retrying; other 4xx are permanent; 5xx are transient.
-  return status >= 400 && status < 500 && status !== 409 && status !== 429
+/**
+ * Whether retrying cannot help: every 4xx but 408 (timeout), 409 and 429 (come back later) is
+ * the same answer next time — a bad request, auth, a refused entry (422), a full server (413).
+ * 5xx and network failures are transient.
+ */
+export function isPermanentStatus(status: number): boolean {
+  return status >= 400 && status < 500 && status !== 408 && status !== 409 && status !== 429
 }
 
 function safeJson(text: string): unknown {
@@ -84,30 +91,27 @@ export class TeamApiClient {
         body,
       })
     } catch (e) {
-      throw new TeamApiError(`team server unreachable: ${(e as Error).message}`, undefined, false)
+      const cause = e instanceof Error && e.cause instanceof Error ? ` (${e.cause.message})` : ''
+      throw new TeamApiError(`team server unreachable: ${messageOf(e)}${cause}`, undefined, false)
     }
     return res
   }
 
   private async fail(res: Response): Promise<never> {
     const text = await res.text().catch(() => '')
-    let body: unknown = text
-    try {
-      body = JSON.parse(text)
-    } catch {
-      /* not JSON */
-    }
+    const parsed = check(TeamErrorBodySchema, safeJson(text))
+    const said = parsed.ok ? parsed.value.error.message : text.slice(0, 200)
     const what =
       res.status === 401
         ? 'not authorized (check the team token)'
         : res.status === 403
           ? 'token not allowed for this repo'
-          : text.slice(0, 200)
+          : said
     throw new TeamApiError(
       `team server answered ${res.status}: ${what}`,
       res.status,
-      classify(res.status),
-      body,
+      isPermanentStatus(res.status),
+      parsed.ok ? parsed.value : text,
     )
   }
 
@@ -142,10 +146,21 @@ export class TeamApiClient {
     if (res.status === 413) {
       const text = await res.text().catch(() => '')
       const tooMany = check(TooManyEntriesSchema, safeJson(text))
+      if (!tooMany.ok) {
+        const said = check(TeamErrorBodySchema, safeJson(text))
+        throw new TeamApiError(
+          `team server refused the push as too large: ${said.ok ? said.value.error.message : text.slice(0, 200)}`,
+          413,
+          true,
+          text,
+        )
+      }
+      const d = tooMany.value.error.details
       return {
         status: 413,
-        maxEntries: tooMany.ok ? tooMany.value.error.details.max_entries : undefined,
-        body: text,
+        maxEntries: d.max_entries,
+        receivedEntries: d.received_entries,
+        ...(d.held_entries !== undefined ? { heldEntries: d.held_entries } : {}),
       }
     }
     if (res.status !== 200) return this.fail(res)

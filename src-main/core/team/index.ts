@@ -1,4 +1,4 @@
-export * from './secret-scan.js'
+export * from '../../../src-shared/secret-scan.js'
 export * from './keys.js'
 export * from './checksum.js'
 export * from './api-types.js'

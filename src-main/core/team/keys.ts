@@ -1,23 +1,14 @@
-import { checkRelativeKey, PathTraversalError, resolveContainedPath } from '../store/contained-path.js'
+import { checkMemoryName } from '../../../src-shared/memory-names.js'
+import { PathTraversalError, resolveContainedPath } from '../store/contained-path.js'
 
 export { PathTraversalError }
 
-// Control characters (terminal escapes among them) and invisible or direction-changing ones: a key
-// becomes a file name on every client and is printed in terminals.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufeff]/
-
 /**
- * A team-memory key: a `/`-separated path relative to team/, free of traversal tricks and of
- * control or invisible characters. The client (pull and push) and the team server use this one check.
+ * A team-memory key: a path relative to team/ that passes the one memory-name rule
+ * (src-shared/memory-names.ts). The client (pull and push), the team server and MCP use that rule.
  */
 export function validateTeamMemKey(key: string): string {
-  if (UNSAFE_CHARS.test(key))
-    throw new PathTraversalError(`key contains a control or invisible character: ${JSON.stringify(key)}`)
-  checkRelativeKey(key)
-  if (key.split('/').some((seg) => seg === '' || seg === '.'))
-    throw new PathTraversalError(`malformed key: ${key}`)
-  return key
+  return checkMemoryName(key)
 }
 
 /**

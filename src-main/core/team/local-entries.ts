@@ -1,12 +1,14 @@
 import { readdir } from 'node:fs/promises'
 import { join, sep } from 'node:path'
 import { readTextFiles, type TextFileResult } from '../store/scan.js'
-import { validateTeamMemKey } from './keys.js'
-import { describeFindings, scanForSecrets } from './secret-scan.js'
+import { MAX_TEAM_FILE_BYTES } from '../../../src-shared/team-api.js'
+import { memoryNameProblem } from '../../../src-shared/memory-names.js'
+import { describeFindings, scanForSecrets } from '../../../src-shared/secret-scan.js'
 
-export const MAX_TEAM_FILE_BYTES = 250_000
+export { MAX_TEAM_FILE_BYTES }
 
-export type SkipKind = 'too_large' | 'secret' | 'invalid_key' | 'over_entry_limit' | 'unreadable' | 'conflict'
+export type SkipKind =
+  'too_large' | 'secret' | 'invalid_key' | 'over_entry_limit' | 'unreadable' | 'unwritable' | 'conflict'
 
 export interface SkippedEntry {
   key: string
@@ -34,10 +36,9 @@ export async function readLocalTeamEntries(
   for (const name of names.sort()) {
     const key = name.split(sep).join('/')
     if (!key.endsWith('.md') || key.split('/').some((s) => s.startsWith('.'))) continue
-    try {
-      validateTeamMemKey(key)
-    } catch (e) {
-      skipped.push({ key, kind: 'invalid_key', reason: (e as Error).message })
+    const problem = memoryNameProblem(key)
+    if (problem) {
+      skipped.push({ key, kind: 'invalid_key', reason: problem.message })
       continue
     }
     candidates.push({ key, path: join(teamDir, name) })

@@ -1,7 +1,20 @@
 import { TeamApiError } from './api-client.js'
 
+/** Retries one sync may spend in all (a pull, its push and their 412 refreshes together). */
+export const SYNC_RETRY_BUDGET = 6
+
+export interface RetryBudget {
+  /** Retries still allowed; every retry of every request of the sync takes one. */
+  left: number
+}
+
+export const newRetryBudget = (left = SYNC_RETRY_BUDGET): RetryBudget => ({ left })
+
 export interface RetryOptions {
+  /** Retries of one request (default 3), within the budget. */
   retries?: number
+  /** Shared by every request of one sync; without one, each request has only its own `retries`. */
+  budget?: RetryBudget
   sleep?: (ms: number) => Promise<void>
   random?: () => number
 }
@@ -14,7 +27,10 @@ export function retryDelayMs(attempt: number, random: () => number = Math.random
   return Math.round(base + base * 0.25 * random())
 }
 
-/** Retries transient failures (network, 5xx, 409, 429); permanent ones surface at once. */
+/**
+ * Retries transient failures (network, 5xx, 408, 409, 429) with capped exponential backoff and
+ * jitter, within the request's retries and the sync's budget; permanent ones surface at once.
+ */
 export async function withRetries<T>(fn: () => Promise<T>, opts: RetryOptions = {}): Promise<T> {
   const retries = opts.retries ?? 3
   const sleep = opts.sleep ?? defaultSleep
@@ -24,6 +40,16 @@ export async function withRetries<T>(fn: () => Promise<T>, opts: RetryOptions = 
     } catch (e) {
       const transient = e instanceof TeamApiError && !e.permanent
       if (!transient || attempt >= retries) throw e
+      if (opts.budget) {
+        if (opts.budget.left <= 0)
+          throw new TeamApiError(
+            `${e.message} (gave up: this sync used all its retries)`,
+            e.status,
+            false,
+            e.body,
+          )
+        opts.budget.left--
+      }
       await sleep(retryDelayMs(attempt + 1, opts.random))
     }
   }

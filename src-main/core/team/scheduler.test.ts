@@ -28,6 +28,7 @@ function scheduler(url: string, token: string, teamDir: string, events: TeamSync
     },
     debounceMs: 100,
     retryBaseMs: 200,
+    random: () => 0,
     pullIntervalMs: 60_000,
     onEvent: (e) => events.push(e),
   })

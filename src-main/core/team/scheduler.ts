@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises'
 import { watch, type FSWatcher } from 'chokidar'
+import { messageOf } from '../../../src-shared/errors.js'
 import { TeamApiError } from './api-client.js'
 import type { SkippedEntry } from './local-entries.js'
 import { exclusiveSync, pullTeamMemory, pushTeamMemory, type SyncConflict, type SyncDeps } from './sync.js'
@@ -12,6 +13,8 @@ export type TeamSyncEvent =
       type: 'synced'
       mode: SyncMode
       pulled: string[]
+      /** Deleted on the server: the unchanged local copies were removed. */
+      removed: string[]
       pushed: string[]
       skipped: SkippedEntry[]
       /** Keys both sides changed: the server's version is on disk, the local one in history. */
@@ -19,36 +22,58 @@ export type TeamSyncEvent =
       at: number
     }
   | { type: 'conflict'; conflicts: number }
-  | { type: 'error'; mode: SyncMode; error: string; permanent: boolean; retryInMs?: number }
+  | {
+      type: 'error'
+      mode: SyncMode
+      error: string
+      permanent: boolean
+      /** A transient failure: the sync runs again after this long. */
+      retryInMs?: number
+      /** Consecutive failures; timed syncs wait (doubling) before they try again. */
+      failures: number
+    }
 
 export interface SchedulerOptions {
   deps: SyncDeps
   pullIntervalMs?: number
   debounceMs?: number
-  /** First retry delay after a transient failure; doubles up to the pull interval. */
+  /** First wait after a failure; it doubles with every failure in a row, up to `maxBackoffMs`. */
   retryBaseMs?: number
+  /** The longest wait after failures (default 30 minutes). */
+  maxBackoffMs?: number
+  random?: () => number
   onEvent?: (e: TeamSyncEvent) => void
 }
 
 /**
  * Pull on start and every N minutes; push (debounced) after local changes in team/; "sync now"
- * on demand. One operation at a time. Transient failures retry later; permanent ones stop pushes
- * until a restart or a file deletion.
+ * on demand. One operation at a time. After a failure the timed syncs back off (doubling, with
+ * jitter, up to `maxBackoffMs`); a transient failure is retried once the wait is over; a permanent
+ * one also stops pushes until a restart, a file deletion or "Sync now".
  */
 export class TeamSyncScheduler {
   private watcher?: FSWatcher
   private interval?: NodeJS.Timeout
   private debounce?: NodeJS.Timeout
   private retry?: NodeJS.Timeout
-  private retryDelay: number
+  private failures = 0
+  /** Timed syncs before this time are skipped: the scheduler is backing off after failures. */
+  private resumeAt = 0
   private chain: Promise<unknown> = Promise.resolve()
   private pushing = false
   private pushWanted = false
   private pushSuppressed = false
   private stopped = false
 
-  constructor(private readonly opts: SchedulerOptions) {
-    this.retryDelay = opts.retryBaseMs ?? 30_000
+  constructor(private readonly opts: SchedulerOptions) {}
+
+  /** The wait after `failures` failures in a row: base × 2^(n−1), capped, plus up to 25 % jitter. */
+  private backoffMs(failures: number): number {
+    const base = Math.min(
+      (this.opts.retryBaseMs ?? 30_000) * 2 ** (failures - 1),
+      this.opts.maxBackoffMs ?? 30 * 60_000,
+    )
+    return Math.round(base + base * 0.25 * (this.opts.random ?? Math.random)())
   }
 
   private emit(e: TeamSyncEvent) {
@@ -77,7 +102,7 @@ export class TeamSyncScheduler {
   /** The manual "Sync now": pull then push, whatever the timers say. */
   syncNow(): Promise<void> {
     this.pushSuppressed = false
-    return this.run('sync', 'manual')
+    return this.run('sync', 'manual', true)
   }
 
   private schedulePush() {
@@ -90,15 +115,16 @@ export class TeamSyncScheduler {
     }, this.opts.debounceMs ?? 2000)
   }
 
-  private run(mode: SyncMode, reason: string): Promise<void> {
-    const next = this.chain.then(() => this.runNow(mode, reason))
+  private run(mode: SyncMode, reason: string, now = false): Promise<void> {
+    const next = this.chain.then(() => this.runNow(mode, reason, now))
     this.chain = next.catch(() => {})
     return next
   }
 
-  private async runNow(mode: SyncMode, reason: string): Promise<void> {
+  private async runNow(mode: SyncMode, reason: string, now: boolean): Promise<void> {
     if (this.stopped) return
     if (mode === 'push' && this.pushSuppressed) return
+    if (!now && Date.now() < this.resumeAt) return // backing off after failures
     this.emit({ type: 'syncing', mode, reason })
     const deps = this.opts.deps
     this.pushing = mode !== 'pull'
@@ -113,21 +139,28 @@ export class TeamSyncScheduler {
         type: 'synced',
         mode,
         pulled: pull?.pulled ?? [],
+        removed: pull?.removed ?? [],
         pushed: push?.pushed ?? [],
         skipped: [...(pull?.skipped ?? []), ...(push?.skipped ?? [])],
         conflicts: pull?.conflicts ?? [],
         at: Date.now(),
       })
-      this.retryDelay = this.opts.retryBaseMs ?? 30_000
+      this.failures = 0
+      this.resumeAt = 0
     } catch (e) {
       const permanent = e instanceof TeamApiError && e.permanent
       if (permanent) this.pushSuppressed = true
-      const retryInMs = permanent ? undefined : this.retryDelay
-      this.emit({ type: 'error', mode, error: (e as Error).message, permanent, retryInMs })
+      this.failures++
+      const waitMs = this.backoffMs(this.failures)
+      this.resumeAt = Date.now() + waitMs
+      const retryInMs = permanent ? undefined : waitMs
+      this.emit({ type: 'error', mode, error: messageOf(e), permanent, retryInMs, failures: this.failures })
       if (retryInMs !== undefined && !this.stopped) {
         clearTimeout(this.retry)
-        this.retry = setTimeout(() => void this.run(mode === 'pull' ? 'pull' : 'sync', 'retry'), retryInMs)
-        this.retryDelay = Math.min(this.retryDelay * 2, this.opts.pullIntervalMs ?? 5 * 60_000)
+        this.retry = setTimeout(
+          () => void this.run(mode === 'pull' ? 'pull' : 'sync', 'retry', true),
+          retryInMs,
+        )
       }
     } finally {
       this.pushing = false

@@ -159,7 +159,7 @@ describe('team memory sync, two clients and the real server', () => {
 })
 
 describe('validateTeamMemWritePath', () => {
-  it('raises PathTraversalError for escapes, symlinked dirs, dangling links and loops', async () => {
+  it('refuses escaping names (INVALID_NAME) and symlinked dirs, dangling links and loops (PathTraversalError)', async () => {
     const root = tempDir()
     const team = join(root, 'team')
     mkdirSync(team)
@@ -168,17 +168,10 @@ describe('validateTeamMemWritePath', () => {
     symlinkSync(join(root, 'nowhere'), join(team, 'dangling.md'))
     symlinkSync(join(team, 'loop-b'), join(team, 'loop-a'))
     symlinkSync(join(team, 'loop-a'), join(team, 'loop-b'))
-    for (const key of [
-      '../x.md',
-      '/etc/x.md',
-      'a\\b.md',
-      'a\0.md',
-      '%2e%2e/x.md',
-      '\uff0e\uff0e/x.md',
-      'linkdir/x.md',
-      'dangling.md',
-      'loop-a/x.md',
-    ]) {
+    for (const key of ['../x.md', '/etc/x.md', 'a\\b.md', 'a\0.md', '%2e%2e/x.md', '\uff0e\uff0e/x.md']) {
+      await expect(validateTeamMemWritePath(team, key), key).rejects.toMatchObject({ code: 'INVALID_NAME' })
+    }
+    for (const key of ['linkdir/x.md', 'dangling.md', 'loop-a/x.md']) {
       await expect(validateTeamMemWritePath(team, key), key).rejects.toBeInstanceOf(PathTraversalError)
     }
     expect(await validateTeamMemWritePath(team, 'sub/new.md')).toBe(join(team, 'sub', 'new.md'))
@@ -225,11 +218,15 @@ describe('batching and retries', () => {
     expect(calls).toBe(1)
   })
 
-  it('honours the server entry limit: first N keys alphabetically, the rest reported', async () => {
+  it('a full server ends the push with its limit; once known, the first keys that fit go and the rest are reported', async () => {
     const server = await startTeamServer({ maxEntries: 2 })
     const token = await server.token(REPO)
     const c = client(server.url, token, join(tempDir(), 'team'))
     for (const k of ['c', 'a', 'b']) writeFile(join(c.deps.teamDir, `${k}.md`), k)
+    const full = await pushTeamMemory(c.deps).catch((e: unknown) => e)
+    expect(full).toBeInstanceOf(TeamApiError)
+    expect(full).toMatchObject({ status: 413, permanent: true })
+    expect((full as Error).message).toMatch(/at most 2 keys .* holds 0.*3 new keys/s)
     const r = await pushTeamMemory(c.deps)
     expect(r.pushed.sort()).toEqual(['a.md', 'b.md'])
     expect(r.skipped).toEqual([

@@ -1,12 +1,13 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { toErrorValue } from '../../../src-shared/errors.js'
 import { putFile, type RecordedWrite } from '../history/recorded-write.js'
 import { readIfExists } from '../store/atomic-write.js'
 import { TeamApiError, type TeamApiClient } from './api-client.js'
 import { entryChecksum } from './checksum.js'
 import { validateTeamMemWritePath } from './keys.js'
 import { readLocalTeamEntries, scanEntryForSecrets, type SkippedEntry } from './local-entries.js'
-import { type RetryOptions, withRetries } from './retry.js'
+import { newRetryBudget, type RetryOptions, withRetries } from './retry.js'
 import type { SyncBase } from './sync-base.js'
 
 export const MAX_PUT_BODY_BYTES = 200_000
@@ -54,7 +55,10 @@ export interface SyncConflict {
 
 export interface PullResult {
   pulled: string[]
+  /** Keys the server no longer has (deleted there) whose unchanged local copy was removed. */
+  removed: string[]
   unchanged: number
+  /** Entries the server sent that were not written (a name no file system takes, a secret, a write error). */
   skipped: SkippedEntry[]
   notFound: boolean
   /** Local edits not yet pushed, left alone. */
@@ -95,6 +99,7 @@ async function localMatchesServer(deps: SyncDeps): Promise<boolean> {
 export async function pullTeamMemory(deps: SyncDeps): Promise<PullResult> {
   const out: PullResult = {
     pulled: [],
+    removed: [],
     unchanged: 0,
     skipped: [],
     notFound: false,
@@ -115,34 +120,67 @@ export async function pullTeamMemory(deps: SyncDeps): Promise<PullResult> {
     out.notFound = true
     return out
   }
-  const entries = r.doc.content.entries ?? {}
+  const entries = new Map(Object.entries(r.doc.content.entries ?? {}))
   const checksums = new Map(
-    Object.keys(entries).map((k) => [
-      k,
-      r.doc.content.entryChecksums?.[k] ?? entryChecksum(entries[k] as string),
-    ]),
+    [...entries].map(([k, text]) => [k, r.doc.content.entryChecksums?.[k] ?? entryChecksum(text)]),
   )
-  for (const key of Object.keys(entries).sort()) {
-    const content = entries[key] as string
-    const serverSum = checksums.get(key)!
-    let path: string
-    try {
-      path = await validateTeamMemWritePath(deps.teamDir, key)
-    } catch (e) {
-      out.skipped.push({ key, kind: 'invalid_key', reason: (e as Error).message })
-      continue
-    }
+  for (const key of [...entries.keys()].sort()) {
+    const skip = await pullEntry(deps, key, entries.get(key)!, checksums.get(key)!, base, out)
+    if (skip) out.skipped.push(skip)
+  }
+  for (const [key, sum] of [...base]) {
+    if (entries.has(key)) continue
+    const skip = await removeDeletedEntry(deps, key, sum, base, out)
+    if (skip) out.skipped.push(skip)
+  }
+  deps.state.etag = r.etag
+  deps.state.serverChecksums = checksums
+  await deps.base?.save(base)
+  return out
+}
+
+/** A skip record for an entry a pull could not or must not write; the other entries go on. */
+const unwritable = (key: string, e: unknown): SkippedEntry => {
+  const { code, message } = toErrorValue(e)
+  return {
+    key,
+    kind:
+      code === 'INVALID_NAME' || code === 'PATH_TOO_LONG' || code === 'INVALID_PATH'
+        ? 'invalid_key'
+        : 'unwritable',
+    reason: `not written: ${message}`,
+  }
+}
+
+/** Writes one pulled entry (or leaves it, see pullTeamMemory); a skip record when it cannot. */
+async function pullEntry(
+  deps: SyncDeps,
+  key: string,
+  content: string,
+  serverSum: string,
+  base: Map<string, string>,
+  out: PullResult,
+): Promise<SkippedEntry | undefined> {
+  try {
+    const path = await validateTeamMemWritePath(deps.teamDir, key)
     const current = await readIfExists(path)
     if (current === content) {
       base.set(key, serverSum)
       out.unchanged++
-      continue
+      return undefined
     }
     const was = base.get(key)
     if (current !== null && was !== undefined && was === serverSum) {
       out.pending.push(key) // only the local file changed: it waits for the push
-      continue
+      return undefined
     }
+    // Another client (an old Memdir, a script) may have stored a secret: it never reaches this disk.
+    const secret = await scanEntryForSecrets(key, content)
+    if (secret)
+      return {
+        ...secret,
+        reason: `not written: the server's version contains a ${secret.reason.replace(/^not uploaded: contains a /, '')}`,
+      }
     if (current !== null) {
       const kind = was !== undefined && entryChecksum(current) === was ? 'update' : 'conflict'
       const version = await deps.beforeOverwrite?.(key, path, current, kind)
@@ -153,11 +191,37 @@ export async function pullTeamMemory(deps: SyncDeps): Promise<PullResult> {
     await putFile(path, content, deps.record)
     base.set(key, serverSum)
     out.pulled.push(key)
+    return undefined
+  } catch (e) {
+    return unwritable(key, e)
   }
-  deps.state.etag = r.etag
-  deps.state.serverChecksums = checksums
-  await deps.base?.save(base)
-  return out
+}
+
+/**
+ * A key the last agreeing sync had and the server no longer has was deleted there: an unchanged
+ * local copy goes too (kept in history first); a locally edited one stays, to be pushed again.
+ */
+async function removeDeletedEntry(
+  deps: SyncDeps,
+  key: string,
+  sum: string,
+  base: Map<string, string>,
+  out: PullResult,
+): Promise<SkippedEntry | undefined> {
+  try {
+    const path = await validateTeamMemWritePath(deps.teamDir, key)
+    const local = await readIfExists(path)
+    if (local !== null && entryChecksum(local) !== sum) return undefined
+    if (local !== null) {
+      await deps.beforeOverwrite?.(key, path, local, 'update')
+      await putFile(path, null, deps.record)
+      out.removed.push(key)
+    }
+    base.delete(key)
+    return undefined
+  } catch (e) {
+    return unwritable(key, e)
+  }
 }
 
 async function refreshHashes(deps: SyncDeps): Promise<void> {
@@ -213,17 +277,19 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
     }
     let allowed = [...entries.keys()].sort()
     const max = deps.state.serverMaxEntries
-    if (max !== undefined && allowed.length > max) {
-      for (const key of allowed.slice(max)) {
-        if (!out.skipped.some((s) => s.key === key)) {
+    if (max !== undefined) {
+      // The server counts what it holds plus what is new: only that many new keys fit.
+      const fresh = allowed.filter((k) => !server.has(k))
+      const room = Math.max(0, max - server.size)
+      const left = new Set(fresh.slice(room))
+      for (const key of left)
+        if (!out.skipped.some((s) => s.key === key))
           out.skipped.push({
             key,
             kind: 'over_entry_limit',
-            reason: `the server keeps at most ${max} entries for this repo`,
+            reason: fullServerAdvice(deps.repo, max, server.size),
           })
-        }
-      }
-      allowed = allowed.slice(0, max)
+      allowed = allowed.filter((k) => !left.has(k))
     }
     // A key the server changed since the last agreeing sync is not overwritten: the next pull
     // settles it (server wins on disk, the local version kept in history).
@@ -271,9 +337,14 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
         }
         await refreshHashes(deps)
       } else {
-        if (r.maxEntries === undefined)
-          throw new TeamApiError('team server rejected the push as too large', 413, true, r.body)
+        // A full server: retrying cannot fix it, the sync ends here and says what to remove.
         deps.state.serverMaxEntries = r.maxEntries
+        const fresh = delta.filter((k) => !server.has(k))
+        throw new TeamApiError(
+          `the team server refused the push: ${fullServerAdvice(deps.repo, r.maxEntries, r.heldEntries ?? server.size)} This push would add ${fresh.length} new ${fresh.length === 1 ? 'key' : 'keys'} (${fresh.slice(0, 5).join(', ')}${fresh.length > 5 ? ', …' : ''}).`,
+          413,
+          true,
+        )
       }
       restart = true
       break
@@ -285,13 +356,22 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
   }
 }
 
+/** What a full server means for this repo, and what the user can do about it. */
+function fullServerAdvice(repo: string, max: number, held: number): string {
+  return `${repo} may hold at most ${max} keys on the team server and holds ${held}. Remove keys the team no longer needs (\`memdir team-server key delete --repo ${repo} KEY\`, or ask the server's operator), or move files out of team/; until then new files stay local.`
+}
+
 function sortedSkips(out: PushResult): PushResult {
   out.skipped.sort((a, b) => a.key.localeCompare(b.key))
   return out
 }
 
-/** Runs `fn` as the only sync of this team dir across processes (when a base is kept). */
+/**
+ * Runs `fn` as one sync: the only one of this team dir across processes (when a base is kept),
+ * with a fresh retry budget that every request of it shares.
+ */
 export function exclusiveSync<T>(deps: SyncDeps, fn: () => Promise<T>): Promise<T> {
+  deps.budget = newRetryBudget()
   return deps.base ? deps.base.exclusive(fn) : fn()
 }
 
