@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -108,7 +108,10 @@ describe('2. team memory from the app', () => {
       )
       const dataDir = sb.env.MEMDIR_DATA_DIR as string
       expect(readFileSync(join(dataDir, 'settings.json'), 'utf8')).not.toContain(token)
-      expect(readFileSync(join(dataDir, 'secrets', 'teamToken'), 'utf8')).toBe(token)
+      // Kept for this server and repo (another repo's token would be a file of its own).
+      const kept = readdirSync(join(dataDir, 'secrets')).filter((f) => f.startsWith('team-token-'))
+      expect(kept).toHaveLength(1)
+      expect(readFileSync(join(dataDir, 'secrets', kept[0]!), 'utf8')).toBe(token)
     } finally {
       await app.close()
     }

@@ -44,6 +44,11 @@ export const AgentJobSchema = v.variant('type', [
   }),
   v.strictObject({ type: v.literal('ping') }),
   /** The CLI asks the desktop app for a secret it keeps in the OS keychain. */
-  v.strictObject({ type: v.literal('secret'), name: v.picklist(['teamToken', 'apiKey']) }),
+  v.strictObject({
+    type: v.literal('secret'),
+    name: v.picklist(['teamToken', 'apiKey']),
+    /** A team token: the server and repo it belongs to (`<server URL>#<owner/repo>`). */
+    pair: v.optional(v.string()),
+  }),
 ])
 export type AgentJob = v.InferOutput<typeof AgentJobSchema>

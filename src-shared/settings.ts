@@ -9,9 +9,23 @@ import { looseObject, object, record } from './schema-common.js'
 const secretHome = v.optional(v.picklist(['keychain', 'file']))
 const whole = v.pipe(v.number(), v.integer(), v.minValue(0))
 
+/**
+ * What one project keeps for itself, keyed by its memory dir: the team server and repo its team/
+ * syncs with. Another project never sees them (its repo defaults to its own git origin).
+ */
+export const ProjectValuesSchema = looseObject({
+  teamUrl: v.optional(v.string()),
+  teamRepo: v.optional(v.string()),
+})
+export type ProjectValues = v.InferOutput<typeof ProjectValuesSchema>
+
 export const AppSettingsSchema = looseObject({
   teamMemoryEnabled: v.optional(v.boolean()),
+  /** Per project (keyed by memory dir, with its trailing separator). */
+  projects: v.optional(record(ProjectValuesSchema)),
+  /** Before team settings were per project: moved into `projects` on the first start that sees them. */
   teamUrl: v.optional(v.string()),
+  /** Plain, from an older Memdir: moved out of this file on the first start that sees it. */
   teamToken: v.optional(v.string()),
   teamRepo: v.optional(v.string()),
   extractionEnabled: v.optional(v.boolean()),
@@ -30,9 +44,13 @@ export const AppSettingsSchema = looseObject({
   startAtLogin: v.optional(v.boolean()),
   /**
    * Where each secret lives instead of this file: `keychain` (encrypted with the OS keychain's key,
-   * readable by the desktop app) or `file` (a 0600 file in the secrets folder).
+   * readable by the desktop app) or `file` (a 0600 file in the secrets folder). A team token
+   * belongs to one server and repo: `teamTokens` is keyed by `<server URL>#<owner/repo>`.
+   * `teamToken` is the one token of an older Memdir, moved to `teamTokens` on first start.
    */
-  secrets: v.optional(looseObject({ teamToken: secretHome, apiKey: secretHome })),
+  secrets: v.optional(
+    looseObject({ teamToken: secretHome, apiKey: secretHome, teamTokens: v.optional(record(secretHome)) }),
+  ),
   /** Desktop app: the "closing keeps Memdir running" notification was shown once. */
   backgroundNoticeShown: v.optional(v.boolean()),
 })

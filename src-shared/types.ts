@@ -164,8 +164,13 @@ export interface TeamStatus {
   /** The scheduler runs: "Sync now" can work. */
   enabled: boolean
   reason?: string
+  /** This project's team server and repo (never another project's). */
   url?: string
   repo?: string
+  /** The repo when none is set: this project's git origin. */
+  repoDefault?: string
+  /** The memory dir whose team/ this status is about. */
+  memoryDir?: string
   tokenSet: boolean
   lastSync?: {
     at: number

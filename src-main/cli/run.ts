@@ -73,6 +73,7 @@ const OPTIONS = {
   host: { type: 'string' },
   data: { type: 'string' },
   repo: { type: 'string' },
+  url: { type: 'string' },
   to: { type: 'string' },
   scope: { type: 'string' },
   fix: { type: 'string' },
@@ -205,7 +206,11 @@ const COMMANDS: Record<string, (inv: Invocation) => Promise<number>> = {
   async secret(inv) {
     const [action, name] = noMoreArgs(inv, 2)
     const { secretCommand } = await import('./commands/secret.js')
-    return secretCommand(await inv.ctx(), inv.io, action, name, inv.values.json)
+    return secretCommand(await inv.ctx(), inv.io, action, name, {
+      json: inv.values.json,
+      url: inv.values.url,
+      repo: inv.values.repo,
+    })
   },
   async hook(inv) {
     const [event] = noMoreArgs(inv, 1)
@@ -217,6 +222,8 @@ const COMMANDS: Record<string, (inv: Invocation) => Promise<number>> = {
 
 /** Commands that may call the model or the team server: they look up the secrets the app keeps. */
 const NEEDS_SECRETS = new Set(['recall', 'extract', 'watch', 'dream', 'sync', 'mcp', 'doctor'])
+/** Commands that read a project's team values: older global ones move to their project first. */
+const READS_TEAM_VALUES = new Set(['sync', 'watch', 'mcp', 'secret', 'web'])
 
 async function dispatch(argv: string[], io: CliIO): Promise<number> {
   let parsed
@@ -245,6 +252,13 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
       env: io.env,
       flagSettingsPath: values.settings,
     })
+    const saved = loadAppSettings(c)
+    // (hasLegacyTeamSettings, without loading its module on every start)
+    if (READS_TEAM_VALUES.has(command) && (saved.teamUrl || saved.teamRepo)) {
+      const { migrateLegacyTeamSettings } = await import('../host/settings/project-values.js')
+      const { teamMigrationCandidates } = await import('../host/workspace-list.js')
+      await migrateLegacyTeamSettings(c, await teamMigrationCandidates(c, io.env, c.projectRoot))
+    }
     // Secrets kept outside the settings file are looked up only when the settings say there are some.
     if (!NEEDS_SECRETS.has(command)) return c
     if (!loadAppSettings(c).secrets) return c

@@ -5,10 +5,11 @@ import { secretsWorld, stubCipher } from '../../test/helpers/secrets.js'
 import { startTeamServer } from '../../test/helpers/team-server.js'
 import { writeFile } from '../../test/helpers/temp-env.js'
 import { withCliSecrets } from '../host/cli-secrets.js'
-import { loadEffectiveConfig } from '../host/config.js'
 import { createHost } from '../host/host.js'
 import { createProjectContext } from '../host/project.js'
-import { storeSecret } from '../host/secrets.js'
+import { storeSecret, teamTokenId } from '../host/secrets.js'
+import { teamPairKey } from '../host/settings/project-values.js'
+import { resolveTeamTarget } from '../host/team.js'
 import { runCli } from './run.js'
 
 describe('the CLI finds the secrets the desktop app keeps', () => {
@@ -24,7 +25,7 @@ describe('the CLI finds the secrets the desktop app keeps', () => {
     }
     writeFile(join(sb.project, '.keep'), '')
     const cipher = stubCipher()
-    await storeSecret(ctx, 'teamToken', token, cipher)
+    await storeSecret(ctx, teamTokenId(teamPairKey(server.url, 'acme/shop')), token, cipher)
 
     const host = await createHost({ env, projectRoot: sb.project, secretCipher: cipher })
     try {
@@ -32,6 +33,7 @@ describe('the CLI finds the secrets the desktop app keeps', () => {
       expect(await status.run(['secret', 'status', '--json'])).toBe(0)
       expect(JSON.parse(status.io.stdout)).toContainEqual({
         name: 'team-token',
+        for: teamPairKey(server.url, 'acme/shop'),
         storedIn: 'keychain',
         usableHere: true,
       })
@@ -54,7 +56,7 @@ describe('the CLI finds the secrets the desktop app keeps', () => {
     const fromEnv = await withCliSecrets(
       createProjectContext({ cwd: sb.project, env: { ...env, MEMDIR_TEAM_TOKEN: token } }),
     )
-    expect(loadEffectiveConfig(fromEnv).teamToken).toMatchObject({ value: token, source: 'env' })
+    expect(resolveTeamTarget(fromEnv)).toMatchObject({ token, tokenFrom: 'env' })
 
     // The opt-in 0600 copy for the command line: read from stdin, never an argument.
     let out = ''
@@ -72,7 +74,7 @@ describe('the CLI finds the secrets the desktop app keeps', () => {
     expect(alone.io.stdout).toContain('acme/shop @ ')
     const status = cliSession(env, sb.project)
     expect(await status.run(['secret', 'status'])).toBe(0)
-    expect(status.io.stdout).toContain('team-token: in a 0600 file')
+    expect(status.io.stdout).toMatch(/team-token \(http:\/\/127\.0\.0\.1:\d+ acme\/shop\): in a 0600 file/)
   })
 
   it('a secret set without stdin, or an unknown name, is a usage error', async () => {

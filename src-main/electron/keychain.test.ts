@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { readStoredSecrets, secretsDir, storeSecret } from '../host/secrets.js'
+import { API_KEY, readStoredSecrets, secretsDir, storeSecret } from '../host/secrets.js'
 import { secretsWorld } from '../../test/helpers/secrets.js'
 import { keychainCipher } from './keychain.js'
 
@@ -17,7 +17,7 @@ describe('safeStorage as the keychain', () => {
       'linux',
     )
     expect(basicText.available()).toBe(false)
-    expect(await storeSecret(ctx, 'apiKey', 'sk-ant-plainfile', basicText)).toBe('file')
+    expect(await storeSecret(ctx, API_KEY, 'sk-ant-plainfile', basicText)).toBe('file')
     expect(settings()).toEqual({ secrets: { apiKey: 'file' } })
     expect(mode(join(secretsDir(ctx), 'apiKey'))).toBe(0o600)
     expect(readStoredSecrets(ctx)).toEqual({ apiKey: 'sk-ant-plainfile' })

@@ -101,7 +101,7 @@ export async function listenForAgentJobs(
   dataDir: string,
   handle: (job: TurnEndedJob) => Promise<AgentReply>,
   /** The desktop app answers the CLI's secret requests (the socket is the user's only). */
-  secret?: (name: SecretRequest['name']) => string | undefined,
+  secret?: (request: SecretRequest) => string | undefined,
 ): Promise<AgentSocketServer | undefined> {
   const path = agentSocketPath(dataDir)
   if (process.platform !== 'win32') {
@@ -119,7 +119,7 @@ export async function listenForAgentJobs(
           if (!parsed.ok) reply = { accepted: false, reason: `bad job: ${parsed.message}` }
           else if (parsed.value.type === 'ping') reply = { accepted: true }
           else if (parsed.value.type === 'secret') {
-            const value = secret?.(parsed.value.name)
+            const value = secret?.(parsed.value)
             reply = value ? { accepted: true, value } : { accepted: false, reason: 'not kept here' }
           } else reply = await handle(parsed.value)
         } catch (e) {

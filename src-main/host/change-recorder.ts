@@ -1,8 +1,8 @@
 import { relative, sep } from 'node:path'
-import { watch, type FSWatcher } from 'chokidar'
 import type { HistoryAuthor, HistoryStore } from '../core/history/history-store.js'
 import type { RecordedWrite } from '../core/history/recorded-write.js'
 import { reconcileHistory } from '../core/history/recorder.js'
+import { type DirWatch, watchDir } from '../core/store/dir-watch.js'
 import type { MemoryIndex } from '../core/store/memory-index.js'
 import { recordingWrite, type Writer } from './history.js'
 
@@ -25,7 +25,7 @@ const toPosix = (p: string) => p.split(sep).join('/')
  * process) is recorded as `external`. Every change refreshes the index.
  */
 export class ChangeRecorder {
-  private watcher?: FSWatcher
+  private watcher?: DirWatch
   private pending = new Set<string>()
   private flushTimer?: NodeJS.Timeout
   private readonly claims = new Map<string, number>()
@@ -33,14 +33,19 @@ export class ChangeRecorder {
 
   constructor(private readonly deps: ChangeRecorderDeps) {}
 
+  /** Follows the memory dir; one that does not exist yet is followed from when it appears. */
   async start(): Promise<void> {
-    this.watcher = watch(this.deps.memoryDir, {
-      ignoreInitial: true,
-      ignored: (p) => /(^|[\\/])\.[^\\/]+\.tmp$/.test(p) || /[\\/]\.consolidate-lock$/.test(p),
-    })
-    for (const ev of ['add', 'change', 'unlink'] as const)
-      this.watcher.on(ev, (p) => !this.closed && this.queue(toPosix(relative(this.deps.memoryDir, p))))
-    await new Promise<void>((r) => this.watcher!.once('ready', () => r()))
+    this.watcher = await watchDir(
+      this.deps.memoryDir,
+      {
+        ignoreInitial: true,
+        ignored: (p) => /(^|[\\/])\.[^\\/]+\.tmp$/.test(p) || /[\\/]\.consolidate-lock$/.test(p),
+      },
+      (w) => {
+        for (const ev of ['add', 'change', 'unlink'] as const)
+          w.on(ev, (p) => !this.closed && this.queue(toPosix(relative(this.deps.memoryDir, p))))
+      },
+    )
   }
 
   /** The recorded write of a known writer; its changes are never taken for external ones. */

@@ -7,7 +7,9 @@ import {
   type ProjectContext,
   type SecretValues,
 } from '../core/paths/context.js'
+import type { ProjectValues } from '../../src-shared/settings.js'
 import { loadAppSettings } from './app-data.js'
+import { projectMemoryDir, projectValues } from './settings/project-values.js'
 
 export type ConfigSource = 'env' | 'settings' | 'default'
 
@@ -34,8 +36,8 @@ export interface EffectiveConfig {
   dreamMinHours: Effective<number>
   dreamMinSessions: Effective<number>
   teamMemoryEnabled: Effective<boolean | undefined>
+  /** This project's team server and repo (the repo's default, the git origin, is resolveTeamTarget's). */
   teamUrl: Effective<string | undefined>
-  teamToken: Effective<string | undefined>
   teamRepo: Effective<string | undefined>
   reviewMode: Effective<boolean>
   memoryFormat: Effective<'auto' | 'flat' | 'nested'>
@@ -57,8 +59,16 @@ const num = (v: string | undefined) =>
   v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined
 const flag = (v: string | undefined) => (isEnvTruthy(v) ? true : isEnvDefinedFalsy(v) ? false : undefined)
 
-/** `secrets`: from the keychain or a 0600 file; a plain value an older settings file holds still counts. */
-export function effectiveConfig(env: Env, s: AppSettings, secrets: SecretValues = {}): EffectiveConfig {
+/**
+ * `secrets`: from the keychain or a 0600 file; a plain value an older settings file holds still
+ * counts. `project`: the values of the project this configuration is for (team server and repo).
+ */
+export function effectiveConfig(
+  env: Env,
+  s: AppSettings,
+  secrets: SecretValues = {},
+  project: ProjectValues = {},
+): EffectiveConfig {
   return {
     apiKey: pick('ANTHROPIC_API_KEY', str(env.ANTHROPIC_API_KEY), str(secrets.apiKey) ?? str(s.apiKey), undefined),
     authToken: pick('ANTHROPIC_AUTH_TOKEN', str(env.ANTHROPIC_AUTH_TOKEN), undefined, undefined),
@@ -71,9 +81,8 @@ export function effectiveConfig(env: Env, s: AppSettings, secrets: SecretValues 
     dreamMinHours: pick('MEMDIR_DREAM_MIN_HOURS', num(env.MEMDIR_DREAM_MIN_HOURS), s.dreamMinHours, 24),
     dreamMinSessions: pick('MEMDIR_DREAM_MIN_SESSIONS', num(env.MEMDIR_DREAM_MIN_SESSIONS), s.dreamMinSessions, 5),
     teamMemoryEnabled: pick('MEMDIR_TEAM_MEMORY', flag(env.MEMDIR_TEAM_MEMORY), s.teamMemoryEnabled, undefined),
-    teamUrl: pick('MEMDIR_TEAM_URL', str(env.MEMDIR_TEAM_URL), str(s.teamUrl), undefined),
-    teamToken: pick('MEMDIR_TEAM_TOKEN', str(env.MEMDIR_TEAM_TOKEN), str(secrets.teamToken) ?? str(s.teamToken), undefined),
-    teamRepo: pick('MEMDIR_TEAM_REPO', str(env.MEMDIR_TEAM_REPO), str(s.teamRepo), undefined),
+    teamUrl: pick('MEMDIR_TEAM_URL', str(env.MEMDIR_TEAM_URL), str(project.teamUrl), undefined),
+    teamRepo: pick('MEMDIR_TEAM_REPO', str(env.MEMDIR_TEAM_REPO), str(project.teamRepo), undefined),
     reviewMode: pick(undefined, undefined, s.reviewMode, false),
     memoryFormat: pick(undefined, undefined, s.memoryFormat, 'auto'),
   } // prettier-ignore
@@ -89,7 +98,8 @@ export function modelConfigOf(c: EffectiveConfig): ModelConfig {
   }
 }
 
-/** The effective configuration of a project context: its environment and Memdir's saved settings. */
+/** The effective configuration of a project context: its environment, Memdir's settings and its own values. */
 export function loadEffectiveConfig(ctx: ProjectContext): EffectiveConfig {
-  return effectiveConfig(ctx.env, loadAppSettings(ctx), ctx.secrets)
+  const settings = loadAppSettings(ctx)
+  return effectiveConfig(ctx.env, settings, ctx.secrets, projectValues(settings, projectMemoryDir(ctx)))
 }

@@ -47,10 +47,23 @@ describe('host router', () => {
         ok: false,
         error: { code: 'BAD_REQUEST', message: expect.stringContaining('dreamMinSessions') },
       })
-      expect(await host.call('settings/set', { teamToken: 'tmt_secret', dreamMinHours: 12 })).toMatchObject({
-        ok: true,
-        value: { teamTokenSet: true, dreamMinHours: 12 },
+      // A token belongs to a server and repo: alone it has nothing to belong to.
+      expect(await host.call('settings/set', { teamToken: 'tmt_secret' })).toMatchObject({
+        ok: false,
+        error: { code: 'BAD_REQUEST', message: expect.stringContaining('server and a repo') },
       })
+      expect(
+        await host.call('settings/set', {
+          teamUrl: 'https://team.example',
+          teamRepo: 'acme/shop',
+          teamToken: 'tmt_secret',
+          dreamMinHours: 12,
+        }),
+      ).toMatchObject({
+        ok: true,
+        value: { teamTokenSet: true, teamRepo: 'acme/shop', dreamMinHours: 12 },
+      })
+      expect(readFileSync(join(sb.root, 'data', 'settings.json'), 'utf8')).not.toContain('tmt_secret')
       expect(statSync(join(sb.root, 'data', 'settings.json')).mode & 0o777).toBe(0o600)
     } finally {
       await host.close()

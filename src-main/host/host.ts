@@ -1,4 +1,3 @@
-import { MemdirError } from '../../src-shared/errors.js'
 import { cp, mkdir } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -10,11 +9,11 @@ import {
   type MethodName,
   type ResultOf,
 } from '../../src-shared/contract.js'
-import { type RpcResult, toErrorValue } from '../../src-shared/errors.js'
+import { MemdirError, messageOf, type RpcResult, toErrorValue } from '../../src-shared/errors.js'
 import type { AppSettings } from '../../src-shared/settings.js'
 import type { SettingsInput, SettingsView, WorkspaceSummary } from '../../src-shared/types.js'
 import { clearAutoMemPathCache, getAutoMemPath } from '../core/paths/auto-mem-path.js'
-import type { Env, ProjectContext, SecretValues } from '../core/paths/context.js'
+import type { Env, ProjectContext } from '../core/paths/context.js'
 import { ActivityLog } from './activity-log.js'
 import { listenForAgentJobs } from './agent-socket.js'
 import { applyHookChange, integrationsView, planHookChange } from './integrations.js'
@@ -23,16 +22,25 @@ import { effectiveConfig, loadEffectiveConfig } from './config.js'
 import { createModelRuntime } from './model.js'
 import { createProjectContext } from './project.js'
 import {
+  API_KEY,
   migratePlainSecrets,
   readStoredSecrets,
   SECRET_LABEL,
-  secretMarkers,
+  secretStorageOf,
   storeSecret,
+  teamTokenId,
   type SecretCipher,
-  type SecretName,
 } from './secrets.js'
+import { migrateLegacyTeamSettings, projectValues, saveProjectValues } from './settings/project-values.js'
+import { resolveTeamTarget } from './team.js'
 import { Workspace } from './workspace.js'
-import { dirKey, discoverWorkspaces, rememberRecent, rememberRoot } from './workspace-list.js'
+import {
+  dirKey,
+  discoverWorkspaces,
+  rememberRecent,
+  rememberRoot,
+  teamMigrationCandidates,
+} from './workspace-list.js'
 
 export interface HostOptions {
   env: Env
@@ -76,7 +84,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       kind: 'settings',
       level: 'error',
       title,
-      detail: `${(e as Error).message} — ${advice}`,
+      detail: `${messageOf(e)} — ${advice}`,
       files: [],
     })
   const moved = cipher
@@ -97,12 +105,26 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       detail: 'They were in the settings file as plain text; the file now only notes where they are.',
       files: [],
     })
-  const secrets: SecretValues = (() => {
+  // Team values saved before they were per project go to the project they were saved for.
+  await migrateLegacyTeamSettings(
+    baseCtx,
+    await teamMigrationCandidates(baseCtx, opts.env, opts.projectRoot),
+    cipher,
+  ).catch((e: unknown) =>
+    secretProblem(
+      'The team settings could not be moved to their project',
+      e,
+      'enter them again on the Team sync page.',
+    ),
+  )
+  // Read once, shared by every context of this host; saving one updates it.
+  const secrets: { apiKey?: string; teamTokens: Record<string, string> } = (() => {
     try {
-      return readStoredSecrets(baseCtx, cipher)
+      const stored = readStoredSecrets(baseCtx, cipher)
+      return { ...stored, teamTokens: { ...stored.teamTokens } }
     } catch (e) {
-      secretProblem('Cannot read the stored team token or API key', e, 'enter them again in Settings.')
-      return {}
+      secretProblem('Cannot read the stored team tokens or API key', e, 'enter them again in Settings.')
+      return { teamTokens: {} }
     }
   })()
   const projectCtx = (cwd: string, env: Env = opts.env, flagSettingsPath?: string) =>
@@ -175,15 +197,23 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     return workspace
   }
 
+  /** The settings, with the team server, repo and token of the open project (never another's). */
   function settingsView(): SettingsView {
     const loaded = readAppSettings(baseCtx)
-    const c = effectiveConfig(opts.env, loaded.settings, secrets)
-    const markers = secretMarkers(loaded.settings)
-    const storedIn = (name: SecretName, set: boolean) =>
-      !set ? undefined : (markers[name] ?? (loaded.settings[name] ? 'settings' : undefined))
+    const memoryDir = workspace?.memoryDir
+    const c = effectiveConfig(
+      opts.env,
+      loaded.settings,
+      secrets,
+      memoryDir ? projectValues(loaded.settings, memoryDir) : {},
+    )
+    const target = workspace ? resolveTeamTarget(workspace.ctx) : undefined
     const sources = Object.fromEntries(
       Object.entries(c).map(([k, v]) => [k, { source: v.source, ...(v.envVar ? { envVar: v.envVar } : {}) }]),
     )
+    const apiKeyStored =
+      secretStorageOf(loaded.settings, API_KEY) ?? (loaded.settings.apiKey ? 'settings' : undefined)
+    const tokenStored = target?.tokenFrom === 'env' ? undefined : target?.tokenFrom
     return {
       modelBaseURL: c.baseURL.value ?? '',
       modelApiKeySet: Boolean(c.apiKey.value || c.authToken.value),
@@ -194,10 +224,10 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       dreamMinHours: c.dreamMinHours.value,
       dreamMinSessions: c.dreamMinSessions.value,
       teamUrl: c.teamUrl.value ?? '',
-      teamTokenSet: Boolean(c.teamToken.value),
+      teamTokenSet: Boolean(target?.token),
       secretStorage: {
-        teamToken: storedIn('teamToken', Boolean(secrets.teamToken || loaded.settings.teamToken)),
-        apiKey: storedIn('apiKey', Boolean(secrets.apiKey || loaded.settings.apiKey)),
+        ...(tokenStored ? { teamToken: tokenStored } : {}),
+        ...(apiKeyStored && (secrets.apiKey || loaded.settings.apiKey) ? { apiKey: apiKeyStored } : {}),
         keychain: Boolean(cipher?.available()),
       },
       teamRepo: c.teamRepo.value ?? '',
@@ -225,6 +255,12 @@ export async function createHost(opts: HostOptions): Promise<Host> {
         throw new MemdirError('BAD_REQUEST', `teamUrl: not a URL: ${input.teamUrl}`)
       }
     }
+    if (input.teamRepo && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(input.teamRepo.trim()))
+      throw new MemdirError('BAD_REQUEST', `teamRepo: write it as owner/name, not ${input.teamRepo}`)
+    const teamFields =
+      input.teamUrl !== undefined || input.teamRepo !== undefined || input.teamToken !== undefined
+    if (teamFields && !workspace)
+      throw new MemdirError('NO_WORKSPACE', 'Open a project first: its team server and repo are its own.')
     set('baseURL', input.modelBaseURL)
     set('selectorModel', input.selectorModel)
     set('agentModel', input.agentModel)
@@ -232,23 +268,34 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     set('dreamEnabled', input.dreamEnabled)
     set('dreamMinHours', input.dreamMinHours)
     set('dreamMinSessions', input.dreamMinSessions)
-    set('teamUrl', input.teamUrl)
-    set('teamRepo', input.teamRepo)
     set('reviewMode', input.reviewMode)
     set('memoryFormat', input.memoryFormat)
     set('teamMemoryEnabled', input.teamMemoryEnabled)
     set('keepInBackground', input.keepInBackground)
     set('startAtLogin', input.startAtLogin)
     await saveAppSettings(baseCtx, s)
-    const secretInputs: [SecretName, string | null | undefined][] = [
-      ['apiKey', input.modelApiKey],
-      ['teamToken', input.teamToken],
-    ]
-    for (const [name, value] of secretInputs) {
-      if (value === undefined) continue
-      await storeSecret(baseCtx, name, value ?? '', cipher)
-      if (value) secrets[name] = value
-      else delete secrets[name]
+    if (input.modelApiKey !== undefined) {
+      await storeSecret(baseCtx, API_KEY, input.modelApiKey, cipher)
+      if (input.modelApiKey) secrets.apiKey = input.modelApiKey
+      else delete secrets.apiKey
+    }
+    // The open project's team server, repo and token: saved for it alone.
+    if (workspace && teamFields) {
+      await saveProjectValues(baseCtx, workspace.memoryDir, {
+        teamUrl: input.teamUrl?.trim(),
+        teamRepo: input.teamRepo?.trim(),
+      })
+      if (input.teamToken !== undefined) {
+        const target = resolveTeamTarget(reopened(workspace.ctx))
+        if (!target.pair)
+          throw new MemdirError(
+            'BAD_REQUEST',
+            'A team token belongs to a server and a repo: set the server URL (and the repo, if the project has no git origin) first.',
+          )
+        await storeSecret(baseCtx, teamTokenId(target.pair), input.teamToken, cipher)
+        if (input.teamToken) secrets.teamTokens[target.pair] = input.teamToken
+        else delete secrets.teamTokens[target.pair]
+      }
     }
     const desktopOnly = Object.keys(input).every((k) => k === 'keepInBackground' || k === 'startAtLogin')
     if (workspace && !desktopOnly) await open(reopened(workspace.ctx), workspace.info().isDemo)
@@ -314,7 +361,10 @@ export async function createHost(opts: HostOptions): Promise<Host> {
             return { accepted: true }
           },
           // Only the desktop app, which holds the keychain, hands secrets to the CLI.
-          cipher ? (name) => secrets[name] : undefined,
+          cipher
+            ? (req) =>
+                req.name === 'apiKey' ? secrets.apiKey : req.pair ? secrets.teamTokens[req.pair] : undefined
+            : undefined,
         ).catch((e: Error) => {
           activity.add({
             kind: 'extraction',

@@ -5,10 +5,8 @@ import type { HistoryStore } from '../core/history/history-store.js'
 import { TeamSyncScheduler, type TeamSyncEvent } from '../core/team/scheduler.js'
 import type { SyncDeps } from '../core/team/sync.js'
 import type { ActivityLog } from './activity-log.js'
-import { loadAppSettings } from './app-data.js'
 import type { ChangeRecorder } from './change-recorder.js'
-import { effectiveConfig } from './config.js'
-import { resolveTeamSetup, type TeamHistory } from './team.js'
+import { resolveTeamSetup, resolveTeamTarget, type TeamHistory } from './team.js'
 
 export interface TeamStateDeps {
   ctx: ProjectContext
@@ -35,30 +33,22 @@ export class TeamState {
   })
 
   async start(): Promise<void> {
-    const setup = resolveTeamSetup(this.deps.ctx, {}, this.teamHistory())
-    const settings = loadAppSettings(this.deps.ctx)
-    if (!setup.ok) {
-      this.current = {
-        state: setup.state,
-        enabled: false,
-        reason: setup.reason,
-        url: settings.teamUrl,
-        tokenSet: Boolean(
-          effectiveConfig(this.deps.ctx.env, settings, this.deps.ctx.secrets).teamToken.value,
-        ),
-        repo: settings.teamRepo,
-        syncing: false,
-      }
-      return
-    }
-    this.current = {
-      state: 'ready',
-      enabled: true,
-      url: setup.url,
-      repo: setup.repo,
-      tokenSet: true,
+    const setup = resolveTeamSetup(this.deps.ctx, this.teamHistory())
+    // This project's own target: another project's server, repo or token never shows here.
+    const target = resolveTeamTarget(this.deps.ctx)
+    const shown = {
+      url: target.url,
+      repo: target.repo,
+      ...(target.repoDefault ? { repoDefault: target.repoDefault } : {}),
+      tokenSet: Boolean(target.token),
+      memoryDir: this.deps.memoryDir,
       syncing: false,
     }
+    if (!setup.ok) {
+      this.current = { state: setup.state, enabled: false, reason: setup.reason, ...shown }
+      return
+    }
+    this.current = { state: 'ready', enabled: true, ...shown }
     this.deps_ = setup.deps
     this.scheduler = new TeamSyncScheduler({
       deps: setup.deps,

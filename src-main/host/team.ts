@@ -10,8 +10,11 @@ import { TeamApiClient } from '../core/team/api-client.js'
 import { getRepoSlug } from '../core/team/repo-slug.js'
 import { SyncBase } from '../core/team/sync-base.js'
 import { createSyncState, type SyncDeps } from '../core/team/sync.js'
-import { getAppDataDir } from './app-data.js'
+import { sha256Hex } from '../core/store/atomic-write.js'
+import { getAppDataDir, loadAppSettings } from './app-data.js'
 import { keychainOnlyHint } from './cli-secrets.js'
+import { secretStorageOf, teamTokenId } from './secrets.js'
+import { normalizeServerUrl, teamPairKey } from './settings/project-values.js'
 import { loadEffectiveConfig } from './config.js'
 
 export type TeamSetup =
@@ -27,47 +30,90 @@ export interface TeamHistory {
   writerFor: (runId: string) => RecordedWrite
 }
 
-/** Where the last agreeing checksums of this team dir and repo live (shared by the app and the CLI). */
-export function syncBaseFor(ctx: ProjectContext, repo: string): SyncBase {
-  const name = `${sanitizePath(getTeamMemPath(ctx))}--${repo.replace(/[^A-Za-z0-9._-]/g, '-')}.json`
-  return new SyncBase(join(getAppDataDir(ctx), 'team-sync', name))
+/**
+ * Where the last agreeing checksums of this team dir live for one server and repo (shared by the
+ * app and the CLI). An older Memdir kept one per team dir and repo: it is read until the first save.
+ */
+export function syncBaseFor(ctx: ProjectContext, url: string, repo: string): SyncBase {
+  const dir = join(getAppDataDir(ctx), 'team-sync')
+  const team = sanitizePath(getTeamMemPath(ctx))
+  const safeRepo = repo.replace(/[^A-Za-z0-9._-]/g, '-')
+  const server = sha256Hex(normalizeServerUrl(url)).slice(0, 12)
+  return new SyncBase(
+    join(dir, `${team}--${safeRepo}--${server}.json`),
+    join(dir, `${team}--${safeRepo}.json`),
+  )
+}
+
+/** A project's team server, repo and token, each with where it came from. */
+export interface TeamTarget {
+  url?: string
+  repo?: string
+  /** The repo when none is set: the project's git origin. */
+  repoDefault?: string
+  /** The key its token is kept under (server and repo), once both are known. */
+  pair?: string
+  token?: string
+  tokenFrom?: 'env' | 'keychain' | 'file'
 }
 
 /**
- * Server URL and token from the effective configuration (env over settings), repo from it or the
- * git origin; with `history`, pulls record their writes as team-pull, and a local version a pull
- * replaces is first kept in history as the user's.
+ * This project's team target: server URL and repo from the environment or this project's own
+ * values (never another project's), the repo defaulting to its git origin, and the token of that
+ * server and repo (the environment's, or the one kept for the pair).
  */
-export function resolveTeamSetup(
-  ctx: ProjectContext,
-  overrides: { url?: string; token?: string } = {},
-  history?: TeamHistory,
-): TeamSetup {
+export function resolveTeamTarget(ctx: ProjectContext): TeamTarget {
+  const config = loadEffectiveConfig(ctx)
+  const url = config.teamUrl.value
+  const repoDefault = getRepoSlug(ctx.projectRoot)
+  const repo = config.teamRepo.value || repoDefault
+  const pair = url && repo ? teamPairKey(url, repo) : undefined
+  const envToken = ctx.env.MEMDIR_TEAM_TOKEN || undefined
+  const kept = pair ? ctx.secrets?.teamTokens?.[pair] : undefined
+  const storage = pair ? secretStorageOf(loadAppSettings(ctx), teamTokenId(pair)) : undefined
+  return {
+    url,
+    repo,
+    repoDefault,
+    pair,
+    token: envToken ?? kept,
+    tokenFrom: envToken ? 'env' : kept ? storage : undefined,
+  }
+}
+
+/**
+ * The project's team target (see resolveTeamTarget) as sync dependencies; with `history`, pulls
+ * record their writes as team-pull, and a local version a pull replaces is first kept in history
+ * as the user's.
+ */
+export function resolveTeamSetup(ctx: ProjectContext, history?: TeamHistory): TeamSetup {
   const team = getTeamMemoryEnablement(ctx)
   if (!team.enabled) return { ok: false, state: 'off', reason: `team memory is off: ${team.reason}` }
-  const config = loadEffectiveConfig(ctx)
-  const url = overrides.url || config.teamUrl.value
-  const token = overrides.token || config.teamToken.value
+  const target = resolveTeamTarget(ctx)
   const missing = (reason: string): TeamSetup => ({ ok: false, state: 'not-configured', reason })
-  if (!url) return missing('no team server configured (MEMDIR_TEAM_URL or settings)')
-  if (!token)
+  if (!target.url)
+    return missing('no team server configured for this project (Team sync page, or MEMDIR_TEAM_URL)')
+  if (!target.repo)
     return missing(
-      keychainOnlyHint(ctx, 'teamToken') ?? 'no team token configured (MEMDIR_TEAM_TOKEN or settings)',
+      'cannot tell the repo: no git origin remote (set it on the Team sync page, or MEMDIR_TEAM_REPO)',
     )
-  const repo = config.teamRepo.value || getRepoSlug(ctx.projectRoot)
-  if (!repo) return missing('cannot tell the repo: no git origin remote (set MEMDIR_TEAM_REPO)')
+  if (!target.token)
+    return missing(
+      keychainOnlyHint(ctx, teamTokenId(target.pair!)) ??
+        `no team token for ${target.repo} on ${normalizeServerUrl(target.url)} (Team sync page, or MEMDIR_TEAM_TOKEN)`,
+    )
   const deps: SyncDeps = {
-    api: new TeamApiClient({ baseUrl: url, token }),
-    repo,
+    api: new TeamApiClient({ baseUrl: target.url, token: target.token }),
+    repo: target.repo,
     teamDir: getTeamMemPath(ctx),
     state: createSyncState(),
-    base: syncBaseFor(ctx, repo),
+    base: syncBaseFor(ctx, target.url, target.repo),
   }
   if (history) {
     deps.record = history.writerFor(`pull-${Date.now()}`)
     deps.beforeOverwrite = (key) => keepLocalVersion(history, `${TEAM_DIRNAME}/${key}`)
   }
-  return { ok: true, url, repo, deps }
+  return { ok: true, url: target.url, repo: target.repo, deps }
 }
 
 /** Records the file on disk as the user's (if history lacks it) and returns that version's id. */

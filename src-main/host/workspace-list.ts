@@ -11,6 +11,7 @@ import { writeFileAtomic } from '../core/store/atomic-write.js'
 import { listMemoryFiles } from '../core/store/scan.js'
 import { getAppDataDir } from './app-data.js'
 import { createProjectContext } from './project.js'
+import type { ProjectCandidate } from './settings/project-values.js'
 
 const MAX_RECENTS = 20
 
@@ -56,15 +57,27 @@ export async function rememberRoot(
   await saveKnown(ctx, { ...known, roots: { ...known.roots, [dirKey(memoryDir)]: projectRoot } })
 }
 
-/** The project path Claude Code recorded (`cwd`) in any transcript of a project dir. */
-async function projectRootFromTranscripts(dir: string): Promise<string | undefined> {
+/**
+ * The project path Claude Code recorded (`cwd`) in a transcript of a project dir — one whose
+ * memory dir is this one. A `cwd` that maps elsewhere (the folder moved, a symlinked path, a
+ * subfolder of another repository) is not this project: opening it would open another memory dir.
+ */
+async function projectRootFromTranscripts(
+  dir: string,
+  isThisProject: (root: string) => boolean,
+): Promise<string | undefined> {
   const names = (await readdir(dir).catch(() => [] as string[]))
     .filter((n) => n.endsWith('.jsonl'))
     .slice(0, 5)
+  const tried = new Set<string>()
   for (const n of names) {
     const head = (await readFile(join(dir, n), 'utf8').catch(() => '')).slice(0, 20_000)
-    const m = /"cwd":"((?:[^"\\]|\\.)*)"/.exec(head)
-    if (m) return JSON.parse(`"${m[1]}"`) as string
+    for (const m of head.matchAll(/"cwd":"((?:[^"\\]|\\.)*)"/g)) {
+      const root = JSON.parse(`"${m[1]}"`) as string
+      if (tried.has(root)) continue
+      tried.add(root)
+      if (isThisProject(root)) return root
+    }
   }
   return undefined
 }
@@ -87,6 +100,7 @@ export async function discoverWorkspaces(
   openRoot?: string,
 ): Promise<WorkspaceSummary[]> {
   const known = readKnownWorkspaces(base)
+  const memoryDirOf = (root: string) => dirKey(getAutoMemPath(createProjectContext({ cwd: root, env })))
   // The folder open right now is known even before it is remembered as a recent.
   const recents = [...(openRoot ? [{ projectRoot: openRoot, at: Date.now() }] : []), ...(known.recents ?? [])]
   const projects = join(getClaudeConfigDir(base), 'projects')
@@ -94,7 +108,11 @@ export async function discoverWorkspaces(
   for (const name of await readdir(projects).catch(() => [] as string[])) {
     const memoryDir = dirKey(join(projects, name, 'memory'))
     if (!existsSync(memoryDir)) continue
-    const root = (await projectRootFromTranscripts(join(projects, name))) ?? known.roots?.[memoryDir] ?? ''
+    const mapsHere = (root: string) => memoryDirOf(root) === memoryDir
+    const picked = known.roots?.[memoryDir]
+    const root =
+      (await projectRootFromTranscripts(join(projects, name), mapsHere)) ??
+      (picked && mapsHere(picked) ? picked : '')
     byDir.set(memoryDir, {
       projectRoot: root,
       label: labelOf(root, name),
@@ -105,7 +123,7 @@ export async function discoverWorkspaces(
   }
   for (const r of recents) {
     if (!existsSync(r.projectRoot)) continue
-    const memoryDir = dirKey(getAutoMemPath(createProjectContext({ cwd: r.projectRoot, env })))
+    const memoryDir = memoryDirOf(r.projectRoot)
     const listed = byDir.get(memoryDir)
     if (listed) {
       if (!listed.projectRoot)
@@ -126,4 +144,25 @@ export async function discoverWorkspaces(
     })
   }
   return [...byDir.values()].sort((a, b) => b.memoryCount - a.memoryCount || a.label.localeCompare(b.label))
+}
+
+/**
+ * The projects team values saved before they were per project may belong to: each folder the user
+ * opened (with when), then every listed project (busiest first), then `fallback` (the one asked for).
+ */
+export async function teamMigrationCandidates(
+  base: ProjectContext,
+  env: Env,
+  fallback?: string,
+): Promise<ProjectCandidate[]> {
+  const memoryDirOf = (root: string) => dirKey(getAutoMemPath(createProjectContext({ cwd: root, env })))
+  const opened = (readKnownWorkspaces(base).recents ?? [])
+    .filter((r) => existsSync(r.projectRoot))
+    .map((r) => ({ projectRoot: r.projectRoot, memoryDir: memoryDirOf(r.projectRoot), openedAt: r.at }))
+  const listed = (await discoverWorkspaces(base, env))
+    .filter((w) => w.projectRoot)
+    .map((w) => ({ projectRoot: w.projectRoot, memoryDir: w.memoryDir }))
+  const asked = fallback ? [{ projectRoot: fallback, memoryDir: memoryDirOf(fallback) }] : []
+  // The one asked for comes first among equals: the app opens it (the command line runs in it).
+  return [...opened, ...asked, ...listed]
 }

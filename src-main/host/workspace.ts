@@ -27,7 +27,6 @@ import { AGENT_PREFIX } from './memory-views.js'
 import { watch, type FSWatcher } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { removeStaleTempFiles } from '../core/store/atomic-write.js'
-import { ensureMemoryDirExists } from '../core/store/ensure-dir.js'
 import type { MemoryFormat } from '../core/store/frontmatter.js'
 import { preferredMemoryFormat } from '../core/store/memory-format.js'
 import { MemoryIndex } from '../core/store/memory-index.js'
@@ -247,8 +246,8 @@ export class Workspace {
     return this.deps.ctx
   }
 
+  /** Opens the workspace; a memory dir that does not exist yet stays so until something is written. */
   async start(): Promise<void> {
-    await ensureMemoryDirExists(this.memoryDir)
     // A process killed mid-write leaves its temp file: the real file is the old or the new content.
     for (const dir of [this.memoryDir, this.history.dir]) await removeStaleTempFiles(dir)
     await this.index.load()

@@ -111,7 +111,8 @@ export function App() {
             {view === 'history' && <HistoryView />}
             {view === 'inbox' && <InboxView />}
             {view === 'health' && <HealthView />}
-            {view === 'team' && <TeamView />}
+            {/* Keyed by project: its fields start from that project's own server and repo. */}
+            {view === 'team' && <TeamView key={workspace.memoryDir} />}
             {view === 'settings' && <SettingsView />}
           </Suspense>
         </ViewBoundary>

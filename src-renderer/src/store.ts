@@ -133,8 +133,12 @@ const createWorkspaceSlice: StateCreator<Store, [], [], WorkspaceSlice> = (set, 
   const openNow = (root: string) => get().openWorkspaceNow(root)
   /** A workspace was opened (or switched to): fresh editor, list, team status and feed. */
   const afterOpen = async (workspace: WorkspaceInfo) => {
+    // Its settings come with it: a project's team server and repo are its own, and a view keyed by
+    // the workspace must never start from the previous project's values.
+    const settings = await api()['settings/get']()
     set({
       workspace,
+      settings,
       selected: undefined,
       doc: undefined,
       draft: undefined,
@@ -445,8 +449,9 @@ const createFeedSlice: StateCreator<Store, [], [], FeedSlice> = (set, get) => ({
     } else if (e.type === 'team/status') set({ team: e.status })
     else if (e.type === 'settings/changed') set({ settings: e.settings })
     else if (e.type === 'workspace/changed') {
-      set({ workspace: e.info })
       const client = api()
+      // With its settings: views keyed by the workspace start from this project's own values.
+      void client['settings/get']().then((settings) => set({ workspace: e.info, settings }))
       void client['activity/list']().then((activity) => set({ activity }))
     } else if (e.type === 'review/changed') void get().refreshReviews()
     else if (e.type === 'app/saveAndClose')

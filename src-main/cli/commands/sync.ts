@@ -14,15 +14,11 @@ export async function syncCommand(
   if (pull && push) throw new UsageError('--pull and --push exclude each other (give neither for both)')
   const history = await historyForCli(ctx)
   // The same setup as the app: pulls recorded as team-pull, a replaced local version kept as the user's.
-  const setup = resolveTeamSetup(
-    ctx,
-    {},
-    {
-      store: history.store,
-      memoryDir: history.memoryDir,
-      writerFor: (runId) => history.writer({ author: 'team-pull', runId }),
-    },
-  )
+  const setup = resolveTeamSetup(ctx, {
+    store: history.store,
+    memoryDir: history.memoryDir,
+    writerFor: (runId) => history.writer({ author: 'team-pull', runId }),
+  })
   if (!setup.ok) throw new Error(setup.reason)
   const { pulled, pushed } = await exclusiveSync(setup.deps, async () => ({
     pulled: push ? undefined : await pullTeamMemory(setup.deps),

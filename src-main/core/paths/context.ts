@@ -4,8 +4,9 @@ export type Env = Readonly<Record<string, string | undefined>>
 
 /** Secrets kept out of the settings file (keychain or a 0600 file), once this process has them. */
 export interface SecretValues {
-  teamToken?: string
   apiKey?: string
+  /** Team tokens by the server and repo they belong to (`<server URL>#<owner/repo>`). */
+  teamTokens?: Readonly<Record<string, string>>
 }
 
 /**

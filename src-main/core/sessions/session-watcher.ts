@@ -1,5 +1,5 @@
 import { basename } from 'node:path'
-import { watch, type FSWatcher } from 'chokidar'
+import { type DirWatch, watchDir } from '../store/dir-watch.js'
 import { TranscriptTail } from './transcript-tail.js'
 import { mainChain, toMessages, turnState, type TranscriptMessage } from './transcript.js'
 
@@ -36,7 +36,7 @@ export function isMainSessionFile(path: string): boolean {
  * of a main conversation. Existing files are read at start so old turns do not fire.
  */
 export class SessionWatcher {
-  private watcher?: FSWatcher
+  private watcher?: DirWatch
   private readonly tails = new Map<string, TranscriptTail>()
   private readonly lastEmitted = new Map<string, string>()
   private readonly timers = new Map<string, NodeJS.Timeout>()
@@ -47,22 +47,27 @@ export class SessionWatcher {
     private readonly opts: SessionWatcherOptions,
   ) {}
 
+  /** A transcript dir that does not exist yet is followed from when it appears: all its sessions are new. */
   async start(): Promise<void> {
-    this.watcher = watch(this.transcriptDir, {
-      depth: 0,
-      ignoreInitial: false,
-      ignored: (p, stats) => Boolean(stats?.isFile() && !isMainSessionFile(p)),
-    })
     const initial: Promise<void>[] = []
     let ready = false
-    this.watcher.on('add', (p) => {
-      if (!isMainSessionFile(p)) return
-      if (ready) this.schedule(p)
-      else initial.push(this.prime(p))
-    })
-    this.watcher.on('change', (p) => isMainSessionFile(p) && this.schedule(p))
-    this.watcher.on('error', (e) => this.opts.onError?.(e as Error))
-    await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()))
+    this.watcher = await watchDir(
+      this.transcriptDir,
+      {
+        depth: 0,
+        ignoreInitial: false,
+        ignored: (p, stats) => Boolean(stats?.isFile() && !isMainSessionFile(p)),
+      },
+      (w, late) => {
+        w.on('add', (p) => {
+          if (!isMainSessionFile(p)) return
+          if (ready || late) this.schedule(p)
+          else initial.push(this.prime(p))
+        })
+        w.on('change', (p) => isMainSessionFile(p) && this.schedule(p))
+        w.on('error', (e) => this.opts.onError?.(e instanceof Error ? e : new Error(String(e))))
+      },
+    )
     ready = true
     await Promise.all(initial)
   }

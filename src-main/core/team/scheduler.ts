@@ -1,5 +1,4 @@
-import { mkdir } from 'node:fs/promises'
-import { watch, type FSWatcher } from 'chokidar'
+import { type DirWatch, watchDir } from '../store/dir-watch.js'
 import { messageOf } from '../../../src-shared/errors.js'
 import { TeamApiError } from './api-client.js'
 import type { SkippedEntry } from './local-entries.js'
@@ -52,7 +51,7 @@ export interface SchedulerOptions {
  * one also stops pushes until a restart, a file deletion or "Sync now".
  */
 export class TeamSyncScheduler {
-  private watcher?: FSWatcher
+  private watcher?: DirWatch
   private interval?: NodeJS.Timeout
   private debounce?: NodeJS.Timeout
   private retry?: NodeJS.Timeout
@@ -81,17 +80,19 @@ export class TeamSyncScheduler {
   }
 
   async start(): Promise<void> {
-    await mkdir(this.opts.deps.teamDir, { recursive: true })
-    this.watcher = watch(this.opts.deps.teamDir, {
-      ignoreInitial: true,
-      ignored: (p) => /(^|[\\/])\.[^\\/]*\.tmp$/.test(p),
-    })
-    this.watcher.on('add', () => this.schedulePush())
-    this.watcher.on('change', () => this.schedulePush())
-    this.watcher.on('unlink', () => {
-      this.pushSuppressed = false
-    })
-    await new Promise<void>((r) => this.watcher!.once('ready', () => r()))
+    // A team dir that does not exist yet is followed from when a pull or the user creates it.
+    this.watcher = await watchDir(
+      this.opts.deps.teamDir,
+      { ignoreInitial: true, ignored: (p) => /(^|[\\/])\.[^\\/]*\.tmp$/.test(p) },
+      (w, late) => {
+        w.on('add', () => this.schedulePush())
+        w.on('change', () => this.schedulePush())
+        w.on('unlink', () => {
+          this.pushSuppressed = false
+        })
+        if (late) this.schedulePush()
+      },
+    )
     this.interval = setInterval(
       () => void this.run('pull', 'interval'),
       this.opts.pullIntervalMs ?? 5 * 60_000,

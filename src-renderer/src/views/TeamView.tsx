@@ -89,7 +89,8 @@ export function TeamView() {
       </label>
       <p className="muted">
         Files in <code>team/</code> are shared through the team server: pulls let the server win; pushes send
-        only changed files. Files over 250 KB and files containing secrets are never uploaded.
+        only changed files. Files over 250 KB and files containing secrets are never uploaded. The server,
+        repo and token below belong to this project only.
       </p>
       {state === 'not-configured' && team?.reason && (
         <p className="warning-box">Not syncing yet: {team.reason}</p>
@@ -126,10 +127,13 @@ export function TeamView() {
           />
         </label>
         <label>
-          Repo <span className="muted">(default: git origin)</span>
+          Repo{' '}
+          <span className="muted">
+            {team?.repoDefault ? `(default: ${team.repoDefault}, the git origin)` : '(default: git origin)'}
+          </span>
           <input
             name="teamRepo"
-            placeholder="owner/name"
+            placeholder={team?.repoDefault ?? 'owner/name'}
             value={repo}
             onChange={(e) => setRepo(e.target.value)}
           />

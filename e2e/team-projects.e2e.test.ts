@@ -1,0 +1,104 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { clearAutoMemPathCache } from '../src-main/core/paths/auto-mem-path.js'
+import { getTeamMemPath } from '../src-main/core/paths/team-agent-paths.js'
+import { createProjectContext } from '../src-main/host/project.js'
+import { startTeamServer } from '../test/helpers/team-server.js'
+import { assertPrerequisites, launchBrowser, openApp, screenshot, until } from './harness.js'
+
+/**
+ * Team memory never crosses projects, as a user meets it: the server, repo and token typed for one
+ * project belong to that project; another project (another git origin) starts with its own
+ * origin as the repo and nothing else, and its pull only ever writes its own repo's entries.
+ */
+
+let browser: Browser
+beforeAll(async () => {
+  assertPrerequisites()
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+const gitProject = (dir: string, origin: string) => {
+  mkdirSync(dir, { recursive: true })
+  execFileSync('git', ['init', '-q'], { cwd: dir })
+  execFileSync('git', ['remote', 'add', 'origin', origin], { cwd: dir })
+}
+
+describe('team sync per project (browser UI)', () => {
+  it('two projects with different origins keep their own server, repo and token; a pull writes only its repo', async () => {
+    const server = await startTeamServer()
+    const shopToken = await server.token('acme/shop')
+    const infraToken = await server.token('acme/infra')
+    await server.store.upsert('acme/shop', { 'shop-pricing.md': 'shop only\n' }, undefined, 100)
+    await server.store.upsert('acme/infra', { 'infra-runbook.md': 'infra only\n' }, undefined, 100)
+    let infraRoot = ''
+    const app = await openApp(browser, { MEMDIR_TEAM_MEMORY: '1' }, (sb) => {
+      gitProject(sb.project, 'git@github.com:acme/shop.git')
+      infraRoot = join(sb.root, 'work', 'infra')
+      gitProject(infraRoot, 'https://github.com/acme/infra.git')
+    })
+    const { page, sb } = app
+    try {
+      // Project shop: the user types the server and token; the repo defaults to its origin.
+      await page.getByRole('button', { name: 'Team sync' }).click()
+      await expect.poll(() => page.getByLabel(/^Repo/).getAttribute('placeholder')).toBe('acme/shop')
+      await page.getByLabel('Server URL').fill(server.url)
+      await page.locator('input[name=teamToken]').fill(shopToken)
+      await page.getByRole('button', { name: 'Save' }).click()
+      await until(async () => (await page.getByTestId('team-state').innerText()).includes('acme/shop'))
+      const shopTeam = getTeamMemPath(sb.ctx())
+      await until(() => existsSync(join(shopTeam, 'shop-pricing.md')))
+      await screenshot(page, 'team-per-project-shop')
+
+      // Project infra: nothing of shop's shows; its repo is its own origin.
+      await page.getByLabel('Open a project folder').fill(infraRoot)
+      await page.getByLabel('Open a project folder').press('Enter')
+      await until(async () => (await page.getByTestId('memory-dir').innerText()).includes('infra'))
+      await page.getByRole('button', { name: 'Team sync' }).click()
+      await expect.poll(() => page.getByLabel(/^Repo/).getAttribute('placeholder')).toBe('acme/infra')
+      expect(await page.getByLabel('Server URL').inputValue()).toBe('')
+      expect(await page.getByLabel(/^Repo/).inputValue()).toBe('')
+      expect(await page.getByTestId('team-state').innerText()).toContain('Not configured')
+      clearAutoMemPathCache()
+      const infraTeam = getTeamMemPath(createProjectContext({ cwd: infraRoot, env: sb.env }))
+      expect(existsSync(infraTeam)).toBe(false)
+
+      // Its own server entry and token: its pull writes infra's entries, never shop's.
+      await page.getByLabel('Server URL').fill(server.url)
+      await page.locator('input[name=teamToken]').fill(infraToken)
+      await page.getByRole('button', { name: 'Save' }).click()
+      await until(async () => (await page.getByTestId('team-state').innerText()).includes('acme/infra'))
+      await until(() => existsSync(join(infraTeam, 'infra-runbook.md')))
+      expect(readdirSync(infraTeam).filter((f) => f.endsWith('.md'))).toEqual(['infra-runbook.md'])
+      await screenshot(page, 'team-per-project-infra')
+
+      // Back to shop: its own values, untouched.
+      await page.getByLabel('Open a project folder').fill(sb.project)
+      await page.getByLabel('Open a project folder').press('Enter')
+      await until(async () => (await page.getByTestId('memory-dir').innerText()).includes('proj'))
+      await page.getByRole('button', { name: 'Team sync' }).click()
+      await until(async () => (await page.getByTestId('team-state').innerText()).includes('acme/shop'))
+      expect(await page.getByLabel('Server URL').inputValue()).toBe(server.url)
+      expect(readdirSync(shopTeam).filter((f) => f.endsWith('.md'))).toEqual(['shop-pricing.md'])
+
+      // Nothing global: the settings file keeps the values per memory dir, the tokens per server and repo.
+      const settings = JSON.parse(readFileSync(join(sb.env.MEMDIR_DATA_DIR!, 'settings.json'), 'utf8'))
+      expect(settings.teamUrl).toBeUndefined()
+      expect(settings.teamRepo).toBeUndefined()
+      expect(Object.keys(settings.projects)).toHaveLength(2)
+      expect(Object.keys(settings.secrets.teamTokens).sort()).toEqual([
+        `${server.url}#acme/infra`,
+        `${server.url}#acme/shop`,
+      ])
+      expect(JSON.stringify(settings)).not.toContain('tmt_')
+    } finally {
+      await app.close()
+    }
+  })
+})
