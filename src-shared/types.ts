@@ -152,7 +152,14 @@ export interface ProposalView {
   author: 'extraction' | 'dream' | 'mcp' | 'health'
   client?: string
   reason: string
-  files: { path: string; before: string | null; after: string | null; lines: DiffLine[] }[]
+  files: {
+    path: string
+    before: string | null
+    after: string | null
+    lines: DiffLine[]
+    /** Secrets the proposed content would add (rule and line, never the value): it needs an edit first. */
+    secrets?: { ruleId: string; description: string; line: number }[]
+  }[]
 }
 
 export interface TeamStatus {

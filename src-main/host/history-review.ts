@@ -7,6 +7,7 @@ import { parseMemoryHeaderFields } from '../core/store/frontmatter.js'
 import { restoreVersion, undoRun } from '../core/history/restore.js'
 import type { ProposalStore } from '../core/review/proposals.js'
 import type { MemoryIndex } from '../core/store/memory-index.js'
+import { newSecretFindings } from '../core/store/secret-guard.js'
 import type { ChangeRecorder } from './change-recorder.js'
 
 export interface HistoryReviewDeps {
@@ -103,11 +104,23 @@ export class HistoryReview {
     return paths
   }
 
+  /** The inbox: each proposal's diffs, and the secrets a file would add flagged (approving it needs an edit). */
   async proposals(): Promise<ProposalView[]> {
-    return (await this.deps.proposals.list()).map((p) => ({
-      ...p,
-      files: p.files.map((f) => ({ ...f, lines: diffLines(f.before ?? '', f.after ?? '') })),
-    }))
+    return Promise.all(
+      (await this.deps.proposals.list()).map(async (p) => ({
+        ...p,
+        files: await Promise.all(
+          p.files.map(async (f) => {
+            const secrets = f.after === null ? [] : await newSecretFindings(f.before, f.after)
+            return {
+              ...f,
+              lines: diffLines(f.before ?? '', f.after ?? ''),
+              ...(secrets.length ? { secrets } : {}),
+            }
+          }),
+        ),
+      })),
+    )
   }
 
   async approve(id: string, edits?: Record<string, string | null>): Promise<void> {

@@ -1,3 +1,4 @@
+import { MemdirError } from '../../../src-shared/errors.js'
 import { readIfExists } from '../store/atomic-write.js'
 import { resolveContainedPath } from '../store/contained-path.js'
 import { findIndexLine } from '../store/index-lines.js'
@@ -96,7 +97,7 @@ export async function restoreVersion(
   opts: RestoreOptions = {},
 ): Promise<HistoryEntry> {
   const e = await store.get(versionId)
-  if (!e || e.path !== path) throw new Error(`no version ${versionId} of ${path}`)
+  if (!e || e.path !== path) throw new MemdirError('NOT_FOUND', `no version ${versionId} of ${path}`)
   const target = e.after ?? e.before // a "delete" version restores what was deleted
   const record = opts.record ?? selfRecording(store, memoryDir, `restore-${versionId}`, versionId)
   const gone = await deletedAt(store, path)
@@ -113,7 +114,7 @@ export async function undoRun(
   opts: RestoreOptions = {},
 ): Promise<string[]> {
   const entries = await store.list({ runId })
-  if (!entries.length) throw new Error(`no changes recorded for run ${runId}`)
+  if (!entries.length) throw new MemdirError('NOT_FOUND', `no changes recorded for run ${runId}`)
   const record = opts.record ?? selfRecording(store, memoryDir, `undo-${runId}`)
   const firstBefore = new Map<string, string | null>()
   for (const e of entries) if (!firstBefore.has(e.path)) firstBefore.set(e.path, e.before)

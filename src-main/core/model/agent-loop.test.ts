@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { failWith, reply, text, toolUse } from '../../../test/fake-anthropic/server.js'
@@ -8,7 +8,10 @@ import { initExtractMemories } from '../extract/extract-memories.js'
 import { runAgentLoop } from './agent-loop.js'
 import { buildCacheSafeParams, createCacheSafeParams } from './cache-safe.js'
 import { createAutoMemCanUseTool } from './permissions.js'
+import { editTool } from './tools/edit.js'
 import { MEMORY_AGENT_TOOLS, toAnthropicTool } from './tools/index.js'
+import { ToolInputError } from './tools/types.js'
+import { writeTool } from './tools/write.js'
 
 const allow = async () => ({ behavior: 'allow' as const })
 
@@ -188,19 +191,47 @@ describe('createAutoMemCanUseTool', () => {
     expect(await can('Bash', { command: 'ls -la' })).toEqual({ behavior: 'allow' })
   })
 
-  it('refuses to write a detected secret into team memory, naming the rule only', async () => {
+  it('refuses a new file with a name no client can hold', async () => {
     const dir = tempDir()
     const can = createAutoMemCanUseTool(dir + '/')
-    const key = 'sk-ant-api03-' + 'k9Q'.repeat(25)
-    const d = await can('Write', { file_path: join(dir, 'team', 'deploy.md'), content: `use ${key}` })
-    expect(d).toMatchObject({ behavior: 'deny', message: expect.stringContaining('Anthropic API key') })
-    expect(JSON.stringify(d)).not.toContain(key)
-    expect(
-      (await can('Edit', { file_path: join(dir, 'team', 'x.md'), old_string: 'a', new_string: key }))
-        .behavior,
-    ).toBe('deny')
-    expect(await can('Write', { file_path: join(dir, 'private.md'), content: 'no secrets here' })).toEqual({
+    for (const name of ['evil\u202egpj.md', 'a\nb.md', 'notes.txt', 'x'.repeat(300) + '.md'])
+      expect((await can('Write', { file_path: join(dir, name), content: 'x' })).behavior, name).toBe('deny')
+    expect(await can('Write', { file_path: join(dir, 'fine.md'), content: 'x' })).toEqual({
       behavior: 'allow',
     })
+  })
+
+  it('an agent never saves a detected secret, in team or private memory, and hears what to write instead', async () => {
+    const dir = tempDir()
+    const key = 'sk-ant-api03-' + 'k9Q'.repeat(25)
+    const ctx = { cwd: dir }
+    for (const file of [join(dir, 'team', 'deploy.md'), join(dir, 'private.md')]) {
+      const err = await writeTool
+        .run({ file_path: file, content: `use ${key}` }, ctx)
+        .catch((e: unknown) => e)
+      expect(err).toBeInstanceOf(ToolInputError)
+      expect((err as Error).message).toContain('Anthropic API key')
+      expect((err as Error).message).toContain('write where it lives instead')
+      expect((err as Error).message).not.toContain(key)
+      expect(existsSync(file)).toBe(false)
+    }
+    // Split over two edits, the whole file is what counts.
+    writeFileSync(join(dir, 'notes.md'), 'token: ABC\n')
+    await editTool.run(
+      { file_path: join(dir, 'notes.md'), old_string: 'ABC', new_string: key.slice(0, 20) },
+      ctx,
+    )
+    const second = editTool.run(
+      { file_path: join(dir, 'notes.md'), old_string: key.slice(0, 20), new_string: key },
+      ctx,
+    )
+    await expect(second).rejects.toBeInstanceOf(ToolInputError)
+    // A secret the user already keeps in a private memory stays: an agent may edit around it.
+    writeFileSync(join(dir, 'mine.md'), `my key ${key}\nold line\n`)
+    await editTool.run(
+      { file_path: join(dir, 'mine.md'), old_string: 'old line', new_string: 'new line' },
+      ctx,
+    )
+    expect(readFileSync(join(dir, 'mine.md'), 'utf8')).toContain('new line')
   })
 })

@@ -1,9 +1,9 @@
-import { isAbsolute, join, normalize, relative, sep } from 'node:path'
+import { existsSync } from 'node:fs'
+import { isAbsolute, normalize, relative, sep } from 'node:path'
+import { MemdirError } from '../../../src-shared/errors.js'
+import { memoryNameProblem } from '../../../src-shared/memory-names.js'
 import { isPathInside } from '../paths/auto-mem-path.js'
-import { PathTraversalError, resolveContainedPath } from '../store/contained-path.js'
-import { TEAM_DIRNAME } from '../paths/team-agent-paths.js'
-import { describeFindings } from '../../../src-shared/secret-scan.js'
-import { guardMemoryWrite, SecretInMemoryError } from '../store/secret-guard.js'
+import { resolveContainedPath } from '../store/contained-path.js'
 import { checkReadOnlyCommand } from './bash-readonly.js'
 
 export type PermissionDecision = { behavior: 'allow' } | { behavior: 'deny'; message: string }
@@ -16,7 +16,8 @@ const WRITE_TOOLS = new Set(['Edit', 'Write'])
 /**
  * The permission hook shared by extraction and dream (SPEC §7): Read/Grep/Glob anywhere,
  * Bash only when the parsed command is read-only, Edit/Write only inside the memory dir
- * (normalized, symlinks resolved), everything else refused. Reasons go back to the model.
+ * (normalized, symlinks resolved; a new file named by the one name rule), everything else
+ * refused. Reasons go back to the model.
  */
 export function createAutoMemCanUseTool(memoryDir: string): CanUseTool {
   const root = normalize(memoryDir)
@@ -45,22 +46,16 @@ export function createAutoMemCanUseTool(memoryDir: string): CanUseTool {
       try {
         await resolveContainedPath(root, relative(root, target))
       } catch (e) {
-        if (e instanceof PathTraversalError) return deny(`${toolName} refused: ${e.message}`)
+        if (e instanceof MemdirError) return deny(`${toolName} refused: ${e.message}`)
         throw e
       }
-      if (isPathInside(target, join(root, TEAM_DIRNAME))) {
-        const incoming = toolName === 'Write' ? input.content : input.new_string
-        try {
-          if (typeof incoming === 'string')
-            await guardMemoryWrite(relative(root, target).split(sep).join('/'), incoming)
-        } catch (e) {
-          if (e instanceof SecretInMemoryError)
-            return deny(
-              `Team memory is shared with every contributor; this ${toolName} would put a ${describeFindings(e.findings)} into it.`,
-            )
-          throw e
-        }
+      // A file it creates gets a name every client and file system takes (src-shared/memory-names.ts).
+      const rel = relative(root, target).split(sep).join('/')
+      if (!existsSync(target)) {
+        const problem = memoryNameProblem(rel)
+        if (problem) return deny(`${toolName} refused: ${problem.message}.`)
       }
+      // Secrets are refused by Write and Edit themselves, against the whole file they would leave.
       return { behavior: 'allow' }
     }
     if (toolName.startsWith('mcp__')) return deny('MCP tools are not available to memory agents.')

@@ -3,7 +3,7 @@ import { relative, sep } from 'node:path'
 import { readIfExists } from '../store/atomic-write.js'
 import { editTool } from '../model/tools/edit.js'
 import { readTool } from '../model/tools/read.js'
-import { type AgentTool, stringArg, ToolInputError } from '../model/tools/types.js'
+import { type AgentTool, refuseNewSecret, stringArg, ToolInputError } from '../model/tools/types.js'
 import { writeTool } from '../model/tools/write.js'
 
 export interface ProposedFile {
@@ -40,7 +40,9 @@ export function createOverlayTools(memoryDir: string, base: readonly AgentTool[]
       ...writeTool,
       async run(input) {
         const path = stringArg(input, 'file_path', true)
-        overlay.set(path, stringArg(input, 'content', true))
+        const content = stringArg(input, 'content', true)
+        await refuseNewSecret(path, await readIfExists(path), content)
+        overlay.set(path, content)
         return { content: `Proposed ${path} (review mode: saved for the user's approval)`, writtenPath: path }
       },
     },
@@ -55,12 +57,13 @@ export function createOverlayTools(memoryDir: string, base: readonly AgentTool[]
         if (count === 0) throw new ToolInputError('old_string was not found in the file')
         if (count > 1 && input.replace_all !== true)
           throw new ToolInputError(`old_string occurs ${count} times`)
-        overlay.set(
-          path,
+        const next =
           input.replace_all === true
             ? text.split(oldString).join(newString)
-            : text.replace(oldString, () => newString),
-        )
+            : text.replace(oldString, () => newString)
+        // Against what is on disk: a secret split over two proposed edits is still caught.
+        await refuseNewSecret(path, await readIfExists(path), next)
+        overlay.set(path, next)
         return { content: `Proposed an edit of ${path} (review mode)`, writtenPath: path }
       },
     },

@@ -1,10 +1,17 @@
 import { randomBytes } from 'node:crypto'
+import { isMissing, MemdirError } from '../../../src-shared/errors.js'
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { putFile, type RecordedWrite } from '../history/recorded-write.js'
 import { ConflictError, readIfExists, writeFileAtomic } from '../store/atomic-write.js'
 import { resolveContainedPath } from '../store/contained-path.js'
-import { guardMemoryWrite, isTeamPath } from '../store/secret-guard.js'
+import { checkMemoryName } from '../../../src-shared/memory-names.js'
+import {
+  guardMemoryWrite,
+  isTeamPath,
+  newSecretFindings,
+  SecretInMemoryError,
+} from '../store/secret-guard.js'
 import type { ProposedFile } from './overlay-tools.js'
 
 export interface Proposal {
@@ -42,8 +49,14 @@ export class ProposalStore {
   }
 
   async get(id: string): Promise<Proposal> {
-    if (!/^[\w-]+$/.test(id)) throw new Error(`invalid proposal id ${id}`)
-    return JSON.parse(await readFile(join(this.dir, `${id}.json`), 'utf8')) as Proposal
+    if (!/^[\w-]+$/.test(id)) throw new MemdirError('BAD_REQUEST', `invalid proposal id ${id}`)
+    try {
+      return JSON.parse(await readFile(join(this.dir, `${id}.json`), 'utf8')) as Proposal
+    } catch (e) {
+      if (isMissing(e))
+        throw new MemdirError('NOT_FOUND', `No proposal ${id} (approved or rejected already?)`)
+      throw e
+    }
   }
 
   /**
@@ -63,9 +76,22 @@ export class ProposalStore {
     for (const { f, abs } of targets) {
       const now = await readIfExists(abs)
       if (now !== f.before) throw new ConflictError(abs, now, f.after ?? '')
-      const after = f.path in edits ? edits[f.path] : f.after
-      // Approving must not put a secret into team memory (a private one was the agent's to write).
-      if (after && isTeamPath(f.path)) await guardMemoryWrite(f.path, after)
+      const edited = f.path in edits
+      const after = edited ? edits[f.path] : f.after
+      // A file it creates is named by the one name rule, like every other way a memory gets a name.
+      if (after !== null && after !== undefined && f.before === null) checkMemoryName(f.path)
+      // A flagged secret is never approved as proposed: the user edits it out first (in team memory,
+      // an edit that keeps one is refused too; in private memory the edited text is the user's own).
+      if (after && !edited) {
+        const found = await newSecretFindings(f.before, after)
+        if (found.length)
+          throw new SecretInMemoryError(
+            isTeamPath(f.path) ? 'SECRET_IN_TEAM_MEMORY' : 'SECRET_IN_MEMORY',
+            f.path,
+            found,
+          )
+      }
+      if (after && edited && isTeamPath(f.path)) await guardMemoryWrite(f.path, after)
     }
     const applied: ProposedFile[] = []
     for (const { f, abs } of targets) {

@@ -46,6 +46,8 @@ async function realpathDeepestExisting(p: string): Promise<string> {
       return tail.length ? join(real, ...tail.reverse()) : real
     } catch (e) {
       const code = errnoOf(e)
+      if (code === 'ENAMETOOLONG')
+        throw new MemdirError('PATH_TOO_LONG', `a name in this path is too long for the file system: ${p}`)
       if (code === 'ELOOP') throw new PathTraversalError(`symlink loop at ${current}`)
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e
       // ENOENT but the entry itself exists: a dangling symlink, whose target we cannot check.

@@ -39,3 +39,37 @@ export async function guardMemoryWrite(
   if (!findings.length) return
   throw new SecretInMemoryError(team ? 'SECRET_IN_TEAM_MEMORY' : 'SECRET_IN_MEMORY', relPath, findings)
 }
+
+/** A finding's identity across two versions of a file: its rule and the text of its line. */
+const findingKeys = (text: string, findings: readonly SecretFinding[]) => {
+  const lines = text.split('\n')
+  return findings.map((f) => `${f.ruleId}\0${lines[f.line - 1] ?? ''}`)
+}
+
+/** Findings in `after` that `before` did not already have (a secret the user kept stays theirs). */
+export async function newSecretFindings(before: string | null, after: string): Promise<SecretFinding[]> {
+  const found = await scanForSecrets(after)
+  if (!found.length || !before) return found
+  const had = new Set(findingKeys(before, await scanForSecrets(before)))
+  const keys = findingKeys(after, found)
+  return found.filter((_, i) => !had.has(keys[i]!))
+}
+
+/**
+ * Why an agent (extraction, dream) may not write `after` to a memory file, or undefined: no agent
+ * saves a detected secret, in private or team memory alike — there is no one to ask. The reason
+ * names the rule and the line, never the value, and says what to write instead.
+ */
+export async function agentSecretRefusal(
+  relPath: string,
+  before: string | null,
+  after: string,
+): Promise<string | undefined> {
+  const found = await newSecretFindings(before, after)
+  if (!found.length) return undefined
+  return (
+    `Refused: ${relPath} would contain a ${describeFindings(found)}. Memories are plain files that ` +
+    `every agent and teammate reads, so a secret never goes into one. Leave the value out and write ` +
+    `where it lives instead (for example "the deploy token is in 1Password, vault CI" or "read it from $DEPLOY_TOKEN").`
+  )
+}

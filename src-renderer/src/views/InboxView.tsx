@@ -32,6 +32,12 @@ function ProposalCard({ p, onDone }: { p: ProposalView; onDone: () => void }) {
               {f.after === null ? '— delete' : f.before === null ? '— new' : '— change'}
             </span>
           </h3>
+          {f.secrets && !(f.path in editing) && (
+            <p className="warning-box" role="alert" data-testid="proposal-secret">
+              Holds a {f.secrets.map((x) => `${x.description} on line ${x.line}`).join(', ')}: edit it out
+              before approving (write where the secret lives instead).
+            </p>
+          )}
           {f.path in editing ? (
             <textarea
               aria-label={`Edit ${f.path}`}

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { isAbsolute } from 'node:path'
 import { putFile } from '../../history/recorded-write.js'
-import { type AgentTool, stringArg, ToolInputError } from './types.js'
+import { type AgentTool, refuseNewSecret, stringArg, ToolInputError } from './types.js'
 
 export const editTool: AgentTool = {
   name: 'Edit',
@@ -33,6 +33,7 @@ export const editTool: AgentTool = {
       input.replace_all === true
         ? text.split(oldString).join(newString)
         : text.replace(oldString, () => newString)
+    await refuseNewSecret(filePath, text, next)
     await putFile(filePath, next, ctx.record)
     return { content: `Edited ${filePath}`, writtenPath: filePath }
   },

@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk'
-import { isAbsolute, resolve } from 'node:path'
+import { basename, isAbsolute, resolve } from 'node:path'
+import { agentSecretRefusal } from '../../store/secret-guard.js'
 import type { RecordedWrite } from '../../history/recorded-write.js'
 
 export interface ToolContext {
@@ -25,6 +26,12 @@ export interface AgentTool {
 }
 
 export class ToolInputError extends Error {}
+
+/** An agent's Write or Edit that would save a new detected secret fails with a reason it can act on. */
+export async function refuseNewSecret(filePath: string, before: string | null, after: string): Promise<void> {
+  const reason = await agentSecretRefusal(basename(filePath), before, after)
+  if (reason) throw new ToolInputError(reason)
+}
 
 export function stringArg(input: Record<string, unknown>, key: string, required: true): string
 export function stringArg(input: Record<string, unknown>, key: string, required?: false): string | undefined

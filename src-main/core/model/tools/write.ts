@@ -1,6 +1,7 @@
 import { isAbsolute } from 'node:path'
 import { putFile } from '../../history/recorded-write.js'
-import { type AgentTool, stringArg, ToolInputError } from './types.js'
+import { readIfExists } from '../../store/atomic-write.js'
+import { type AgentTool, refuseNewSecret, stringArg, ToolInputError } from './types.js'
 
 export const writeTool: AgentTool = {
   name: 'Write',
@@ -15,6 +16,7 @@ export const writeTool: AgentTool = {
     const filePath = stringArg(input, 'file_path', true)
     const content = stringArg(input, 'content', true)
     if (!isAbsolute(filePath)) throw new ToolInputError('file_path must be absolute')
+    await refuseNewSecret(filePath, await readIfExists(filePath), content)
     await putFile(filePath, content, ctx.record)
     return { content: `Wrote ${filePath}`, writtenPath: filePath }
   },
