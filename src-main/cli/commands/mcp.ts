@@ -1,5 +1,5 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createMcpServer } from '../../agents/mcp-server.js'
+import { BoundedStdioServerTransport } from '../../agents/mcp-stdio.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { memdirVersion } from '../../host/version.js'
 import type { CliIO } from '../io.js'
@@ -7,7 +7,7 @@ import type { CliIO } from '../io.js'
 /** `memdir mcp`: serves the project's memory over stdio until the client closes stdin. */
 export async function mcpCommand(ctx: ProjectContext, io: CliIO, signal: AbortSignal): Promise<number> {
   const server = createMcpServer(ctx, memdirVersion())
-  const transport = new StdioServerTransport()
+  const transport = new BoundedStdioServerTransport()
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve()
     process.stdin.once('end', () => resolve())

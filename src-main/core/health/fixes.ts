@@ -5,6 +5,7 @@ import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { readIfExists } from '../store/atomic-write.js'
 import { resolveContainedPath } from '../store/contained-path.js'
 import { parseMemoryFile, serializeMemoryFile } from '../store/frontmatter.js'
+import { memoryNameProblem } from '../../../src-shared/memory-names.js'
 import { escapeRegExp, formatIndexLine, MAX_INDEX_LINE_CHARS, removeIndexLine } from '../store/index-lines.js'
 import { indexLocationFor, removePointer, upsertPointer } from '../store/memory-files.js'
 import type { ProposedFile } from '../review/overlay-tools.js'
@@ -89,7 +90,13 @@ export async function compactIndex(memoryDir: string, f: Finding, record?: Recor
         return
       }
       const p = POINTER_LINE.exec(line)
-      if (p) kept.push(line.length > MAX_INDEX_LINE_CHARS ? formatIndexLine(p[1]!, p[2]!, p[3]!) : line)
+      // A long line is shortened; one whose target no memory may have is left for the user to fix.
+      if (p)
+        kept.push(
+          line.length > MAX_INDEX_LINE_CHARS && !memoryNameProblem(p[2]!)
+            ? formatIndexLine(p[1]!, p[2]!, p[3]!)
+            : line,
+        )
       else if (!line.trim() || /^#{1,6}\s/.test(line) || /^\s*<!--/.test(line)) kept.push(line)
       else moved.push(line)
     })

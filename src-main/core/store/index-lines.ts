@@ -1,3 +1,7 @@
+import { memoryNameProblem } from '../../../src-shared/memory-names.js'
+import { MemdirError } from '../../../src-shared/errors.js'
+import { kebabSlug } from './frontmatter.js'
+
 /** MEMORY.md pointer lines: `- [Title](file.md) — one-line hook` (SPEC §10). */
 
 export const MAX_INDEX_LINE_CHARS = 150
@@ -6,7 +10,23 @@ export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
+/** The title and hook of a memory, as its pointer line shows them. */
+export interface PointerFields {
+  name: string
+  description: string
+}
+
+/**
+ * The line Memdir writes for a memory. The target passes the one name rule: a line Memdir writes
+ * never points outside the memory dir, and no name can break it into two lines.
+ */
 export function formatIndexLine(title: string, relPath: string, hook: string): string {
+  const problem = memoryNameProblem(relPath)
+  if (problem)
+    throw new MemdirError(
+      problem.code,
+      `no MEMORY.md pointer to ${JSON.stringify(relPath)}: ${problem.message}`,
+    )
   const cleanTitle =
     title
       .replace(/[[\]\n]/g, ' ')
@@ -41,10 +61,53 @@ function joinLines(lines: string[]): string {
   return lines.length ? lines.join('\n') + '\n' : ''
 }
 
-/** Replaces the pointer line for `relPath` in place, or appends it. */
-export function upsertIndexLine(content: string, relPath: string, line: string): string {
+/**
+ * Whether Memdir wrote `line` for the memory as it was (`previous`): exactly the line it generates
+ * from that name and description — the title being the name, or (newer Claude Code's kebab-case
+ * names) a title whose slug is the name. Any other line is someone else's: the user's, Claude Code's.
+ */
+export function isGeneratedLine(line: string, pointer: string, previous: PointerFields | undefined): boolean {
+  if (!previous) return false
+  const m = /^- \[([^\]]*)\]\(/.exec(line)
+  if (!m) return false
+  const title = m[1]!
+  const named =
+    title === previous.name.trim() || kebabSlug(title) === previous.name.trim() || title === pointer
+  return named && formatIndexLine(title, pointer, previous.description) === line
+}
+
+/**
+ * The index after saving the memory `pointer` names: a missing line is added; an existing line is
+ * regenerated from the new fields only when Memdir wrote it from the previous ones — a line the
+ * user or Claude Code wrote stays as it is.
+ */
+export function upsertIndexLine(
+  content: string,
+  pointer: string,
+  fields: PointerFields,
+  previous?: PointerFields,
+): string {
   const lines = splitLines(content)
-  const i = findIndexLine(lines, relPath)
+  const i = findIndexLine(lines, pointer)
+  const line = formatIndexLine(fields.name, pointer, fields.description)
+  if (i < 0) lines.push(line)
+  else if (isGeneratedLine(lines[i]!, pointer, previous)) lines[i] = line
+  return joinLines(lines)
+}
+
+/** The line pointing at `from`, with only its link target changed to `to` (a rename), or undefined. */
+export function retargetedLine(content: string, from: string, to: string): string | undefined {
+  const lines = splitLines(content)
+  const i = findIndexLine(lines, from)
+  if (i < 0) return undefined
+  formatIndexLine('', to, '') // the new target passes the name rule
+  return lines[i]!.replace(pointerPattern(from), () => `](${to})`)
+}
+
+/** Puts `line` where the line pointing at `pointer` is, or appends it. */
+export function replaceIndexLine(content: string, pointer: string, line: string): string {
+  const lines = splitLines(content)
+  const i = findIndexLine(lines, pointer)
   if (i >= 0) lines[i] = line
   else lines.push(line)
   return joinLines(lines)

@@ -1,4 +1,5 @@
 import { MemdirError } from '../../../src-shared/errors.js'
+import { formatBytes, MAX_MEMORY_BYTES } from '../../../src-shared/limits.js'
 import { checkMemoryName, checkMemoryTitle } from '../../../src-shared/memory-names.js'
 import { mkdir, rename, stat, unlink, link } from 'node:fs/promises'
 import { dirname, join, posix } from 'node:path'
@@ -6,8 +7,20 @@ import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { TEAM_DIRNAME } from '../paths/team-agent-paths.js'
 import { ConflictError, readIfExists, sha256Hex, writeFileIfUnchanged } from './atomic-write.js'
 import { resolveContainedPath } from './contained-path.js'
-import { type MemoryFields, type MemoryFormat, parseMemoryFile, serializeMemoryFile } from './frontmatter.js'
-import { findIndexLine, formatIndexLine, removeIndexLine, upsertIndexLine } from './index-lines.js'
+import {
+  type MemoryFields,
+  type MemoryFormat,
+  type ParsedMemory,
+  parseMemoryFile,
+  serializeMemoryFile,
+} from './frontmatter.js'
+import {
+  type PointerFields,
+  removeIndexLine,
+  replaceIndexLine,
+  retargetedLine,
+  upsertIndexLine,
+} from './index-lines.js'
 import type { MemoryType } from './memory-types.js'
 import { guardMemoryWrite, isTeamPath } from './secret-guard.js'
 import { type RecordedWrite, unrecordedWrite } from '../history/recorded-write.js'
@@ -52,6 +65,18 @@ export async function resolveNewMemoryPath(memoryDir: string, relPath: string): 
   if (posix.basename(relPath) === ENTRYPOINT_NAME)
     throw new MemdirError('INVALID_NAME', `${ENTRYPOINT_NAME} is the index, not a memory`)
   return resolveMemoryPath(memoryDir, relPath)
+}
+
+/** The file as written, unless it is over the one memory size limit (TOO_LARGE, naming the limit). */
+function withinSizeLimit(relPath: string, raw: string): string {
+  const bytes = Buffer.byteLength(raw)
+  if (bytes > MAX_MEMORY_BYTES)
+    throw new MemdirError(
+      'TOO_LARGE',
+      `${relPath} would be ${formatBytes(bytes)}; a memory may be at most ${formatBytes(MAX_MEMORY_BYTES)}`,
+      { bytes, limit: MAX_MEMORY_BYTES },
+    )
+  return raw
 }
 
 function validateFields(fields: MemoryFields): void {
@@ -117,23 +142,24 @@ export interface WriteOptions {
   acceptPrivateSecret?: boolean
 }
 
-function indexLineFor(relPath: string, fields: Pick<MemoryFields, 'name' | 'description'>): string {
-  return formatIndexLine(fields.name, indexLocationFor(relPath).pointer, fields.description)
-}
-
+/**
+ * Adds the memory's MEMORY.md line, or regenerates it from `fields` when Memdir wrote it from
+ * `previous` (the name and description the file had); a line someone else wrote stays theirs.
+ */
 export async function upsertPointer(
   memoryDir: string,
   relPath: string,
-  fields: Pick<MemoryFields, 'name' | 'description'>,
+  fields: PointerFields,
   record?: RecordedWrite,
+  previous?: PointerFields,
 ) {
   const { indexRel, pointer } = indexLocationFor(relPath)
-  await editIndex(
-    memoryDir,
-    indexRel,
-    (c) => upsertIndexLine(c, pointer, indexLineFor(relPath, fields)),
-    record,
-  )
+  await editIndex(memoryDir, indexRel, (c) => upsertIndexLine(c, pointer, fields, previous), record)
+}
+
+/** The name and description a file had, as its MEMORY.md line was generated from (none: no file). */
+function pointerFieldsOf(parsed: ParsedMemory | undefined): PointerFields | undefined {
+  return parsed ? { name: parsed.name ?? '', description: parsed.description ?? '' } : undefined
 }
 
 export async function removePointer(
@@ -153,7 +179,7 @@ export async function createMemory(
   validateFields(fields)
   const relPath = fields.relPath ?? `${slugForName(fields.name)}.md`
   const path = await resolveNewMemoryPath(memoryDir, relPath)
-  const raw = serializeMemoryFile(fields, {}, fields.format)
+  const raw = withinSizeLimit(relPath, serializeMemoryFile(fields, {}, fields.format))
   await guardMemoryWrite(relPath, raw, fields)
   const record = fields.record ?? unrecordedWrite
   try {
@@ -185,7 +211,10 @@ export async function updateMemory(
   const path = await resolveMemoryPath(memoryDir, relPath)
   const existing = await readIfExists(path)
   const parsed = existing === null ? undefined : parseMemoryFile(existing)
-  const raw = serializeMemoryFile(fields, parsed?.data ?? {}, parsed?.format ?? format)
+  const raw = withinSizeLimit(
+    relPath,
+    serializeMemoryFile(fields, parsed?.data ?? {}, parsed?.format ?? format),
+  )
   await guardMemoryWrite(relPath, raw, opts)
   const record = opts.record ?? unrecordedWrite
   await record(path, async () => {
@@ -193,7 +222,7 @@ export async function updateMemory(
     await writeFileIfUnchanged(path, raw, expectedHash)
     return { before, after: raw }
   })
-  await upsertPointer(memoryDir, relPath, fields, record)
+  await upsertPointer(memoryDir, relPath, fields, record, pointerFieldsOf(parsed))
   return readMemory(memoryDir, relPath)
 }
 
@@ -230,25 +259,34 @@ export async function renameMemory(
     })
     return { before: from.raw, after: null }
   })
+  // Only the link target changes: the line (whoever wrote it) stays, where it was.
   const fields = { name: from.name ?? toRel, description: from.description ?? '' }
   const fromIndex = indexLocationFor(fromRel)
   const toIndex = indexLocationFor(toRel)
   if (fromIndex.indexRel === toIndex.indexRel) {
-    // Keep the pointer where it was in the index; append only if there was none.
     await editIndex(
       memoryDir,
       toIndex.indexRel,
       (c) => {
-        const line = indexLineFor(toRel, fields)
-        if (findIndexLine(c.split('\n'), fromIndex.pointer) < 0)
-          return upsertIndexLine(c, toIndex.pointer, line)
-        return upsertIndexLine(removeIndexLine(c, toIndex.pointer), fromIndex.pointer, line)
+        const moved = retargetedLine(c, fromIndex.pointer, toIndex.pointer)
+        if (moved === undefined) return upsertIndexLine(c, toIndex.pointer, fields)
+        return replaceIndexLine(removeIndexLine(c, toIndex.pointer), fromIndex.pointer, moved)
       },
       record,
     )
   } else {
+    const oldIndex = (await readIfExists(join(memoryDir, fromIndex.indexRel))) ?? ''
+    const moved = retargetedLine(oldIndex, fromIndex.pointer, toIndex.pointer)
     await removePointer(memoryDir, fromRel, record)
-    await upsertPointer(memoryDir, toRel, fields, record)
+    await editIndex(
+      memoryDir,
+      toIndex.indexRel,
+      (c) =>
+        moved === undefined
+          ? upsertIndexLine(c, toIndex.pointer, fields)
+          : replaceIndexLine(c, toIndex.pointer, moved),
+      record,
+    )
   }
   return readMemory(memoryDir, toRel)
 }
@@ -313,12 +351,15 @@ export async function planMemoryWrite(
   if (expectedHash !== undefined && (existing === null || sha256Hex(existing) !== expectedHash))
     throw new ConflictError(path, existing, '')
   const parsed = existing === null ? undefined : parseMemoryFile(existing)
-  const raw = serializeMemoryFile(fields, parsed?.data ?? {}, parsed?.format ?? format)
+  const raw = withinSizeLimit(
+    relPath,
+    serializeMemoryFile(fields, parsed?.data ?? {}, parsed?.format ?? format),
+  )
   await guardMemoryWrite(relPath, raw)
   return [
     { path: relPath, before: existing, after: raw },
     ...(await plannedIndex(memoryDir, relPath, (c, pointer) =>
-      upsertIndexLine(c, pointer, indexLineFor(relPath, fields)),
+      upsertIndexLine(c, pointer, fields, pointerFieldsOf(parsed)),
     )),
   ]
 }

@@ -1,0 +1,13 @@
+/**
+ * How large one memory may be, wherever it is written (the editor, MCP, a review approval): 1 MiB
+ * of UTF-8, the team server's own body limit. A memory is one fact and a few lines; anything near
+ * this size is a paste, not a memory.
+ */
+export const MAX_MEMORY_BYTES = 1024 * 1024
+
+/** `1.0 MiB`, `20.0 MB` — sizes in messages about these limits. */
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MiB`
+  if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`
+  return `${n} bytes`
+}
