@@ -33,7 +33,10 @@ describe('the first start', () => {
     const before = snapshotTree(sb.home)
     const host = await createHost({ env: sb.env, agentSocket: false })
     try {
-      const current = (await host.call('workspace/current', undefined)) as Ok<{ memoryDir: string; isDemo: boolean }>
+      const current = (await host.call('workspace/current', undefined)) as Ok<{
+        memoryDir: string
+        isDemo: boolean
+      }>
       const list = (await host.call('workspace/list', undefined)) as Ok<
         { memoryDir: string; label: string; memoryCount: number; projectRoot: string }[]
       >
@@ -76,7 +79,9 @@ describe('the first start', () => {
       let names: string[] = []
       while (Date.now() < deadline && !names.includes('external.md')) {
         await new Promise((r) => setTimeout(r, 100))
-        names = ((await host.call('memory/list', undefined)) as Ok<{ relPath: string }[]>).value.map((m) => m.relPath)
+        names = ((await host.call('memory/list', undefined)) as Ok<{ relPath: string }[]>).value.map(
+          (m) => m.relPath,
+        )
       }
       expect(names).toContain('external.md')
     } finally {

@@ -43,7 +43,12 @@ async function always(status: number, body: unknown = { error: { message: 'nope'
 const fullServer = {
   error: {
     message: 'too many entries',
-    details: { error_code: 'team_memory_too_many_entries', max_entries: 5, received_entries: 7, held_entries: 4 },
+    details: {
+      error_code: 'team_memory_too_many_entries',
+      max_entries: 5,
+      received_entries: 7,
+      held_entries: 4,
+    },
   },
 }
 
@@ -60,13 +65,16 @@ function deps(url: string): SyncDeps {
 }
 
 describe('a sync ends within a bounded number of requests', () => {
-  it.each([400, 401, 403, 413, 422])('against a server that always answers %i: at once, permanent', async (status) => {
-    const s = await always(status, status === 413 ? fullServer : undefined)
-    const err = await syncTeamMemory(deps(s.url)).catch((e: unknown) => e)
-    expect(err).toBeInstanceOf(TeamApiError)
-    expect(err).toMatchObject({ permanent: true })
-    expect(s.seen.requests).toBeLessThanOrEqual(2) // a GET, and for 413 the PUT it refused
-  })
+  it.each([400, 401, 403, 413, 422])(
+    'against a server that always answers %i: at once, permanent',
+    async (status) => {
+      const s = await always(status, status === 413 ? fullServer : undefined)
+      const err = await syncTeamMemory(deps(s.url)).catch((e: unknown) => e)
+      expect(err).toBeInstanceOf(TeamApiError)
+      expect(err).toMatchObject({ permanent: true })
+      expect(s.seen.requests).toBeLessThanOrEqual(2) // a GET, and for 413 the PUT it refused
+    },
+  )
 
   it('against a server that always answers 500: retried with backoff, then given up', async () => {
     const s = await always(500)
@@ -83,7 +91,12 @@ describe('a sync ends within a bounded number of requests', () => {
   it('a full server ends `memdir sync --push` at once, naming the limit, the count and what to remove', async () => {
     const server = await startTeamServer({ maxEntries: 5 })
     const token = await server.token('acme/shop')
-    await server.store.upsert('acme/shop', { 'w.md': 'w', 'x.md': 'x', 'y.md': 'y', 'z.md': 'z' }, undefined, 5)
+    await server.store.upsert(
+      'acme/shop',
+      { 'w.md': 'w', 'x.md': 'x', 'y.md': 'y', 'z.md': 'z' },
+      undefined,
+      5,
+    )
     let puts = 0
     const counted = await startTeamServer({
       maxEntries: 5,
@@ -116,7 +129,12 @@ describe('a sync ends within a bounded number of requests', () => {
 
   it('`memdir sync` against a server that always answers 500 exits 1 within its retry budget', async () => {
     const s = await always(500)
-    const sb = sandbox({ MEMDIR_TEAM_MEMORY: '1', MEMDIR_TEAM_URL: s.url, MEMDIR_TEAM_TOKEN: 'tmt_x', MEMDIR_TEAM_REPO: 'acme/shop' })
+    const sb = sandbox({
+      MEMDIR_TEAM_MEMORY: '1',
+      MEMDIR_TEAM_URL: s.url,
+      MEMDIR_TEAM_TOKEN: 'tmt_x',
+      MEMDIR_TEAM_REPO: 'acme/shop',
+    })
     const r = await runBuilt(['sync'], { env: sb.env, cwd: sb.project, timeoutMs: 30_000 })
     expect(r.code).toBe(1)
     expect(r.stderr).toContain('500')

@@ -6,7 +6,7 @@ import { getTeamMemPath } from '../../src-main/core/paths/team-agent-paths.js'
 import { cliSession } from '../helpers/cli.js'
 import { changesOutside, snapshotTree } from '../helpers/home-snapshot.js'
 import { startTeamServer, teamCall } from '../helpers/team-server.js'
-import { sandbox, tempDir, writeFile } from '../helpers/temp-env.js'
+import { sandbox, tempDir } from '../helpers/temp-env.js'
 
 /**
  * The team server as any client can reach it — an old Memdir, a script, curl: it enforces the
@@ -17,7 +17,8 @@ import { sandbox, tempDir, writeFile } from '../helpers/temp-env.js'
 beforeEach(() => clearAutoMemPathCache())
 
 const backends = [{ name: 'sqlite', databaseUrl: undefined as string | undefined }]
-if (process.env.TEST_DATABASE_URL) backends.push({ name: 'postgres', databaseUrl: process.env.TEST_DATABASE_URL })
+if (process.env.TEST_DATABASE_URL)
+  backends.push({ name: 'postgres', databaseUrl: process.env.TEST_DATABASE_URL })
 const freshRepo = () => `attack/r-${Math.random().toString(36).slice(2, 8)}`
 
 // Real-format credentials, assembled so no scanner flags this file itself.
@@ -47,7 +48,9 @@ describe.each(backends)('the team server enforces the client rules itself ($name
       expect(r.status, JSON.stringify(key)).toBe(400)
       expect(r.body.error.details).toMatchObject({ error_code: 'team_memory_invalid_key', key })
     }
-    const tooLong = await teamCall(s.url, t, 'PUT', repo, { body: { entries: { ['a'.repeat(300) + '.md']: 'x' } } })
+    const tooLong = await teamCall(s.url, t, 'PUT', repo, {
+      body: { entries: { ['a'.repeat(300) + '.md']: 'x' } },
+    })
     expect(tooLong.body.error.details.rule).toBe('PATH_TOO_LONG')
     expect(await s.store.getRepo(repo)).toBeUndefined()
   })
@@ -59,7 +62,11 @@ describe.each(backends)('the team server enforces the client rules itself ($name
     const body = '{"entries":{"__proto__.md":"p","constructor.md":"c","prototype.md":"q"}}'
     expect((await teamCall(s.url, t, 'PUT', repo, { body })).status).toBe(200)
     const got = await teamCall(s.url, t, 'GET', repo)
-    expect(Object.keys(got.body.content.entries).sort()).toEqual(['__proto__.md', 'constructor.md', 'prototype.md'])
+    expect(Object.keys(got.body.content.entries).sort()).toEqual([
+      '__proto__.md',
+      'constructor.md',
+      'prototype.md',
+    ])
     // A raw `__proto__` key (no .md) is refused, never silently dropped.
     const raw = await teamCall(s.url, t, 'PUT', repo, { body: '{"entries":{"__proto__":"x","ok.md":"y"}}' })
     expect(raw.status).toBe(400)
@@ -70,10 +77,15 @@ describe.each(backends)('the team server enforces the client rules itself ($name
     const s = await startTeamServer({ databaseUrl })
     const repo = freshRepo()
     const t = await s.token(repo)
-    expect((await teamCall(s.url, t, 'PUT', repo, { body: { entries: { 'Deploy.md': 'a' } } })).status).toBe(200)
+    expect((await teamCall(s.url, t, 'PUT', repo, { body: { entries: { 'Deploy.md': 'a' } } })).status).toBe(
+      200,
+    )
     const twin = await teamCall(s.url, t, 'PUT', repo, { body: { entries: { 'deploy.md': 'b' } } })
     expect(twin.status).toBe(422)
-    expect(twin.body.error.details).toMatchObject({ error_code: 'team_memory_key_collision', existing: 'Deploy.md' })
+    expect(twin.body.error.details).toMatchObject({
+      error_code: 'team_memory_key_collision',
+      existing: 'Deploy.md',
+    })
   })
 
   it('refuses a secret with 422 naming the key and the rule, never the secret', async () => {
@@ -84,7 +96,9 @@ describe.each(backends)('the team server enforces the client rules itself ($name
       ['ci.md', `CI pushes with ${GITHUB_TOKEN}\n`],
       ['aws.md', `deploy user key ${AWS_KEY}\n`],
     ]) {
-      const r = await teamCall(s.url, t, 'PUT', repo, { body: { entries: { 'clean.md': 'fine', [key!]: text! } } })
+      const r = await teamCall(s.url, t, 'PUT', repo, {
+        body: { entries: { 'clean.md': 'fine', [key!]: text! } },
+      })
       expect(r.status).toBe(422)
       expect(r.body.error.details).toMatchObject({ error_code: 'team_memory_secret', key })
       expect(r.body.error.details.rules.length).toBeGreaterThan(0)
@@ -108,17 +122,23 @@ describe.each(backends)('the team server enforces the client rules itself ($name
     const t = await s.token(repo)
     const longKey = 'b'.repeat(300) + '.md'
     await s.store.upsert(repo, { 'keep.md': 'k', [longKey]: 'x' }, undefined, 100) // as an old server did
-    const del = await fetch(`${s.url}/api/claude_code/team_memory?repo=${repo}&key=${encodeURIComponent(longKey)}`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${t}` },
-    })
+    const del = await fetch(
+      `${s.url}/api/claude_code/team_memory?repo=${repo}&key=${encodeURIComponent(longKey)}`,
+      {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${t}` },
+      },
+    )
     expect(del.status).toBe(200)
     expect(await del.json()).toMatchObject({ deleted: [longKey] })
     expect([...(await s.store.getRepo(repo))!.entries.keys()]).toEqual(['keep.md'])
-    const again = await fetch(`${s.url}/api/claude_code/team_memory?repo=${repo}&key=${encodeURIComponent(longKey)}`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${t}` },
-    })
+    const again = await fetch(
+      `${s.url}/api/claude_code/team_memory?repo=${repo}&key=${encodeURIComponent(longKey)}`,
+      {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${t}` },
+      },
+    )
     expect(again.status).toBe(404)
   })
 })
@@ -132,15 +152,23 @@ describe('memdir team-server key list|delete', () => {
     const longKey = 'c'.repeat(300) + '.md'
     await store.upsert('acme/shop', { 'ok.md': 'fine', [longKey]: 'x' }, undefined, 100)
     await store.close()
-    expect(await admin.run(['team-server', 'key', 'list', '--repo', 'acme/shop', '--json', '--data', data])).toBe(0)
+    expect(
+      await admin.run(['team-server', 'key', 'list', '--repo', 'acme/shop', '--json', '--data', data]),
+    ).toBe(0)
     const listed = JSON.parse(admin.io.stdout) as { key: string; problem?: string }[]
     expect(listed.find((k) => k.key === longKey)?.problem).toMatch(/bytes long/)
     expect(listed.find((k) => k.key === 'ok.md')?.problem).toBeUndefined()
     admin.io.stdout = ''
-    expect(await admin.run(['team-server', 'key', 'delete', '--repo', 'acme/shop', longKey, '--data', data])).toBe(0)
-    expect(await admin.run(['team-server', 'key', 'delete', '--repo', 'acme/shop', longKey, '--data', data])).toBe(1)
+    expect(
+      await admin.run(['team-server', 'key', 'delete', '--repo', 'acme/shop', longKey, '--data', data]),
+    ).toBe(0)
+    expect(
+      await admin.run(['team-server', 'key', 'delete', '--repo', 'acme/shop', longKey, '--data', data]),
+    ).toBe(1)
     admin.io.stdout = ''
-    expect(await admin.run(['team-server', 'key', 'list', '--repo', 'acme/shop', '--json', '--data', data])).toBe(0)
+    expect(
+      await admin.run(['team-server', 'key', 'list', '--repo', 'acme/shop', '--json', '--data', data]),
+    ).toBe(0)
     expect((JSON.parse(admin.io.stdout) as { key: string }[]).map((k) => k.key)).toEqual(['ok.md'])
   })
 })
@@ -149,7 +177,9 @@ describe('a teammate pulls from a server that holds what it must not', () => {
   it('writes every good entry, reports each bad one, and writes nothing outside the memory and data dirs', async () => {
     const s = await startTeamServer()
     const t = await s.token('acme/shop')
-    const good = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`note-${String(i).padStart(2, '0')}.md`, `fact ${i}\n`]))
+    const good = Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [`note-${String(i).padStart(2, '0')}.md`, `fact ${i}\n`]),
+    )
     const bad = {
       ['d'.repeat(300) + '.md']: 'too long a name for any disk',
       'ci.md': `CI pushes with ${GITHUB_TOKEN}\n`,
@@ -157,11 +187,19 @@ describe('a teammate pulls from a server that holds what it must not', () => {
     }
     // What an older server accepted, stored directly.
     await s.store.upsert('acme/shop', { ...good, ...bad }, undefined, 100)
-    const sb = sandbox({ MEMDIR_TEAM_MEMORY: '1', MEMDIR_TEAM_URL: s.url, MEMDIR_TEAM_TOKEN: t, MEMDIR_TEAM_REPO: 'acme/shop' })
+    const sb = sandbox({
+      MEMDIR_TEAM_MEMORY: '1',
+      MEMDIR_TEAM_URL: s.url,
+      MEMDIR_TEAM_TOKEN: t,
+      MEMDIR_TEAM_REPO: 'acme/shop',
+    })
     const before = snapshotTree(sb.home)
     const run = cliSession(sb.env, sb.project)
     expect(await run.run(['sync', '--pull', '--json'])).toBe(0)
-    const out = JSON.parse(run.io.stdout) as { pulled: string[]; skipped: { key: string; kind: string; reason: string }[] }
+    const out = JSON.parse(run.io.stdout) as {
+      pulled: string[]
+      skipped: { key: string; kind: string; reason: string }[]
+    }
     expect(out.pulled.sort()).toEqual(Object.keys(good).sort())
     expect(out.skipped.map((x) => [x.key, x.kind]).sort()).toEqual(
       [

@@ -64,9 +64,23 @@ describe('team values before they were per project', () => {
     })
     // What the CLI, the hooks and MCP read: shop has its target, infra has only its own origin.
     const shopCtx = { ...w.ctxOf(w.shop), secrets: readStoredSecrets(w.ctxOf(w.shop)) }
-    expect(resolveTeamTarget(shopCtx)).toMatchObject({ url: 'https://team.example/', repo: 'acme/shop', token: 'tmt_shop' })
-    const infraTarget = resolveTeamTarget({ ...w.ctxOf(w.infra), secrets: readStoredSecrets(w.ctxOf(w.infra)) })
-    expect(infraTarget).toEqual({ url: undefined, repo: 'acme/infra', repoDefault: 'acme/infra', pair: undefined, token: undefined, tokenFrom: undefined })
+    expect(resolveTeamTarget(shopCtx)).toMatchObject({
+      url: 'https://team.example/',
+      repo: 'acme/shop',
+      token: 'tmt_shop',
+    })
+    const infraTarget = resolveTeamTarget({
+      ...w.ctxOf(w.infra),
+      secrets: readStoredSecrets(w.ctxOf(w.infra)),
+    })
+    expect(infraTarget).toEqual({
+      url: undefined,
+      repo: 'acme/infra',
+      repoDefault: 'acme/infra',
+      pair: undefined,
+      token: undefined,
+      tokenFrom: undefined,
+    })
   })
 
   it('without a saved repo, move to the project opened last before the settings were saved', async () => {
@@ -76,12 +90,17 @@ describe('team values before they were per project', () => {
       [w.infra, Date.now()], // opened after the save
       [w.shop, saved - 60_000],
     ])
-    const file = writeFile(settingsFilePath(w.ctxOf(w.shop)), JSON.stringify({ teamUrl: 'https://team.example' }))
+    const file = writeFile(
+      settingsFilePath(w.ctxOf(w.shop)),
+      JSON.stringify({ teamUrl: 'https://team.example' }),
+    )
     utimesSync(file, new Date(saved), new Date(saved))
     const run = cliSession(w.sb.env, w.infra)
     expect(await run.run(['sync'])).toBe(1)
     expect(run.io.stderr).toContain('no team server configured for this project')
-    expect(w.settings().projects).toEqual({ [projectKey(w.memoryDirOf(w.shop))]: { teamUrl: 'https://team.example' } })
+    expect(w.settings().projects).toEqual({
+      [projectKey(w.memoryDirOf(w.shop))]: { teamUrl: 'https://team.example' },
+    })
     const inShop = cliSession(w.sb.env, w.shop)
     expect(await inShop.run(['sync'])).toBe(1)
     expect(inShop.io.stderr).toContain('no team token for acme/shop on https://team.example')
