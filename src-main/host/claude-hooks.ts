@@ -1,12 +1,12 @@
-import { MemdirError } from '../../src-shared/errors.js'
+import { MemdirError, messageOf } from '../../src-shared/errors.js'
 import { copyFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createTwoFilesPatch } from 'diff'
-import { applyEdits, modify, type FormattingOptions, type JSONPath } from 'jsonc-parser'
+import { applyEdits, format, modify, type FormattingOptions, type JSONPath } from 'jsonc-parser'
 import { getClaudeConfigDir } from '../core/paths/base-dir.js'
 import type { ProjectContext } from '../core/paths/context.js'
 import { sanitizePath } from '../core/paths/sanitize.js'
-import { readIfExists, sha256Hex, writeFileIfUnchanged } from '../core/store/atomic-write.js'
+import { readIfExists, sha256Hex, writeFileInPlace } from '../core/store/atomic-write.js'
 
 export type HookScope = 'user' | 'project' | 'local'
 export const HOOK_SCOPES: readonly HookScope[] = ['user', 'project', 'local']
@@ -64,7 +64,7 @@ async function readSettings(path: string): Promise<SettingsText> {
   } catch (e) {
     throw new MemdirError(
       'SETTINGS_UNREADABLE',
-      `${path} is not valid JSON (${(e as Error).message}); Memdir leaves it alone. Fix it, or install at another scope.`,
+      `${path} is not valid JSON (${messageOf(e)}); Memdir leaves it alone. Fix it, or install at another scope.`,
     )
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
@@ -101,11 +101,34 @@ class SettingsEditor {
   get json(): Settings {
     return JSON.parse(this.text) as Settings
   }
+  /**
+   * jsonc-parser's own formatting of an edit re-formats the whole lines around it — the user's
+   * `"permissions": { "allow": [...] }` on the line before an added key would be spread over five
+   * lines. Here the edit is made as is, and only the text it inserts is formatted (with the
+   * braces of a container that was empty): every other byte of the file stays the user's.
+   */
   set(path: JSONPath, value: unknown, arrayInsert = false): void {
-    this.text = applyEdits(
-      this.text,
-      modify(this.text, path, value, { formattingOptions: this.format, isArrayInsertion: arrayInsert }),
+    const edits = modify(this.text, path, value, { isArrayInsertion: arrayInsert })
+    const next = applyEdits(this.text, edits)
+    const inserted = edits.find((e) => e.content)
+    if (!inserted) {
+      this.text = next
+      return
+    }
+    let begin = inserted.offset
+    let end = inserted.offset + inserted.content.length
+    const before = /[{[]\s*$/.exec(next.slice(0, begin))
+    const after = /^\s*[}\]]/.exec(next.slice(end))
+    if (before && after) {
+      begin -= before[0].length
+      end += after[0].length
+    }
+    const formatting = format(
+      next,
+      { offset: begin, length: end - begin },
+      { ...this.format, keepLines: false },
     )
+    this.text = applyEdits(next, formatting)
   }
 
   /** Removes our hook commands; returns the events whose lists that emptied. */
@@ -280,10 +303,7 @@ export async function applyHooks(
     await copyFile(change.path, backup)
   }
   await mkdir(join(change.path, '..'), { recursive: true })
-  await writeFileIfUnchanged(
-    change.path,
-    change.after,
-    change.before === null ? null : sha256Hex(change.before),
-  )
+  // Through a symlink to its target, keeping its mode and owner; a read-only file is refused.
+  await writeFileInPlace(change.path, change.after, change.before === null ? null : sha256Hex(change.before))
   return { backup }
 }

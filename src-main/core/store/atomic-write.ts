@@ -2,7 +2,7 @@ import { nodeCrypto } from './lazy-crypto.js'
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { link, mkdir, open, readFile, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import { MemdirError } from '../../../src-shared/errors.js'
+import { errnoOf, MemdirError, messageOf } from '../../../src-shared/errors.js'
 
 export function sha256Hex(content: string | Buffer): string {
   return nodeCrypto().createHash('sha256').update(content).digest('hex')
@@ -152,4 +152,56 @@ export async function removeStaleTempFiles(dir: string): Promise<string[]> {
     removed.push(rel)
   }
   return removed
+}
+
+/**
+ * Rewrites a file someone else owns and may have arranged (Claude Code's settings): through a
+ * symlink to its target (the link stays), keeping the target's mode and owner, atomically, and
+ * only if its content still hashes to `expectedHash` (null: it must not exist). A file that is
+ * read-only for its owner is refused with a clear error, never made writable.
+ */
+export async function writeFileInPlace(
+  path: string,
+  data: string,
+  expectedHash: string | null,
+): Promise<void> {
+  const { lstat, stat, realpath, chown } = await import('node:fs/promises')
+  const link = await lstat(path).catch((e: unknown) => {
+    if (errnoOf(e) === 'ENOENT') return undefined
+    throw e
+  })
+  if (!link) return writeFileIfUnchanged(path, data, expectedHash)
+  const target = link.isSymbolicLink()
+    ? await realpath(path).catch((e: unknown) => {
+        throw new MemdirError(
+          'NOT_FOUND',
+          `${path} is a symlink to a file that does not exist (${messageOf(e)})`,
+        )
+      })
+    : path
+  const st = await stat(target)
+  if ((st.mode & 0o200) === 0)
+    throw new MemdirError(
+      'READ_ONLY',
+      `${target} is read-only (mode ${(st.mode & 0o777).toString(8)}): Memdir leaves it as it is. Make it writable (chmod u+w) and try again, or make the change yourself.`,
+    )
+  const current = await readIfExists(target)
+  if (current === null || sha256Hex(current) !== expectedHash) throw new ConflictError(path, current, data)
+  const tmp = await writeTemp(target, data, st.mode & 0o7777)
+  try {
+    const me = process.getuid?.()
+    if (me !== undefined && (st.uid !== me || st.gid !== process.getgid?.()))
+      await chown(tmp, st.uid, st.gid).catch((e: unknown) => {
+        throw new MemdirError(
+          'READ_ONLY',
+          `cannot keep the owner of ${target} (${messageOf(e)}): not changed`,
+        )
+      })
+    // writeTemp's mode is filtered by the umask: set the exact one.
+    await (await import('node:fs/promises')).chmod(tmp, st.mode & 0o7777)
+    await rename(tmp, target)
+  } catch (e) {
+    await unlink(tmp).catch(() => {})
+    throw e
+  }
 }
