@@ -46,6 +46,11 @@ export interface MemoryDoc extends MemoryListItem {
   body: string
   raw: string
   hash: string
+  /**
+   * Where the file really lives when a symlink keeps it outside the memory dir: it is read (as
+   * Claude Code and recall read it) but never written through the link.
+   */
+  linkedTo?: string
 }
 
 export type { MemoryInput, SettingsInput } from './contract.js'

@@ -40,5 +40,6 @@ export function docOf(r: MemoryRecord, relPath = r.relPath): MemoryDoc {
     body: r.body,
     raw: r.raw,
     hash: r.hash,
+    ...(r.linkedTo ? { linkedTo: r.linkedTo } : {}),
   }
 }

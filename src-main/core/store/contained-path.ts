@@ -81,3 +81,21 @@ export async function resolveContainedPath(root: string, rel: string): Promise<s
   }
   return target
 }
+
+/**
+ * Where a memory may be read: `rel` under `root` with no `..` or absolute tricks — and, as Claude
+ * Code's recursive readdir does, through symlinks wherever they lead. `linkedTo` is the real path
+ * when a link takes it outside the memory dir: such a memory is read, never written.
+ */
+export async function resolveReadablePath(
+  root: string,
+  rel: string,
+): Promise<{ path: string; linkedTo?: string }> {
+  checkRelativeKey(rel)
+  const absRoot = resolve(root)
+  const path = normalize(join(absRoot, rel))
+  if (!isInside(path, absRoot) || path === absRoot) throw new PathTraversalError(`path escapes its directory: ${rel}`)
+  const realRoot = await realpath(absRoot).catch(() => absRoot)
+  const real = await realpath(path).catch(() => path)
+  return isInside(real, realRoot) ? { path } : { path, linkedTo: real }
+}

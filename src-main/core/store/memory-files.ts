@@ -6,7 +6,7 @@ import { dirname, join, posix } from 'node:path'
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { TEAM_DIRNAME } from '../paths/team-agent-paths.js'
 import { ConflictError, readIfExists, sha256Hex, writeFileIfUnchanged } from './atomic-write.js'
-import { resolveContainedPath } from './contained-path.js'
+import { resolveContainedPath, resolveReadablePath } from './contained-path.js'
 import {
   type MemoryFields,
   type MemoryFormat,
@@ -38,6 +38,8 @@ export interface MemoryRecord {
   type?: MemoryType
   body: string
   data: Record<string, unknown>
+  /** Where a symlink really keeps it, when that is outside the memory dir (then it is read-only). */
+  linkedTo?: string
 }
 
 /** Which MEMORY.md indexes a file: team files have their own index in team/. */
@@ -48,11 +50,22 @@ export function indexLocationFor(relPath: string): { indexRel: string; pointer: 
   return { indexRel: ENTRYPOINT_NAME, pointer: relPath }
 }
 
+/**
+ * Where a memory may be written: inside the memory dir also through symlinks. One a link keeps
+ * outside is read-only (READ_ONLY, saying where it lives); other escapes are INVALID_PATH.
+ */
 async function resolveMemoryPath(memoryDir: string, relPath: string): Promise<string> {
   if (!relPath.endsWith('.md')) throw new MemdirError('INVALID_PATH', `memory files end in .md: ${relPath}`)
   if (posix.basename(relPath) === ENTRYPOINT_NAME) {
     throw new MemdirError('INVALID_PATH', 'MEMORY.md is the index, not a memory')
   }
+  const { linkedTo } = await resolveReadablePath(memoryDir, relPath)
+  if (linkedTo)
+    throw new MemdirError(
+      'READ_ONLY',
+      `${relPath} is a symlink to ${linkedTo}, outside the memory dir: Memdir reads it but never writes through it. Edit it where it lives.`,
+      { linkedTo },
+    )
   return resolveContainedPath(memoryDir, relPath)
 }
 
@@ -101,13 +114,18 @@ export function slugForName(name: string): string {
   return slug || 'memory'
 }
 
+/**
+ * Reads a memory, following symlinks as Claude Code does (a memory it recalls can always be
+ * opened); one a link keeps outside the memory dir carries `linkedTo` and is never written.
+ */
 export async function readMemory(memoryDir: string, relPath: string): Promise<MemoryRecord> {
-  const path = await resolveMemoryPath(memoryDir, relPath)
+  if (!relPath.endsWith('.md')) throw new MemdirError('INVALID_PATH', `memory files end in .md: ${relPath}`)
+  const { path, linkedTo } = await resolveReadablePath(memoryDir, relPath)
   const raw = await readIfExists(path)
   if (raw === null) throw new MemdirError('NOT_FOUND', `no memory at ${relPath}`)
   const st = await stat(path)
   const parsed = parseMemoryFile(raw)
-  return { relPath, path, raw, hash: sha256Hex(raw), mtimeMs: st.mtimeMs, ...parsed }
+  return { relPath, path, raw, hash: sha256Hex(raw), mtimeMs: st.mtimeMs, ...(linkedTo ? { linkedTo } : {}), ...parsed }
 }
 
 /** Applies `edit` to a MEMORY.md, retrying once if it changed under us between read and write. */
@@ -234,6 +252,7 @@ export async function renameMemory(
   opts: WriteOptions = {},
 ): Promise<MemoryRecord> {
   const record = opts.record ?? unrecordedWrite
+  await resolveMemoryPath(memoryDir, fromRel) // a memory a symlink keeps outside stays where it is
   const from = await readMemory(memoryDir, fromRel)
   const toPath = await resolveNewMemoryPath(memoryDir, toRel)
   // Moving into team/ shares the file: the firewall applies (a private file may hold a secret by choice).

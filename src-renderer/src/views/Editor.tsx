@@ -140,7 +140,7 @@ export function Editor() {
   const [confirmDelete, setConfirmDelete] = useState(false)
   const [now, setNow] = useState(Date.now())
   const name = useRef<HTMLInputElement>(null)
-  const readOnly = doc?.scope === 'agent'
+  const readOnly = doc?.scope === 'agent' || Boolean(doc?.linkedTo)
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -209,8 +209,16 @@ export function Editor() {
         </div>
       </header>
       {readOnly && (
-        <p className="notice">
-          Agent memories are read-only here; the subagent that owns them keeps them up to date.
+        <p className="notice" data-testid="read-only-notice">
+          {doc?.linkedTo ? (
+            <>
+              Read-only: a symlink keeps this memory outside the memory dir, at{' '}
+              <code className="mono">{doc.linkedTo}</code>. Claude Code and recall read it; Memdir never
+              writes through the link — edit it where it lives.
+            </>
+          ) : (
+            'Agent memories are read-only here; the subagent that owns them keeps them up to date.'
+          )}
         </p>
       )}
       {conflict && <ConflictPanel conflict={conflict} />}
