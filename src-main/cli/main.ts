@@ -84,3 +84,6 @@ const code = await runCli(process.argv.slice(2), {
   stdin: () => readStdin(),
 })
 process.exitCode = code
+// A detached background extraction exits once its work is done (or given up): nothing it leaves
+// open — a model connection kept alive, a lock being released — may keep it running.
+if (process.argv[2] === 'hook' && process.argv[3] === 'extract') process.exit(code)

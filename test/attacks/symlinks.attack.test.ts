@@ -48,7 +48,10 @@ describe('symlinks in the memory dir', () => {
 
     const host = await createHost({ env: sb.env, projectRoot: sb.project, agentSocket: false })
     try {
-      const read = (await host.call('memory/read', { relPath: 'shared/oncall.md' })) as Ok<{ linkedTo?: string; body: string }>
+      const read = (await host.call('memory/read', { relPath: 'shared/oncall.md' })) as Ok<{
+        linkedTo?: string
+        body: string
+      }>
       expect(read.ok).toBe(true)
       expect(read.value.linkedTo).toBe(join(outside, 'shared', 'oncall.md'))
       expect(read.value.body).toContain('pager rotation')
@@ -69,7 +72,9 @@ describe('symlinks in the memory dir', () => {
       expect(
         await host.call('memory/update', { relPath: 'kafka.md', input, expectedHash: doc.value.hash }),
       ).toMatchObject({ ok: false, error: { code: 'READ_ONLY', message: expect.stringContaining(outside) } })
-      expect(await host.call('memory/delete', { relPath: 'kafka.md', expectedHash: doc.value.hash })).toMatchObject({
+      expect(
+        await host.call('memory/delete', { relPath: 'kafka.md', expectedHash: doc.value.hash }),
+      ).toMatchObject({
         ok: false,
         error: { code: 'READ_ONLY' },
       })
@@ -77,7 +82,9 @@ describe('symlinks in the memory dir', () => {
         ok: false,
         error: { code: 'READ_ONLY' },
       })
-      expect(await host.call('memory/create', { input, scope: 'private', fileName: 'shared/new.md' })).toMatchObject({
+      expect(
+        await host.call('memory/create', { input, scope: 'private', fileName: 'shared/new.md' }),
+      ).toMatchObject({
         ok: false,
         error: { code: 'INVALID_PATH' },
       })
@@ -86,7 +93,9 @@ describe('symlinks in the memory dir', () => {
     }
     const can = createAutoMemCanUseTool(memoryDir)
     for (const file of ['kafka.md', 'shared/oncall.md', 'shared/new.md'])
-      expect((await can('Write', { file_path: join(memoryDir, file), content: 'x' })).behavior, file).toBe('deny')
+      expect((await can('Write', { file_path: join(memoryDir, file), content: 'x' })).behavior, file).toBe(
+        'deny',
+      )
     const restore = cliSession(sb.env, sb.project)
     expect(await restore.run(['restore', 'kafka.md', '--to', '1'])).not.toBe(0)
     expect(snapshotTree(outside)).toEqual(before)

@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises'
-import { sep } from 'node:path'
+import { existsSync } from 'node:fs'
+import { dirname, sep } from 'node:path'
 import type { ExtractionEvent } from '../../core/extract/extract-memories.js'
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
@@ -25,6 +26,40 @@ async function settledTranscript(path: string, maxWaitMs = 3000) {
     if ((size === last && turnState(entries).state !== 'open') || Date.now() > end) return entries
     last = size
     await sleep(250)
+  }
+}
+
+/** How long a background extraction may run in all (lock wait included) before it gives up. */
+export const DEFAULT_EXTRACT_JOB_TIMEOUT_MS = 5 * 60_000
+
+/**
+ * Resolves (with why) when a detached run must stop although its work is not done: its time is
+ * up, or the memory dir it writes to is gone (with the project dir that held it). The run's
+ * cursor then stays where it was: the next turn's extraction takes the messages up again.
+ */
+export function extractionLeash(
+  memoryDir: string,
+  transcriptPath: string,
+  timeoutMs: number,
+  pollMs = 1000,
+): { stopped: Promise<string>; release: () => void } {
+  const dir = memoryDir.replace(/[\\/]+$/, '')
+  // What to watch: the memory dir, else (not written to yet) the project dir it will be in.
+  const watched = [dir, dirname(dir), transcriptPath].find((p) => existsSync(p)) ?? dir
+  let timer: NodeJS.Timeout | undefined
+  let poll: NodeJS.Timeout | undefined
+  const stopped = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`gave up after ${Math.round(timeoutMs / 1000)} s`), timeoutMs)
+    poll = setInterval(() => {
+      if (!existsSync(watched)) resolve(`${watched} is gone`)
+    }, pollMs)
+  })
+  return {
+    stopped,
+    release: () => {
+      clearTimeout(timer)
+      clearInterval(poll)
+    },
   }
 }
 

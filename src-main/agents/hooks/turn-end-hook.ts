@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import type { TurnEndHook } from '../../../src-shared/hook-input.js'
 import type { Env } from '../../core/paths/context.js'
 import { getAutoMemoryEnablement } from '../../core/paths/enablement.js'
@@ -45,6 +46,9 @@ export async function runTurnEndHook(
   env: Env,
   startBackground: (input: TurnEndHook, env: Env) => void = spawnBackgroundExtraction,
 ): Promise<TurnEndOutcome> {
+  // No transcript (a SessionEnd after `claude mcp list`): nothing to extract, so no process either.
+  if (!input.transcript_path || !existsSync(input.transcript_path))
+    return { skipped: `no transcript to extract (${input.transcript_path || 'none given'})` }
   const ctx = createProjectContext({ cwd: input.cwd, env })
   const auto = getAutoMemoryEnablement(ctx)
   if (!auto.enabled) return { skipped: `auto memory is off: ${auto.reason}` }

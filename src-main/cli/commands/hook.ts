@@ -1,4 +1,5 @@
 import { TurnEndInput, UserPromptSubmitInput } from '../../../src-shared/hook-input.js'
+import { messageOf } from '../../../src-shared/errors.js'
 import { check } from '../../../src-shared/schema-common.js'
 import { logHookLine } from '../../agents/hooks/hook-log.js'
 import { getAppDataDir } from '../../host/app-data.js'
@@ -32,16 +33,34 @@ export async function hookCommand(io: CliIO, event: string | undefined, job: Hoo
   if (event === 'extract') {
     if (!job.transcript || !job.session)
       throw new UsageError('hook extract needs --transcript FILE --session ID')
-    const { runExtractionJob } = await import('../../agents/hooks/extraction-job.js')
+    const { DEFAULT_EXTRACT_JOB_TIMEOUT_MS, extractionLeash, runExtractionJob } =
+      await import('../../agents/hooks/extraction-job.js')
+    const { getAutoMemPath } = await import('../../core/paths/auto-mem-path.js')
     const lines: Promise<void>[] = []
+    const ctx = createProjectContext({ cwd: job.cwd ?? io.cwd, env: io.env })
+    // A detached run never outlives its purpose: done, out of time, or its memory dir gone.
+    const leash = extractionLeash(
+      getAutoMemPath(ctx),
+      job.transcript,
+      Number(io.env.MEMDIR_HOOK_EXTRACT_TIMEOUT_MS) || DEFAULT_EXTRACT_JOB_TIMEOUT_MS,
+    )
     try {
       const { withCliSecrets } = await import('../../host/cli-secrets.js')
-      const ctx = await withCliSecrets(createProjectContext({ cwd: job.cwd ?? io.cwd, env: io.env }))
-      await runExtractionJob(ctx, job.transcript, job.session, (l) => lines.push(log(l)))
+      const work = withCliSecrets(ctx).then((c) =>
+        runExtractionJob(c, job.transcript!, job.session!, (l) => lines.push(log(l))),
+      )
+      const stop = await Promise.race([work.then(() => undefined), leash.stopped])
+      if (stop) {
+        lines.push(log(`stopped: ${stop}`))
+        await Promise.all(lines)
+        return 1
+      }
     } catch (e) {
-      lines.push(log(`failed: ${(e as Error).message}`))
+      lines.push(log(`failed: ${messageOf(e)}`))
       await Promise.all(lines)
       return 1
+    } finally {
+      leash.release()
     }
     await Promise.all(lines)
     return 0
@@ -68,7 +87,7 @@ export async function hookCommand(io: CliIO, event: string | undefined, job: Hoo
       )
     }
   } catch (e) {
-    await log(`failed: ${(e as Error).message}`)
+    await log(`failed: ${messageOf(e)}`)
   }
   return 0
 }

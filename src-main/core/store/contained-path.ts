@@ -94,7 +94,8 @@ export async function resolveReadablePath(
   checkRelativeKey(rel)
   const absRoot = resolve(root)
   const path = normalize(join(absRoot, rel))
-  if (!isInside(path, absRoot) || path === absRoot) throw new PathTraversalError(`path escapes its directory: ${rel}`)
+  if (!isInside(path, absRoot) || path === absRoot)
+    throw new PathTraversalError(`path escapes its directory: ${rel}`)
   const realRoot = await realpath(absRoot).catch(() => absRoot)
   const real = await realpath(path).catch(() => path)
   return isInside(real, realRoot) ? { path } : { path, linkedTo: real }

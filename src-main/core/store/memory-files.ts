@@ -125,7 +125,15 @@ export async function readMemory(memoryDir: string, relPath: string): Promise<Me
   if (raw === null) throw new MemdirError('NOT_FOUND', `no memory at ${relPath}`)
   const st = await stat(path)
   const parsed = parseMemoryFile(raw)
-  return { relPath, path, raw, hash: sha256Hex(raw), mtimeMs: st.mtimeMs, ...(linkedTo ? { linkedTo } : {}), ...parsed }
+  return {
+    relPath,
+    path,
+    raw,
+    hash: sha256Hex(raw),
+    mtimeMs: st.mtimeMs,
+    ...(linkedTo ? { linkedTo } : {}),
+    ...parsed,
+  }
 }
 
 /** Applies `edit` to a MEMORY.md, retrying once if it changed under us between read and write. */
