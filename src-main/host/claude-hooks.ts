@@ -112,7 +112,15 @@ class SettingsEditor {
     const next = applyEdits(this.text, edits)
     const inserted = edits.find((e) => e.content)
     if (!inserted) {
-      this.text = next
+      // A removal: only the whitespace where the two sides now meet is laid out again.
+      const at = edits[0]?.offset
+      this.text =
+        at === undefined
+          ? next
+          : applyEdits(
+              next,
+              format(next, { offset: Math.max(0, at - 1), length: 2 }, { ...this.format, keepLines: false }),
+            )
       return
     }
     let begin = inserted.offset

@@ -279,6 +279,9 @@ describe('memdir hook stop', () => {
     })
     try {
       const input = hookInput(VERSIONS[0]!, 'Stop', sb)
+      // The session the client names exists (a hook without a transcript hands nothing over).
+      mkdirSync(getProjectTranscriptDir(sb.ctx()), { recursive: true })
+      copyFileSync(TRANSCRIPT, input.transcript_path as string)
       const r = await runBuilt(['hook', 'stop'], { env: sb.env, input: JSON.stringify(input) })
       expect(r).toMatchObject({ code: 0, stdout: '' })
       expect(jobs).toEqual([
