@@ -41,13 +41,13 @@ export default defineConfig({
                 // caches, recall and injection, one chunk instead of fifteen.
                 name: 'memory',
                 priority: 1,
-                test: /src-main[\\/]core[\\/](store[\\/](scan|scan-sync|scan-worker-client|read-head|packed-headers|memory-header|header-cache|stamped-cache|frontmatter|manifest)\.ts|recall[\\/])|src-main[\\/]host[\\/](activity-store|manifest-view|memory-caches|recall-view)\.ts|src-main[\\/]agents[\\/]hooks[\\/](prompt-hook|recall-state)\.ts/,
+                test: /src-main[\\/]core[\\/](store[\\/](scan|scan-sync|scan-worker-client|read-head|packed-headers|memory-header|header-cache|stamped-cache|frontmatter|manifest)\.ts|recall[\\/])|src-main[\\/]host[\\/](activity[\\/]activity-store|memories[\\/](manifest-view|memory-caches)|previews[\\/]recall-view)\.ts|src-main[\\/]agents[\\/]hooks[\\/](prompt-hook|recall-state)\.ts/,
               },
               {
                 name: 'base',
                 // Before 'memory', which would otherwise take these along as its dependencies.
                 priority: 2,
-                test: /src-shared[\\/](settings|schema-common)\.ts|src-main[\\/]core[\\/]paths[\\/]|src-main[\\/]host[\\/](app-data|project|config|errors)\.ts|src-main[\\/]core[\\/]store[\\/](atomic-write|lazy-crypto|contained-path|ensure-dir)\.ts|src-main[\\/]cli[\\/]io\.ts/,
+                test: /src-shared[\\/](settings|schema-common)\.ts|src-main[\\/]core[\\/]paths[\\/]|src-main[\\/]host[\\/]settings[\\/](app-data|project|config|project-values)\.ts|src-main[\\/]core[\\/]store[\\/](atomic-write|lazy-crypto|contained-path|ensure-dir)\.ts|src-main[\\/]cli[\\/]io\.ts/,
               },
             ],
           },

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium } from 'playwright-core'
-import { createHost } from '../src-main/host/host.js'
+import { createHost } from '../src-main/host/app/host.js'
 import { startWebServer } from '../src-main/web/web-server.js'
 import { sanitizePath } from '../src-main/core/paths/sanitize.js'
 import { CHROMIUM, CHROMIUM_ARGS } from '../test/helpers/chromium.js'

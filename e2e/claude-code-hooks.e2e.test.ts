@@ -18,8 +18,8 @@ import { sandbox, writeFile } from '../test/helpers/temp-env.js'
 import { SELECTOR_SYSTEM_PROMPT } from '../src-main/core/recall/selector-prompt.js'
 import { HistoryStore } from '../src-main/core/history/history-store.js'
 import { clearAutoMemPathCache, getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
-import { activityFileFor, readActivity } from '../src-main/host/activity-store.js'
-import { historyDirFor } from '../src-main/host/app-data.js'
+import { activityFileFor, readActivity } from '../src-main/host/activity/activity-store.js'
+import { historyDirFor } from '../src-main/host/settings/app-data.js'
 
 /**
  * The real Claude Code client with Memdir's hooks installed, against the fake Messages API: the

@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { clearAutoMemPathCache } from '../src-main/core/paths/auto-mem-path.js'
 import { getTeamMemPath } from '../src-main/core/paths/team-agent-paths.js'
-import { createProjectContext } from '../src-main/host/project.js'
+import { createProjectContext } from '../src-main/host/settings/project.js'
 import { startTeamServer } from '../test/helpers/team-server.js'
 import { assertPrerequisites, launchBrowser, openApp, screenshot, until } from './harness.js'
 

@@ -244,7 +244,7 @@ describe('6. the activity feed', () => {
     try {
       // Two identical failures (as from a retrying sync) and one other entry.
       const { appendActivity, activityFileFor, newActivityItem } =
-        await import('../src-main/host/activity-store.js')
+        await import('../src-main/host/activity/activity-store.js')
       const feed = activityFileFor(app.sb.ctx(), getAutoMemPath(app.sb.ctx()))
       await appendActivity(
         feed,

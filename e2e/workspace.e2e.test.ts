@@ -333,7 +333,7 @@ describe('memory workspace in the browser', () => {
     const app = await openApp(browser)
     await app.close()
     // A host started without a project and no Claude Code projects opens the demo.
-    const { createHost } = await import('../src-main/host/host.js')
+    const { createHost } = await import('../src-main/host/app/host.js')
     const { startWebServer } = await import('../src-main/web/web-server.js')
     const { ROOT, RENDERER } = await import('./harness.js')
     const host = await createHost({ env: { ...app.sb.env }, resourcesDir: join(ROOT, 'resources') })

@@ -22,14 +22,14 @@ import {
   activityFileFor,
   newActivityItem,
   type ActivityInput,
-} from '../host/activity-store.js'
-import { proposalsDirFor } from '../host/app-data.js'
-import { loadEffectiveConfig } from '../host/config.js'
-import { historyForCli } from '../host/history.js'
-import { docOf, listItemOf, scopeOf } from '../host/memory-views.js'
-import { modelRuntimeFor } from '../host/model.js'
-import { recallPreview } from '../host/recall-view.js'
-import { memoryFormatFor } from '../host/views.js'
+} from '../host/activity/activity-store.js'
+import { proposalsDirFor } from '../host/settings/app-data.js'
+import { loadEffectiveConfig } from '../host/settings/config.js'
+import { historyForCli } from '../host/history/recording.js'
+import { docOf, listItemOf, scopeOf } from '../host/memories/memory-views.js'
+import { modelRuntimeFor } from '../host/settings/model-runtime.js'
+import { recallPreview } from '../host/previews/recall-view.js'
+import { memoryFormatFor } from '../host/previews/prompt-view.js'
 
 export type WriteOutcome =
   | { status: 'created' | 'updated'; memory: MemoryDoc }

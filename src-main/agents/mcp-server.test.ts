@@ -7,8 +7,8 @@ import { sandbox, writeFile } from '../../test/helpers/temp-env.js'
 import { HistoryStore } from '../core/history/history-store.js'
 import { clearAutoMemPathCache, getAutoMemPath } from '../core/paths/auto-mem-path.js'
 import { ProposalStore } from '../core/review/proposals.js'
-import { activityFileFor, readActivity } from '../host/activity-store.js'
-import { historyDirFor, proposalsDirFor } from '../host/app-data.js'
+import { activityFileFor, readActivity } from '../host/activity/activity-store.js'
+import { historyDirFor, proposalsDirFor } from '../host/settings/app-data.js'
 
 const MAIN = join(import.meta.dirname, '..', 'cli', 'main.ts')
 const clients: Client[] = []

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util'
 import type { ProjectContext } from '../core/paths/context.js'
 // In the start-up chunk (base) with io.ts: static imports cost nothing a command would not pay.
-import { loadAppSettings } from '../host/app-data.js'
-import { createProjectContext } from '../host/project.js'
+import { loadAppSettings } from '../host/settings/app-data.js'
+import { createProjectContext } from '../host/settings/project.js'
 import { type CliIO, UsageError } from './io.js'
 
 export const USAGE = `memdir — Claude Code memory, from the command line
@@ -256,13 +256,13 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
     // (hasLegacyTeamSettings, without loading its module on every start)
     if (READS_TEAM_VALUES.has(command) && (saved.teamUrl || saved.teamRepo)) {
       const { migrateLegacyTeamSettings } = await import('../host/settings/project-values.js')
-      const { teamMigrationCandidates } = await import('../host/workspace-list.js')
+      const { teamMigrationCandidates } = await import('../host/app/workspace-list.js')
       await migrateLegacyTeamSettings(c, await teamMigrationCandidates(c, io.env, c.projectRoot))
     }
     // Secrets kept outside the settings file are looked up only when the settings say there are some.
     if (!NEEDS_SECRETS.has(command)) return c
     if (!loadAppSettings(c).secrets) return c
-    return (await import('../host/cli-secrets.js')).withCliSecrets(c)
+    return (await import('../host/settings/cli-secrets.js')).withCliSecrets(c)
   }
   return run({ io, values, args, signal: io.signal ?? new AbortController().signal, ctx })
 }

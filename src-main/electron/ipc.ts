@@ -1,5 +1,5 @@
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron'
-import type { Host } from '../host/host.js'
+import type { Host } from '../host/app/host.js'
 import { APP_ORIGIN } from './protocol.js'
 
 /** Only our own top frame, loaded from app://, may call the host. */

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { API_KEY, readStoredSecrets, secretsDir, storeSecret } from '../host/secrets.js'
+import { API_KEY, readStoredSecrets, secretsDir, storeSecret } from '../host/settings/secrets.js'
 import { secretsWorld } from '../../test/helpers/secrets.js'
 import { keychainCipher } from './keychain.js'
 

@@ -1,4 +1,4 @@
-import type { SecretCipher } from '../host/secrets.js'
+import type { SecretCipher } from '../host/settings/secrets.js'
 
 /** The part of Electron's `safeStorage` the keychain needs (a stub stands in for it in tests). */
 export interface SafeStorageLike {

@@ -7,7 +7,7 @@ import { sandbox } from '../../test/helpers/temp-env.js'
 import { fakeSession } from '../../e2e/harness.js'
 import { clearAutoMemPathCache, getAutoMemPath } from '../core/paths/auto-mem-path.js'
 import { getProjectTranscriptDir } from '../core/paths/team-agent-paths.js'
-import { createHost } from '../host/host.js'
+import { createHost } from '../host/app/host.js'
 import { drainOnQuit, type QuittableApp } from './quit.js'
 
 /** Electron's app as far as quitting goes: records prevented quits and the final one. */

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { sandbox, tempDir, writeFile } from '../../test/helpers/temp-env.js'
 import { clearAutoMemPathCache } from '../core/paths/auto-mem-path.js'
-import { createHost, type Host } from '../host/host.js'
+import { createHost, type Host } from '../host/app/host.js'
 import { startWebServer, type RunningWebServer } from './web-server.js'
 
 let host: Host

@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { WebSocketServer, type WebSocket } from 'ws'
-import type { Host } from '../host/host.js'
+import type { Host } from '../host/app/host.js'
 import { readStatic } from './static-files.js'
 
 export interface WebServerOptions {

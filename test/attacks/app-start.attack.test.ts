@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { clearAutoMemPathCache, getAutoMemPath } from '../../src-main/core/paths/auto-mem-path.js'
 import { sanitizePath } from '../../src-main/core/paths/sanitize.js'
-import { createHost } from '../../src-main/host/host.js'
+import { createHost } from '../../src-main/host/app/host.js'
 import { changesOutside, snapshotTree } from '../helpers/home-snapshot.js'
 import { sandbox, writeFile } from '../helpers/temp-env.js'
 

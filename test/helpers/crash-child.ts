@@ -10,7 +10,7 @@ import { readMemory } from '../../src-main/core/store/memory-files.js'
 import { TeamApiClient } from '../../src-main/core/team/api-client.js'
 import { SyncBase } from '../../src-main/core/team/sync-base.js'
 import { createSyncState, pullTeamMemory } from '../../src-main/core/team/sync.js'
-import { recordingWrite } from '../../src-main/host/history.js'
+import { recordingWrite } from '../../src-main/host/history/recording.js'
 
 const [memoryDir, historyDir, url, token, repo] = process.argv.slice(2) as [
   string,

@@ -1,8 +1,8 @@
 import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { settingsFilePath } from '../../src-main/host/app-data.js'
-import { createProjectContext } from '../../src-main/host/project.js'
-import type { SecretCipher } from '../../src-main/host/secrets.js'
+import { settingsFilePath } from '../../src-main/host/settings/app-data.js'
+import { createProjectContext } from '../../src-main/host/settings/project.js'
+import type { SecretCipher } from '../../src-main/host/settings/secrets.js'
 import { sandbox, tempDir } from './temp-env.js'
 
 /** Stubbed crypto with the keychain's contract: reversible, never the plain text at rest. */

@@ -15,9 +15,9 @@ import { HistoryStore } from '../../core/history/history-store.js'
 import { clearAutoMemPathCache, getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import { getProjectTranscriptDir } from '../../core/paths/team-agent-paths.js'
 import { sanitizePath } from '../../core/paths/sanitize.js'
-import { activityFileFor, readActivity } from '../../host/activity-store.js'
-import { listenForAgentJobs, type TurnEndedJob } from '../../host/agent-socket.js'
-import { historyDirFor } from '../../host/app-data.js'
+import { activityFileFor, readActivity } from '../../host/activity/activity-store.js'
+import { listenForAgentJobs, type TurnEndedJob } from '../../host/integrations/agent-socket.js'
+import { historyDirFor } from '../../host/settings/app-data.js'
 import { hookLogPath } from './hook-log.js'
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'hook-input')
@@ -248,7 +248,7 @@ describe('memdir hook stop', () => {
       ANTHROPIC_BASE_URL: fake.url,
       MEMDIR_TURN_IDLE_MS: '600000',
     }
-    const { createHost } = await import('../../host/host.js')
+    const { createHost } = await import('../../host/app/host.js')
     const host = await createHost({ env, projectRoot: sb.project })
     try {
       // The transcript appears while the app runs; its last turn looks unfinished to the watcher

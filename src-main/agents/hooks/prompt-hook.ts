@@ -6,11 +6,11 @@ import { getAutoMemoryEnablement } from '../../core/paths/enablement.js'
 import { createModelClient } from '../../core/model/client.js'
 import { sanitizePath } from '../../core/paths/sanitize.js'
 import { RecallSession } from '../../core/recall/recall-session.js'
-import { activityFileFor, appendActivity, newActivityItem } from '../../host/activity-store.js'
-import { getAppDataDir, loadAppSettings } from '../../host/app-data.js'
-import { cachedScan, termCacheFor } from '../../host/memory-caches.js'
-import { loadEffectiveConfig, modelConfigOf } from '../../host/config.js'
-import { createProjectContext } from '../../host/project.js'
+import { activityFileFor, appendActivity, newActivityItem } from '../../host/activity/activity-store.js'
+import { getAppDataDir, loadAppSettings } from '../../host/settings/app-data.js'
+import { cachedScan, termCacheFor } from '../../host/memories/memory-caches.js'
+import { loadEffectiveConfig, modelConfigOf } from '../../host/settings/config.js'
+import { createProjectContext } from '../../host/settings/project.js'
 import { loadRecallState, pruneRecallStates, saveRecallState } from './recall-state.js'
 
 /** How long the model selector may take before the offline ranker answers instead. */
@@ -30,7 +30,7 @@ export async function runPromptHook(input: UserPromptSubmitHook, env: Env): Prom
   let ctx = createProjectContext({ cwd: input.cwd, env })
   // A key kept outside the settings file: its 0600 file, or the desktop app asked briefly (a prompt never waits long).
   if (loadAppSettings(ctx).secrets?.apiKey && !env.ANTHROPIC_API_KEY)
-    ctx = await (await import('../../host/cli-secrets.js')).withCliSecrets(ctx, 300)
+    ctx = await (await import('../../host/settings/cli-secrets.js')).withCliSecrets(ctx, 300)
   const auto = getAutoMemoryEnablement(ctx)
   if (!auto.enabled) return { skipped: `auto memory is off: ${auto.reason}` }
   const memoryDir = getAutoMemPath(ctx)

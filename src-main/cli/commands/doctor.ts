@@ -1,10 +1,10 @@
 import type { FixKind } from '../../core/health/findings.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { ProposalStore } from '../../core/review/proposals.js'
-import { proposalsDirFor } from '../../host/app-data.js'
-import { WorkspaceHealth } from '../../host/health.js'
-import { historyForCli } from '../../host/history.js'
-import { modelRuntimeFor } from '../../host/model.js'
+import { proposalsDirFor } from '../../host/settings/app-data.js'
+import { WorkspaceHealth } from '../../host/health/workspace-health.js'
+import { historyForCli } from '../../host/history/recording.js'
+import { modelRuntimeFor } from '../../host/settings/model-runtime.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
 const FIXABLE = ['remove-pointer', 'add-pointer', 'compact-index', 'update-path', 'merge', 'verify'] as const

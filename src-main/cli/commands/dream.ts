@@ -1,7 +1,7 @@
 import type { ProjectContext } from '../../core/paths/context.js'
-import { createDreamService } from '../../host/dream.js'
-import { historyForCli } from '../../host/history.js'
-import { modelRuntimeFor } from '../../host/model.js'
+import { createDreamService } from '../../host/runs/dream.js'
+import { historyForCli } from '../../host/history/recording.js'
+import { modelRuntimeFor } from '../../host/settings/model-runtime.js'
 import { type CliIO, printJson } from '../io.js'
 
 export async function dreamCommand(

@@ -3,9 +3,9 @@ import { MemoryCursorStore } from '../../core/extract/cursor-store.js'
 import type { ExtractionEvent } from '../../core/extract/extract-memories.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { readTranscriptMessages } from '../../core/sessions/transcript.js'
-import { createExtractionService } from '../../host/extraction.js'
-import { historyForCli } from '../../host/history.js'
-import { modelRuntimeFor } from '../../host/model.js'
+import { createExtractionService } from '../../host/runs/extraction.js'
+import { historyForCli } from '../../host/history/recording.js'
+import { modelRuntimeFor } from '../../host/settings/model-runtime.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
 export function describeExtractionEvent(e: ExtractionEvent): string {

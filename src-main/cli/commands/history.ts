@@ -1,6 +1,6 @@
 import { restoreVersion } from '../../core/history/restore.js'
 import type { ProjectContext } from '../../core/paths/context.js'
-import { historyForCli } from '../../host/history.js'
+import { historyForCli } from '../../host/history/recording.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
 export async function historyCommand(

@@ -2,8 +2,8 @@ import { TurnEndInput, UserPromptSubmitInput } from '../../../src-shared/hook-in
 import { messageOf } from '../../../src-shared/errors.js'
 import { check } from '../../../src-shared/schema-common.js'
 import { logHookLine } from '../../agents/hooks/hook-log.js'
-import { getAppDataDir } from '../../host/app-data.js'
-import { createProjectContext } from '../../host/project.js'
+import { getAppDataDir } from '../../host/settings/app-data.js'
+import { createProjectContext } from '../../host/settings/project.js'
 import { type CliIO, UsageError } from '../io.js'
 
 export interface HookJobArgs {
@@ -45,7 +45,7 @@ export async function hookCommand(io: CliIO, event: string | undefined, job: Hoo
       Number(io.env.MEMDIR_HOOK_EXTRACT_TIMEOUT_MS) || DEFAULT_EXTRACT_JOB_TIMEOUT_MS,
     )
     try {
-      const { withCliSecrets } = await import('../../host/cli-secrets.js')
+      const { withCliSecrets } = await import('../../host/settings/cli-secrets.js')
       const work = withCliSecrets(ctx).then((c) =>
         runExtractionJob(c, job.transcript!, job.session!, (l) => lines.push(log(l))),
       )

@@ -1,7 +1,13 @@
 import type { ProjectContext } from '../../core/paths/context.js'
-import { getAppDataDir } from '../../host/app-data.js'
-import { applyHooks, HOOK_SCOPES, hookStatus, planHooks, type HookScope } from '../../host/claude-hooks.js'
-import { memdirCommandBase } from '../../host/hook-command.js'
+import { getAppDataDir } from '../../host/settings/app-data.js'
+import {
+  applyHooks,
+  HOOK_SCOPES,
+  hookStatus,
+  planHooks,
+  type HookScope,
+} from '../../host/integrations/claude-hooks.js'
+import { memdirCommandBase } from '../../host/integrations/hook-command.js'
 import { join } from 'node:path'
 import { type CliIO, printJson, UsageError } from '../io.js'
 

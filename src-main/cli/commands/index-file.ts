@@ -1,6 +1,6 @@
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
-import { indexView } from '../../host/index-view.js'
+import { indexView } from '../../host/memories/index-view.js'
 import { type CliIO, printJson } from '../io.js'
 
 export async function indexCommand(ctx: ProjectContext, io: CliIO, json: boolean): Promise<number> {

@@ -1,7 +1,7 @@
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
-import { manifestView } from '../../host/manifest-view.js'
-import { headerCacheFor } from '../../host/memory-caches.js'
+import { manifestView } from '../../host/memories/manifest-view.js'
+import { headerCacheFor } from '../../host/memories/memory-caches.js'
 import { type CliIO, printJson } from '../io.js'
 
 export async function listCommand(ctx: ProjectContext, io: CliIO, json: boolean): Promise<number> {

@@ -1,7 +1,7 @@
 import { createMcpServer } from '../../agents/mcp-server.js'
 import { BoundedStdioServerTransport } from '../../agents/mcp-stdio.js'
 import type { ProjectContext } from '../../core/paths/context.js'
-import { memdirVersion } from '../../host/version.js'
+import { memdirVersion } from '../../host/integrations/version.js'
 import type { CliIO } from '../io.js'
 
 /** `memdir mcp`: serves the project's memory over stdio until the client closes stdin. */

@@ -1,7 +1,7 @@
 import type { ProjectContext } from '../../core/paths/context.js'
 import type { MemoryPromptMode } from '../../core/prompt/load.js'
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
-import { memoryFormatFor, promptPreview } from '../../host/views.js'
+import { memoryFormatFor, promptPreview } from '../../host/previews/prompt-view.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
 const MODES: readonly MemoryPromptMode[] = ['normal', 'team', 'kairos']

@@ -1,8 +1,8 @@
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
-import { cachedScan, termCacheFor } from '../../host/memory-caches.js'
-import { modelRuntimeFor } from '../../host/model.js'
-import { recallPreview } from '../../host/recall-view.js'
+import { cachedScan, termCacheFor } from '../../host/memories/memory-caches.js'
+import { modelRuntimeFor } from '../../host/settings/model-runtime.js'
+import { recallPreview } from '../../host/previews/recall-view.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
 export async function recallCommand(

@@ -1,6 +1,6 @@
 import type { ProjectContext } from '../../core/paths/context.js'
-import { loadAppSettings } from '../../host/app-data.js'
-import { withCliSecrets } from '../../host/cli-secrets.js'
+import { loadAppSettings } from '../../host/settings/app-data.js'
+import { withCliSecrets } from '../../host/settings/cli-secrets.js'
 import {
   API_KEY,
   SECRET_ENV,
@@ -13,9 +13,9 @@ import {
   teamTokenId,
   type SecretId,
   type SecretKind,
-} from '../../host/secrets.js'
+} from '../../host/settings/secrets.js'
 import { teamPairKey } from '../../host/settings/project-values.js'
-import { resolveTeamTarget } from '../../host/team.js'
+import { resolveTeamTarget } from '../../host/team/team-setup.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
 const KINDS: Record<string, SecretKind> = Object.fromEntries(SECRET_KINDS.map((n) => [SECRET_FLAG[n], n]))

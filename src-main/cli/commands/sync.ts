@@ -1,7 +1,7 @@
 import type { ProjectContext } from '../../core/paths/context.js'
 import { exclusiveSync, pullTeamMemory, pushTeamMemory } from '../../core/team/sync.js'
-import { historyForCli } from '../../host/history.js'
-import { resolveTeamSetup } from '../../host/team.js'
+import { historyForCli } from '../../host/history/recording.js'
+import { resolveTeamSetup } from '../../host/team/team-setup.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
 export async function syncCommand(

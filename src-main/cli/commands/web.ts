@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
-import { createHost } from '../../host/host.js'
-import { packageRoot, rendererDir, resourcesDir } from '../../host/package-paths.js'
+import { createHost } from '../../host/app/host.js'
+import { packageRoot, rendererDir, resourcesDir } from '../../host/integrations/package-paths.js'
 import { startWebServer } from '../../web/web-server.js'
 import { type CliIO, UsageError } from '../io.js'
 

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type Anthropic from '@anthropic-ai/sdk'
-import { putFile, type RecordedWrite } from '../history/recorded-write.js'
+import { putFile, type RecordedWrite } from '../store/recorded-write.js'
 import { buildCacheSafeParams } from '../model/cache-safe.js'
 import type { ModelClient } from '../model/client.js'
 import { MEMORY_AGENT_TOOLS, toAnthropicTool } from '../model/tools/index.js'

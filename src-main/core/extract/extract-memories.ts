@@ -1,6 +1,6 @@
 import { basename, relative } from 'node:path'
 import type Anthropic from '@anthropic-ai/sdk'
-import type { RecordedWrite } from '../history/recorded-write.js'
+import type { RecordedWrite } from '../store/recorded-write.js'
 import { buildCacheSafeParams, type CacheSafeParams } from '../model/cache-safe.js'
 import type { ModelClient } from '../model/client.js'
 import { MEMORY_AGENT_TOOLS, toAnthropicTool } from '../model/tools/index.js'

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import { isAbsolute, join, relative } from 'node:path'
 import { finding, type Finding } from './findings.js'
-import { shortCommit, type GitHistory } from './git-history.js'
+import { shortCommit, type GitHistory } from '../staleness/git-history.js'
 import type { MemoryFacts } from './memory-facts.js'
 
 export interface CodeLinkOptions {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { join, posix } from 'node:path'
-import { putFile, type RecordedWrite } from '../history/recorded-write.js'
+import { putFile, type RecordedWrite } from '../store/recorded-write.js'
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { readIfExists } from '../store/atomic-write.js'
 import { resolveContainedPath } from '../store/contained-path.js'

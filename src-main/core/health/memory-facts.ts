@@ -2,7 +2,7 @@ import { parseMemoryFile } from '../store/frontmatter.js'
 import { parseMemoryType } from '../store/memory-types.js'
 import { MAX_INJECTED_BYTES, MAX_INJECTED_LINES } from '../recall/inject.js'
 import { scanForSecrets } from '../../../src-shared/secret-scan.js'
-import { findCodeMentions, type CodeMentions } from './code-mentions.js'
+import { findCodeMentions, type CodeMentions } from '../staleness/code-mentions.js'
 import { finding, type Finding } from './findings.js'
 import { shingle, type Shingled } from './near-duplicates.js'
 

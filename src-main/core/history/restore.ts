@@ -4,7 +4,7 @@ import { resolveContainedPath } from '../store/contained-path.js'
 import { findIndexLine } from '../store/index-lines.js'
 import { indexLocationFor } from '../store/memory-files.js'
 import type { HistoryEntry, HistoryStore } from './history-store.js'
-import { putFile, type RecordedWrite } from './recorded-write.js'
+import { putFile, type RecordedWrite } from '../store/recorded-write.js'
 
 /**
  * A restore or undo: how its writes reach history. `record` is the writer's recorded write (the

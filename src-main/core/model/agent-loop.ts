@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk'
-import type { RecordedWrite } from '../history/recorded-write.js'
+import type { RecordedWrite } from '../store/recorded-write.js'
 import type { ModelClient } from './client.js'
 import { type CacheSafeParams, withMessageBreakpoint } from './cache-safe.js'
 import type { CanUseTool } from './permissions.js'

@@ -1,4 +1,4 @@
-import { codeStalenessNotes } from '../health/recall-notes.js'
+import { codeStalenessNotes } from '../staleness/recall-notes.js'
 import { readHead } from '../store/scan.js'
 import { memoryAge, memoryAgeDays, memoryFreshnessText } from './freshness.js'
 import type { RelevantMemory } from './find-relevant.js'

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { isMissing, MemdirError } from '../../../src-shared/errors.js'
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { putFile, type RecordedWrite } from '../history/recorded-write.js'
+import { putFile, type RecordedWrite } from '../store/recorded-write.js'
 import { ConflictError, readIfExists, writeFileAtomic } from '../store/atomic-write.js'
 import { resolveContainedPath } from '../store/contained-path.js'
 import { checkMemoryName } from '../../../src-shared/memory-names.js'
@@ -11,7 +11,7 @@ import {
   isTeamPath,
   newSecretFindings,
   SecretInMemoryError,
-} from '../store/secret-guard.js'
+} from '../secrets/secret-guard.js'
 import type { ProposedFile } from './overlay-tools.js'
 
 export interface Proposal {

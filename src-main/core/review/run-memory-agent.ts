@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk'
-import type { RecordedWrite } from '../history/recorded-write.js'
+import type { RecordedWrite } from '../store/recorded-write.js'
 import { runAgentLoop, type AgentLoopResult } from '../model/agent-loop.js'
 import type { CacheSafeParams } from '../model/cache-safe.js'
 import type { ModelClient } from '../model/client.js'

@@ -22,8 +22,8 @@ import {
   upsertIndexLine,
 } from './index-lines.js'
 import type { MemoryType } from './memory-types.js'
-import { guardMemoryWrite, isTeamPath } from './secret-guard.js'
-import { type RecordedWrite, unrecordedWrite } from '../history/recorded-write.js'
+import { guardMemoryWrite, isTeamPath } from '../secrets/secret-guard.js'
+import { type RecordedWrite, unrecordedWrite } from './recorded-write.js'
 
 export interface MemoryRecord {
   /** Relative to the memory dir, `/`-separated. */

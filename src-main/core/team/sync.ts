@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { toErrorValue } from '../../../src-shared/errors.js'
-import { putFile, type RecordedWrite } from '../history/recorded-write.js'
+import { putFile, type RecordedWrite } from '../store/recorded-write.js'
 import { readIfExists } from '../store/atomic-write.js'
 import { TeamApiError, type TeamApiClient } from './api-client.js'
 import { entryChecksum } from './checksum.js'

@@ -4,8 +4,8 @@ import type { ProjectValues } from '../../../src-shared/settings.js'
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { getRepoSlug } from '../../core/team/repo-slug.js'
-import { readAppSettings, saveAppSettings, settingsFilePath, type AppSettings } from '../app-data.js'
-import { adoptLegacyTeamToken, type SecretCipher } from '../secrets.js'
+import { readAppSettings, saveAppSettings, settingsFilePath, type AppSettings } from './app-data.js'
+import { adoptLegacyTeamToken, type SecretCipher } from './secrets.js'
 
 /** One spelling per memory dir (with its trailing separator, as getAutoMemPath returns it). */
 export const projectKey = (memoryDir: string) => (memoryDir.endsWith(sep) ? memoryDir : memoryDir + sep)

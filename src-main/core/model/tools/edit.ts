@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { isAbsolute } from 'node:path'
-import { putFile } from '../../history/recorded-write.js'
+import { putFile } from '../../store/recorded-write.js'
 import { type AgentTool, refuseNewSecret, stringArg, ToolInputError } from './types.js'
 
 export const editTool: AgentTool = {

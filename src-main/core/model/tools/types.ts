@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import { basename, isAbsolute, resolve } from 'node:path'
-import { agentSecretRefusal } from '../../store/secret-guard.js'
-import type { RecordedWrite } from '../../history/recorded-write.js'
+import { agentSecretRefusal } from '../../secrets/secret-guard.js'
+import type { RecordedWrite } from '../../store/recorded-write.js'
 
 export interface ToolContext {
   /** Relative paths in tool input resolve against this. */

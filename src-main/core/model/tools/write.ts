@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path'
-import { putFile } from '../../history/recorded-write.js'
+import { putFile } from '../../store/recorded-write.js'
 import { readIfExists } from '../../store/atomic-write.js'
 import { type AgentTool, refuseNewSecret, stringArg, ToolInputError } from './types.js'
 

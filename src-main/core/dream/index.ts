@@ -1,5 +1,0 @@
-export * from './lock.js'
-export * from './session-count.js'
-export * from './snapshot.js'
-export * from './consolidation-prompt.js'
-export * from './auto-dream.js'

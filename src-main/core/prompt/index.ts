@@ -1,6 +1,0 @@
-export * from './sections.js'
-export * from './build-memory-lines.js'
-export * from './combined.js'
-export * from './daily-log.js'
-export * from './agent-memory.js'
-export * from './load.js'

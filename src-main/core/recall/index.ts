@@ -1,6 +1,0 @@
-export * from './freshness.js'
-export * from './selector-prompt.js'
-export * from './offline-ranker.js'
-export * from './find-relevant.js'
-export * from './inject.js'
-export * from './recall-session.js'

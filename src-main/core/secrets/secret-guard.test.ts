@@ -1,0 +1,82 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { tempDir } from '../../../test/helpers/temp-env.js'
+import { ProposalStore } from '../review/proposals.js'
+import { REAL_SECRETS } from '../../../src-shared/secret-corpus.js'
+import { createMemory, renameMemory, updateMemory } from '../store/memory-files.js'
+import { SecretInMemoryError } from './secret-guard.js'
+
+const [, secretLine] = REAL_SECRETS.find(([k]) => k === 'github-pat')!
+const fields = (body: string) => ({
+  name: 'Deploy',
+  description: 'how we deploy',
+  type: 'project' as const,
+  body,
+})
+
+async function refusal(p: Promise<unknown>) {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  )
+  expect(e).toBeInstanceOf(SecretInMemoryError)
+  return e as SecretInMemoryError
+}
+
+describe('one secret guard for every write', () => {
+  it('refuses a secret in team memory with the rule and line, and writes nothing', async () => {
+    const dir = tempDir()
+    const e = await refusal(
+      createMemory(dir, { ...fields(`use\n${secretLine}\n`), relPath: 'team/deploy.md' }),
+    )
+    expect(e.code).toBe('SECRET_IN_TEAM_MEMORY')
+    expect(e.message).toMatch(/GitHub .*on line \d+/)
+    expect(e.message).not.toContain(secretLine.slice(-10))
+    expect(existsSync(join(dir, 'team', 'deploy.md'))).toBe(false)
+  })
+
+  it('warns on a secret in private memory, and saves once the user accepts', async () => {
+    const dir = tempDir()
+    expect((await refusal(createMemory(dir, { ...fields(secretLine), relPath: 'mine.md' }))).code).toBe(
+      'SECRET_IN_MEMORY',
+    )
+    expect(existsSync(join(dir, 'mine.md'))).toBe(false)
+    const doc = await createMemory(dir, {
+      ...fields(secretLine),
+      relPath: 'mine.md',
+      acceptPrivateSecret: true,
+    })
+    expect(doc.raw).toContain(secretLine)
+  })
+
+  it('an update that adds a secret to team memory is refused; the file keeps its content', async () => {
+    const dir = tempDir()
+    const doc = await createMemory(dir, { ...fields('clean\n'), relPath: 'team/deploy.md' })
+    await refusal(updateMemory(dir, 'team/deploy.md', fields(secretLine), doc.hash))
+    expect(readFileSync(join(dir, 'team', 'deploy.md'), 'utf8')).toBe(doc.raw)
+  })
+
+  it('moving a private memory holding a secret into team/ is refused', async () => {
+    const dir = tempDir()
+    await createMemory(dir, { ...fields(secretLine), relPath: 'mine.md', acceptPrivateSecret: true })
+    await refusal(renameMemory(dir, 'mine.md', 'team/mine.md'))
+    expect(existsSync(join(dir, 'mine.md'))).toBe(true)
+    expect(existsSync(join(dir, 'team', 'mine.md'))).toBe(false)
+  })
+
+  it('approving a proposal that puts a secret into team memory is refused, the proposal kept', async () => {
+    const dir = tempDir()
+    const store = new ProposalStore(tempDir())
+    const p = await store.create({
+      author: 'extraction',
+      reason: 'x',
+      files: [
+        { path: 'team/keys.md', before: null, after: `---\nname: k\ndescription: d\n---\n${secretLine}\n` },
+      ],
+    })
+    await refusal(store.approve(p.id, dir))
+    expect(existsSync(join(dir, 'team', 'keys.md'))).toBe(false)
+    expect((await store.list()).map((x) => x.id)).toEqual([p.id])
+  })
+})

@@ -1,0 +1,130 @@
+import { MemdirError } from '../../../src-shared/errors.js'
+import { readFile } from 'node:fs/promises'
+import type { HealthFixResult, HealthView } from '../../../src-shared/types.js'
+import type { HistoryStore } from '../../core/history/history-store.js'
+import type { Finding, FixKind } from '../../core/health/findings.js'
+import {
+  addMissingPointer,
+  compactIndex,
+  FixError,
+  mergeProposalFiles,
+  removeDeadPointer,
+  updateMentionedPath,
+} from '../../core/health/fixes.js'
+import { HealthChecker, type HealthOptions, type HealthReport } from '../../core/health/health-checker.js'
+import type { ModelClient } from '../../core/model/client.js'
+import type { ProposalStore } from '../../core/review/proposals.js'
+import { resolveContainedPath } from '../../core/store/contained-path.js'
+import type { RecordedWrite } from '../../core/store/recorded-write.js'
+import type { Writer } from '../history/recording.js'
+
+export interface WorkspaceHealthDeps {
+  memoryDir: string
+  projectRoot?: string
+  history: HistoryStore
+  proposals: ProposalStore
+  /** The recorded write for a writer: the app's recorder, or the CLI's (history.ts). */
+  writer: (who: Writer) => RecordedWrite
+  onReviewChanged?: () => void
+  options?: HealthOptions
+  /** A configured model: same-topic memories are checked for contradictions. */
+  client?: ModelClient
+}
+
+/**
+ * Health of the open workspace: the checker fed by the watcher (changed memories are re-read, the
+ * rest is cached), "mark as still true" from history, and the one-click fixes — each written as
+ * the user's change (so it is in history) or, for a merge, proposed in the review inbox.
+ */
+export class WorkspaceHealth {
+  private readonly checker: HealthChecker
+  private verified = new Map<string, number>()
+  private last?: HealthReport
+  private running?: Promise<HealthReport>
+
+  constructor(private readonly deps: WorkspaceHealthDeps) {
+    this.checker = new HealthChecker({
+      memoryDir: deps.memoryDir,
+      projectRoot: deps.projectRoot,
+      verifiedAt: (rel) => this.verified.get(rel),
+      options: deps.options,
+      ...(deps.client ? { model: { client: deps.client, model: deps.client.config.selectorModel } } : {}),
+    })
+  }
+
+  /** The watcher saw these memories change. */
+  changed(relPaths: Iterable<string>): void {
+    this.checker.invalidate(relPaths)
+  }
+
+  /** One check at a time; callers during a check share it. */
+  async report(): Promise<HealthView> {
+    this.running ??= (async () => {
+      try {
+        this.verified = await this.deps.history.verifiedTimes()
+        this.last = await this.checker.check()
+        return this.last
+      } finally {
+        this.running = undefined
+      }
+    })()
+    return await this.running
+  }
+
+  /** The findings of the last check (or a fresh one), for dream's input. */
+  async findings(): Promise<Finding[]> {
+    return (this.last ?? (await this.report())).findings as Finding[]
+  }
+
+  async fix(id: string, fix: Exclude<FixKind, 'open'>): Promise<HealthFixResult> {
+    const f = (await this.report()).findings.find((x) => x.id === id) as Finding | undefined
+    if (!f) throw new MemdirError('NOT_FOUND', 'That finding is gone (it may have been fixed already).')
+    if (!f.fixes.includes(fix))
+      throw new MemdirError('BAD_REQUEST', `"${fix}" does not apply to this finding.`)
+    const record = this.deps.writer({ author: 'user' })
+    try {
+      switch (fix) {
+        case 'remove-pointer':
+          return done(
+            `Removed the pointer to ${f.subject}`,
+            await removeDeadPointer(this.deps.memoryDir, f, record),
+          )
+        case 'add-pointer':
+          return done(`Added ${f.path} to the index`, await addMissingPointer(this.deps.memoryDir, f, record))
+        case 'compact-index':
+          return done(`Moved detail out of ${f.path}`, await compactIndex(this.deps.memoryDir, f, record))
+        case 'update-path':
+          return done(
+            `${f.subject} → ${f.movedTo} in ${f.path}`,
+            await updateMentionedPath(this.deps.memoryDir, f, record),
+          )
+        case 'verify': {
+          const text = await readFile(await resolveContainedPath(this.deps.memoryDir, f.path), 'utf8')
+          await this.deps.history.recordVerified(f.path, text)
+          this.checker.invalidate([f.path])
+          return done(`Marked ${f.path} as still true`, [])
+        }
+        case 'merge': {
+          const files = await mergeProposalFiles(this.deps.memoryDir, f)
+          const p = await this.deps.proposals.create({
+            author: 'health',
+            reason: `Merge ${f.other} into ${f.path}: ${f.message}`,
+            files,
+          })
+          this.deps.onReviewChanged?.()
+          return { message: `Merge proposed in the review inbox`, changed: [], proposalId: p.id }
+        }
+      }
+      throw new MemdirError('BAD_REQUEST', `Unknown fix: ${String(fix)}`)
+    } catch (e) {
+      if (e instanceof FixError) throw new MemdirError('CONFLICT', e.message)
+      throw e
+    } finally {
+      this.checker.invalidate([f.path, ...(f.other ? [f.other] : [])])
+    }
+  }
+}
+
+function done(message: string, changed: string[]): HealthFixResult {
+  return { message, changed }
+}

@@ -1,0 +1,30 @@
+import { join } from 'node:path'
+import type { IndexView } from '../../../src-shared/types.js'
+import { ENTRYPOINT_NAME } from '../../core/paths/auto-mem-path.js'
+import { readIfExists } from '../../core/store/atomic-write.js'
+import {
+  MAX_ENTRYPOINT_CHARS,
+  MAX_ENTRYPOINT_LINES,
+  normalizeEntrypointText,
+  truncateEntrypointContent,
+} from '../../core/store/truncate.js'
+
+/** MEMORY.md as the agent loads it, with the meters and per-line states (the UI and `memdir index`). */
+export async function indexView(memoryDir: string): Promise<IndexView> {
+  const path = join(memoryDir, ENTRYPOINT_NAME)
+  const raw = await readIfExists(path)
+  const t = truncateEntrypointContent(raw ?? '')
+  return {
+    path,
+    exists: raw !== null,
+    raw: normalizeEntrypointText(raw ?? ''),
+    loaded: t.content,
+    lineCount: t.lineCount,
+    charCount: t.charCount,
+    maxLines: MAX_ENTRYPOINT_LINES,
+    maxChars: MAX_ENTRYPOINT_CHARS,
+    keptLines: t.keptLines,
+    lineStates: t.lineStates,
+    warning: t.warning ?? null,
+  }
+}

@@ -1,0 +1,123 @@
+import { join } from 'node:path'
+import type { HistoryStore } from '../../core/history/history-store.js'
+import type { RecordedWrite } from '../../core/store/recorded-write.js'
+import { reconcileHistory } from '../../core/history/recorder.js'
+import type { ProjectContext } from '../../core/paths/context.js'
+import { getTeamMemoryEnablement } from '../../core/paths/enablement.js'
+import { sanitizePath } from '../../core/paths/sanitize.js'
+import { getTeamMemPath, TEAM_DIRNAME } from '../../core/paths/team-agent-paths.js'
+import { TeamApiClient } from '../../core/team/api-client.js'
+import { getRepoSlug } from '../../core/team/repo-slug.js'
+import { SyncBase } from '../../core/team/sync-base.js'
+import { createSyncState, type SyncDeps } from '../../core/team/sync.js'
+import { sha256Hex } from '../../core/store/atomic-write.js'
+import { getAppDataDir, loadAppSettings } from '../settings/app-data.js'
+import { keychainOnlyHint } from '../settings/cli-secrets.js'
+import { secretStorageOf, teamTokenId } from '../settings/secrets.js'
+import { normalizeServerUrl, teamPairKey } from '../settings/project-values.js'
+import { loadEffectiveConfig } from '../settings/config.js'
+
+export type TeamSetup =
+  | { ok: true; deps: SyncDeps; url: string; repo: string }
+  /** off: team memory is switched off; not-configured: on, but a server, token or repo is missing. */
+  | { ok: false; reason: string; state: 'off' | 'not-configured' }
+
+/** How a sync's writes reach history: its own recorded write, and keeping a local version it replaces. */
+export interface TeamHistory {
+  store: HistoryStore
+  memoryDir: string
+  /** The recorded write for one sync run (author team-pull). */
+  writerFor: (runId: string) => RecordedWrite
+}
+
+/**
+ * Where the last agreeing checksums of this team dir live for one server and repo (shared by the
+ * app and the CLI). An older Memdir kept one per team dir and repo: it is read until the first save.
+ */
+export function syncBaseFor(ctx: ProjectContext, url: string, repo: string): SyncBase {
+  const dir = join(getAppDataDir(ctx), 'team-sync')
+  const team = sanitizePath(getTeamMemPath(ctx))
+  const safeRepo = repo.replace(/[^A-Za-z0-9._-]/g, '-')
+  const server = sha256Hex(normalizeServerUrl(url)).slice(0, 12)
+  return new SyncBase(
+    join(dir, `${team}--${safeRepo}--${server}.json`),
+    join(dir, `${team}--${safeRepo}.json`),
+  )
+}
+
+/** A project's team server, repo and token, each with where it came from. */
+export interface TeamTarget {
+  url?: string
+  repo?: string
+  /** The repo when none is set: the project's git origin. */
+  repoDefault?: string
+  /** The key its token is kept under (server and repo), once both are known. */
+  pair?: string
+  token?: string
+  tokenFrom?: 'env' | 'keychain' | 'file'
+}
+
+/**
+ * This project's team target: server URL and repo from the environment or this project's own
+ * values (never another project's), the repo defaulting to its git origin, and the token of that
+ * server and repo (the environment's, or the one kept for the pair).
+ */
+export function resolveTeamTarget(ctx: ProjectContext): TeamTarget {
+  const config = loadEffectiveConfig(ctx)
+  const url = config.teamUrl.value
+  const repoDefault = getRepoSlug(ctx.projectRoot)
+  const repo = config.teamRepo.value || repoDefault
+  const pair = url && repo ? teamPairKey(url, repo) : undefined
+  const envToken = ctx.env.MEMDIR_TEAM_TOKEN || undefined
+  const kept = pair ? ctx.secrets?.teamTokens?.[pair] : undefined
+  const storage = pair ? secretStorageOf(loadAppSettings(ctx), teamTokenId(pair)) : undefined
+  return {
+    url,
+    repo,
+    repoDefault,
+    pair,
+    token: envToken ?? kept,
+    tokenFrom: envToken ? 'env' : kept ? storage : undefined,
+  }
+}
+
+/**
+ * The project's team target (see resolveTeamTarget) as sync dependencies; with `history`, pulls
+ * record their writes as team-pull, and a local version a pull replaces is first kept in history
+ * as the user's.
+ */
+export function resolveTeamSetup(ctx: ProjectContext, history?: TeamHistory): TeamSetup {
+  const team = getTeamMemoryEnablement(ctx)
+  if (!team.enabled) return { ok: false, state: 'off', reason: `team memory is off: ${team.reason}` }
+  const target = resolveTeamTarget(ctx)
+  const missing = (reason: string): TeamSetup => ({ ok: false, state: 'not-configured', reason })
+  if (!target.url)
+    return missing('no team server configured for this project (Team sync page, or MEMDIR_TEAM_URL)')
+  if (!target.repo)
+    return missing(
+      'cannot tell the repo: no git origin remote (set it on the Team sync page, or MEMDIR_TEAM_REPO)',
+    )
+  if (!target.token)
+    return missing(
+      keychainOnlyHint(ctx, teamTokenId(target.pair!)) ??
+        `no team token for ${target.repo} on ${normalizeServerUrl(target.url)} (Team sync page, or MEMDIR_TEAM_TOKEN)`,
+    )
+  const deps: SyncDeps = {
+    api: new TeamApiClient({ baseUrl: target.url, token: target.token }),
+    repo: target.repo,
+    teamDir: getTeamMemPath(ctx),
+    state: createSyncState(),
+    base: syncBaseFor(ctx, target.url, target.repo),
+  }
+  if (history) {
+    deps.record = history.writerFor(`pull-${Date.now()}`)
+    deps.beforeOverwrite = (key) => keepLocalVersion(history, `${TEAM_DIRNAME}/${key}`)
+  }
+  return { ok: true, url: target.url, repo: target.repo, deps }
+}
+
+/** Records the file on disk as the user's (if history lacks it) and returns that version's id. */
+export async function keepLocalVersion(history: TeamHistory, rel: string): Promise<number | undefined> {
+  await reconcileHistory(history.store, history.memoryDir, 'user', { paths: [rel] })
+  return (await history.store.list({ path: rel })).at(-1)?.id
+}
