@@ -10,7 +10,7 @@ import { HistoryStore } from '../../core/history/history-store.js'
 import { undoRun } from '../../core/history/restore.js'
 import { MemoryIndex } from '../../core/store/memory-index.js'
 import { ChangeRecorder } from './change-recorder.js'
-import { MemoryCrud } from '../memories/memory-crud.js'
+import { createMemoriesService } from '../memories/service.js'
 
 const recorders: ChangeRecorder[] = []
 afterEach(async () => {
@@ -43,13 +43,17 @@ async function workspace() {
   await recorder.start()
   const { reconcileHistory } = await import('../../core/history/recorder.js')
   await reconcileHistory(history, memoryDir, 'external')
-  const crud = new MemoryCrud({
-    memoryDir,
-    agentRoot: join(root, 'agents'),
-    index,
-    recorder,
-    format: async () => 'flat',
-  })
+  const crud = createMemoriesService(
+    { projectRoot: root, env: {} },
+    {
+      memoryDir,
+      agentRoot: join(root, 'agents'),
+      index,
+      writer: (who) => recorder.writer(who),
+      as: { author: 'user' },
+      format: async () => 'flat',
+    },
+  )
   return { memoryDir, history, recorder, crud, read: (f: string) => readFileSync(join(memoryDir, f), 'utf8') }
 }
 

@@ -1,0 +1,189 @@
+import { MemdirError } from '../../../src-shared/errors.js'
+import type { MemoryDoc, MemoryInput, MemoryListItem, SearchHitView } from '../../../src-shared/types.js'
+import type { ProjectContext } from '../../core/paths/context.js'
+import { TEAM_DIRNAME } from '../../core/paths/team-agent-paths.js'
+import { kebabSlug, type MemoryFormat } from '../../core/store/frontmatter.js'
+import {
+  createMemory,
+  deleteMemory,
+  readMemory,
+  renameMemory,
+  slugForName,
+  updateMemory,
+} from '../../core/store/memory-files.js'
+import { MemoryIndex } from '../../core/store/memory-index.js'
+import type { RecordedWrite } from '../../core/store/recorded-write.js'
+import type { MemorySearchIndex } from '../../core/store/search-index.js'
+import type { FeatureHandlers } from '../app/router.js'
+import type { Writer } from '../history/recording.js'
+import { indexView } from './index-view.js'
+import { AGENT_PREFIX, docOf, listItemOf } from './memory-views.js'
+
+export interface MemoriesDeps {
+  memoryDir: string
+  /** `.claude/agent-memory/` of the project: listed read-only under `@agent/`. */
+  agentRoot: string
+  /** How a write reaches history for a writer (the app's recorder, or the CLI's history). */
+  writer: (who: Writer) => RecordedWrite
+  /** Who this service writes as: the user (the editor), or `mcp` with the client's name. */
+  as: Writer
+  /** The frontmatter format new memories are written in. */
+  format: () => Promise<MemoryFormat>
+  /** The app's watcher-fed headers (kept current after each write); without one, lists scan. */
+  index?: MemoryIndex
+  /** Full-text search over the memories (the app builds it in the background). */
+  search?: MemorySearchIndex
+}
+
+/** The file a new memory gets: the name given (`.md` added), else a slug of its name in the project's format. */
+export function newMemoryPath(
+  scope: 'private' | 'team',
+  name: string,
+  fileName: string | undefined,
+  format: MemoryFormat,
+): string {
+  const given = fileName?.trim()
+  const file = given
+    ? given.endsWith('.md')
+      ? given
+      : `${given}.md`
+    : `${format === 'nested' ? kebabSlug(name) : slugForName(name)}.md`
+  if (scope !== 'team' || file.startsWith(`${TEAM_DIRNAME}/`)) return file
+  return `${TEAM_DIRNAME}/${file}`
+}
+
+/**
+ * The memories of one project, read and written as the editor and every agent do: validation,
+ * the one name rule, atomic hash-checked writes with their MEMORY.md line, the secret firewall,
+ * and history under the writer `deps.as`. The desktop workspace and `memdir mcp` use it alike.
+ */
+export function createMemoriesService(_ctx: ProjectContext, deps: MemoriesDeps) {
+  const index = deps.index ?? new MemoryIndex(deps.memoryDir)
+  const record = () => deps.writer(deps.as)
+  const refresh = (rels: string[]) => index.update(rels)
+
+  const split = (relPath: string) =>
+    relPath.startsWith(AGENT_PREFIX)
+      ? { dir: deps.agentRoot, rel: relPath.slice(AGENT_PREFIX.length), agent: true }
+      : { dir: deps.memoryDir, rel: relPath, agent: false }
+
+  const writable = (relPath: string): string => {
+    const p = split(relPath)
+    if (p.agent)
+      throw new MemdirError(
+        'READ_ONLY',
+        'Agent memories are shown read-only; the subagent that owns them edits them.',
+      )
+    return p.rel
+  }
+
+  return {
+    memoryDir: deps.memoryDir,
+
+    async list(): Promise<MemoryListItem[]> {
+      const now = Date.now()
+      const own = (await index.list()).map((h) => listItemOf(h, h.filename, now))
+      const agent = new MemoryIndex(deps.agentRoot)
+      const agentItems = (await agent.list()).map((h) => listItemOf(h, AGENT_PREFIX + h.filename, now))
+      return [...own, ...agentItems].sort((a, b) => b.mtimeMs - a.mtimeMs)
+    },
+
+    async read(relPath: string): Promise<MemoryDoc> {
+      const p = split(relPath)
+      return docOf(await readMemory(p.dir, p.rel), relPath)
+    },
+
+    /** Where a new memory of this name goes, in this project's format. */
+    async pathFor(scope: 'private' | 'team', name: string, fileName?: string): Promise<string> {
+      return newMemoryPath(scope, name, fileName, await deps.format())
+    },
+
+    async create(
+      input: MemoryInput,
+      scope: 'private' | 'team',
+      fileName?: string,
+      acceptSecretWarning = false,
+    ): Promise<MemoryDoc> {
+      const format = await deps.format()
+      const doc = await createMemory(deps.memoryDir, {
+        name: input.name,
+        description: input.description,
+        type: input.type ?? undefined,
+        body: input.body,
+        relPath: newMemoryPath(scope, input.name, fileName, format),
+        format,
+        acceptPrivateSecret: acceptSecretWarning,
+        record: record(),
+      })
+      await refresh([doc.relPath])
+      return docOf(doc)
+    },
+
+    async update(
+      relPath: string,
+      input: MemoryInput,
+      expectedHash: string,
+      acceptSecretWarning = false,
+    ): Promise<MemoryDoc> {
+      const rel = writable(relPath)
+      const doc = await updateMemory(
+        deps.memoryDir,
+        rel,
+        { ...input, type: input.type ?? undefined },
+        expectedHash,
+        await deps.format(),
+        { acceptPrivateSecret: acceptSecretWarning, record: record() },
+      )
+      await refresh([rel])
+      return docOf(doc)
+    },
+
+    async rename(from: string, to: string): Promise<MemoryDoc> {
+      const doc = await renameMemory(deps.memoryDir, writable(from), writable(to), { record: record() })
+      await refresh([from, to])
+      return docOf(doc)
+    },
+
+    async delete(relPath: string, expectedHash?: string): Promise<void> {
+      const rel = writable(relPath)
+      await deleteMemory(deps.memoryDir, rel, expectedHash, { record: record() })
+      await refresh([rel])
+    },
+
+    search(query: string): Promise<SearchHitView[]> {
+      if (!deps.search) throw new MemdirError('NOT_STARTED', 'Search is not available here.')
+      return deps.search.search(query)
+    },
+
+    indexView: () => indexView(deps.memoryDir),
+  }
+}
+
+export type MemoriesService = ReturnType<typeof createMemoriesService>
+
+/** The editor's calls, against the open workspace's memories. */
+export function memoriesHandlers(
+  memories: () => MemoriesService,
+): FeatureHandlers<
+  | 'memory/list'
+  | 'memory/read'
+  | 'memory/create'
+  | 'memory/update'
+  | 'memory/rename'
+  | 'memory/delete'
+  | 'memory/search'
+  | 'index/get'
+> {
+  return {
+    'memory/list': () => memories().list(),
+    'memory/read': ({ relPath }) => memories().read(relPath),
+    'memory/create': ({ input, scope, fileName, acceptSecretWarning }) =>
+      memories().create(input, scope, fileName, acceptSecretWarning),
+    'memory/update': ({ relPath, input, expectedHash, acceptSecretWarning }) =>
+      memories().update(relPath, input, expectedHash, acceptSecretWarning),
+    'memory/rename': ({ from, to }) => memories().rename(from, to),
+    'memory/delete': ({ relPath, expectedHash }) => memories().delete(relPath, expectedHash),
+    'memory/search': ({ query }) => memories().search(query),
+    'index/get': () => memories().indexView(),
+  }
+}

@@ -1,0 +1,227 @@
+import { MemdirError, messageOf } from '../../../src-shared/errors.js'
+import type { AppSettings } from '../../../src-shared/settings.js'
+import type { SettingsInput, SettingsView } from '../../../src-shared/types.js'
+import type { Env, ProjectContext } from '../../core/paths/context.js'
+import type { ActivityInput } from '../activity/activity-store.js'
+import type { FeatureHandlers } from '../app/router.js'
+import { resolveTeamTarget } from '../team/team-setup.js'
+import { readAppSettings, saveAppSettings } from './app-data.js'
+import { effectiveConfig } from './config.js'
+import {
+  migrateLegacyTeamSettings,
+  projectValues,
+  saveProjectValues,
+  type ProjectCandidate,
+} from './project-values.js'
+import {
+  API_KEY,
+  migratePlainSecrets,
+  readStoredSecrets,
+  SECRET_LABEL,
+  secretStorageOf,
+  storeSecret,
+  teamTokenId,
+  type SecretCipher,
+} from './secrets.js'
+
+/** The secrets this host holds, read once at start and kept current as they are saved. */
+export interface HeldSecrets {
+  apiKey?: string
+  teamTokens: Record<string, string>
+}
+
+/**
+ * Start-up of the settings: plain secrets an older Memdir left in the settings file move to the
+ * keychain (or a 0600 file), global team values move to their project, and the stored secrets are
+ * read. Problems become notices for the activity feed, never a failed start.
+ */
+export async function prepareSettings(
+  base: ProjectContext,
+  cipher: SecretCipher | undefined,
+  candidates: () => Promise<ProjectCandidate[]>,
+): Promise<{ secrets: HeldSecrets; notices: ActivityInput[] }> {
+  const notices: ActivityInput[] = []
+  const problem = (title: string, e: unknown, advice: string) =>
+    notices.push({
+      kind: 'settings',
+      level: 'error',
+      title,
+      detail: `${messageOf(e)} — ${advice}`,
+      files: [],
+    })
+  const moved = cipher
+    ? await migratePlainSecrets(base, cipher).catch((e: unknown) => {
+        problem('Plain secrets could not be moved out of the settings file', e, 'they stay there for now.')
+        return []
+      })
+    : []
+  if (moved.length)
+    notices.push({
+      kind: 'settings',
+      level: 'info',
+      title: `Moved the ${moved.map((n) => SECRET_LABEL[n]).join(' and ')} to ${cipher?.available() ? 'the OS keychain' : 'a file only you can read'}`,
+      detail: 'They were in the settings file as plain text; the file now only notes where they are.',
+      files: [],
+    })
+  await migrateLegacyTeamSettings(base, await candidates(), cipher).catch((e: unknown) =>
+    problem(
+      'The team settings could not be moved to their project',
+      e,
+      'enter them again on the Team sync page.',
+    ),
+  )
+  try {
+    const stored = readStoredSecrets(base, cipher)
+    return { secrets: { ...stored, teamTokens: { ...stored.teamTokens } }, notices }
+  } catch (e) {
+    problem('Cannot read the stored team tokens or API key', e, 'enter them again in Settings.')
+    return { secrets: { teamTokens: {} }, notices }
+  }
+}
+
+export interface SettingsDeps {
+  base: ProjectContext
+  env: Env
+  cipher?: SecretCipher
+  secrets: HeldSecrets
+  /** The open project (its team server, repo and token are its own), if any. */
+  open: () => { ctx: ProjectContext; memoryDir: string } | undefined
+  /** The open project's context with the settings just saved. */
+  reopened: (ctx: ProjectContext) => ProjectContext
+  /** Applies saved settings: reopens the workspace (no restart needed). */
+  apply: () => Promise<void>
+  changed: (view: SettingsView) => void
+}
+
+/** Memdir's settings as the UI shows and saves them: one effective configuration, each value with its source. */
+export function createSettingsService(deps: SettingsDeps) {
+  const { base, cipher, secrets } = deps
+
+  /** The settings, with the team server, repo and token of the open project (never another's). */
+  function view(): SettingsView {
+    const loaded = readAppSettings(base)
+    const open = deps.open()
+    const c = effectiveConfig(
+      deps.env,
+      loaded.settings,
+      secrets,
+      open ? projectValues(loaded.settings, open.memoryDir) : {},
+    )
+    const target = open ? resolveTeamTarget(open.ctx) : undefined
+    const sources = Object.fromEntries(
+      Object.entries(c).map(([k, v]) => [k, { source: v.source, ...(v.envVar ? { envVar: v.envVar } : {}) }]),
+    )
+    const apiKeyStored =
+      secretStorageOf(loaded.settings, API_KEY) ?? (loaded.settings.apiKey ? 'settings' : undefined)
+    const tokenStored = target?.tokenFrom === 'env' ? undefined : target?.tokenFrom
+    return {
+      modelBaseURL: c.baseURL.value ?? '',
+      modelApiKeySet: Boolean(c.apiKey.value || c.authToken.value),
+      selectorModel: c.selectorModel.value,
+      agentModel: c.agentModel.value,
+      extractionEnabled: c.extractionEnabled.value,
+      dreamEnabled: c.dreamEnabled.value,
+      dreamMinHours: c.dreamMinHours.value,
+      dreamMinSessions: c.dreamMinSessions.value,
+      teamUrl: c.teamUrl.value ?? '',
+      teamTokenSet: Boolean(target?.token),
+      secretStorage: {
+        ...(tokenStored ? { teamToken: tokenStored } : {}),
+        ...(apiKeyStored && (secrets.apiKey || loaded.settings.apiKey) ? { apiKey: apiKeyStored } : {}),
+        keychain: Boolean(cipher?.available()),
+      },
+      teamRepo: c.teamRepo.value ?? '',
+      reviewMode: c.reviewMode.value,
+      memoryFormat: c.memoryFormat.value,
+      teamMemoryEnabled: c.teamMemoryEnabled.value ?? null,
+      keepInBackground: loaded.settings.keepInBackground ?? true,
+      startAtLogin: loaded.settings.startAtLogin ?? false,
+      sources,
+      ...(loaded.problem ? { problem: loaded.problem } : {}),
+    }
+  }
+
+  function checkInput(input: SettingsInput): void {
+    if (input.teamUrl) {
+      try {
+        new URL(input.teamUrl)
+      } catch {
+        throw new MemdirError('BAD_REQUEST', `teamUrl: not a URL: ${input.teamUrl}`)
+      }
+    }
+    if (input.teamRepo && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(input.teamRepo.trim()))
+      throw new MemdirError('BAD_REQUEST', `teamRepo: write it as owner/name, not ${input.teamRepo}`)
+  }
+
+  /** The open project's team server, repo and token: saved for it alone. */
+  async function saveTeamValues(input: SettingsInput): Promise<void> {
+    const open = deps.open()
+    if (!open)
+      throw new MemdirError('NO_WORKSPACE', 'Open a project first: its team server and repo are its own.')
+    await saveProjectValues(base, open.memoryDir, {
+      teamUrl: input.teamUrl?.trim(),
+      teamRepo: input.teamRepo?.trim(),
+    })
+    if (input.teamToken === undefined) return
+    const target = resolveTeamTarget(deps.reopened(open.ctx))
+    if (!target.pair)
+      throw new MemdirError(
+        'BAD_REQUEST',
+        'A team token belongs to a server and a repo: set the server URL (and the repo, if the project has no git origin) first.',
+      )
+    await storeSecret(base, teamTokenId(target.pair), input.teamToken, cipher)
+    if (input.teamToken) secrets.teamTokens[target.pair] = input.teamToken
+    else delete secrets.teamTokens[target.pair]
+  }
+
+  async function save(input: SettingsInput): Promise<SettingsView> {
+    checkInput(input)
+    const s: AppSettings = { ...readAppSettings(base).settings }
+    const set = <K extends keyof AppSettings>(k: K, v: AppSettings[K] | '' | null | undefined) => {
+      if (v === undefined) return
+      if (v === '' || v === null) delete s[k]
+      else s[k] = v
+    }
+    set('baseURL', input.modelBaseURL)
+    set('selectorModel', input.selectorModel)
+    set('agentModel', input.agentModel)
+    set('extractionEnabled', input.extractionEnabled)
+    set('dreamEnabled', input.dreamEnabled)
+    set('dreamMinHours', input.dreamMinHours)
+    set('dreamMinSessions', input.dreamMinSessions)
+    set('reviewMode', input.reviewMode)
+    set('memoryFormat', input.memoryFormat)
+    set('teamMemoryEnabled', input.teamMemoryEnabled)
+    set('keepInBackground', input.keepInBackground)
+    set('startAtLogin', input.startAtLogin)
+    const teamFields =
+      input.teamUrl !== undefined || input.teamRepo !== undefined || input.teamToken !== undefined
+    if (teamFields && !deps.open())
+      throw new MemdirError('NO_WORKSPACE', 'Open a project first: its team server and repo are its own.')
+    await saveAppSettings(base, s)
+    if (input.modelApiKey !== undefined) {
+      await storeSecret(base, API_KEY, input.modelApiKey, cipher)
+      if (input.modelApiKey) secrets.apiKey = input.modelApiKey
+      else delete secrets.apiKey
+    }
+    if (teamFields) await saveTeamValues(input)
+    const desktopOnly = Object.keys(input).every((k) => k === 'keepInBackground' || k === 'startAtLogin')
+    if (!desktopOnly) await deps.apply()
+    const next = view()
+    deps.changed(next)
+    return next
+  }
+
+  return { view, save }
+}
+
+export type SettingsService = ReturnType<typeof createSettingsService>
+
+export function settingsHandlers(
+  settings: SettingsService,
+): FeatureHandlers<'settings/get' | 'settings/set'> {
+  return {
+    'settings/get': async () => settings.view(),
+    'settings/set': (input) => settings.save(input),
+  }
+}
