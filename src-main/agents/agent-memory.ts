@@ -4,18 +4,8 @@ import type { MemoryDoc, MemoryListItem, RecallPreview } from '../../src-shared/
 import { getAutoMemPath } from '../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../core/paths/context.js'
 import { getAutoMemoryEnablement, getTeamMemoryEnablement } from '../core/paths/enablement.js'
-import { TEAM_DIRNAME } from '../core/paths/team-agent-paths.js'
 import { ProposalStore } from '../core/review/proposals.js'
-import { kebabSlug } from '../core/store/frontmatter.js'
-import {
-  createMemory,
-  deleteMemory,
-  planMemoryDelete,
-  planMemoryWrite,
-  readMemory,
-  slugForName,
-  updateMemory,
-} from '../core/store/memory-files.js'
+import { planMemoryDelete, planMemoryWrite, readMemory } from '../core/store/memory-files.js'
 import { scanMemoryFiles } from '../core/store/scan.js'
 import {
   appendActivity,
@@ -26,7 +16,8 @@ import {
 import { proposalsDirFor } from '../host/settings/app-data.js'
 import { loadEffectiveConfig } from '../host/settings/config.js'
 import { historyForCli } from '../host/history/recording.js'
-import { docOf, listItemOf, scopeOf } from '../host/memories/memory-views.js'
+import { agentMemoryRoot, docOf, listItemOf, scopeOf } from '../host/memories/memory-views.js'
+import { createMemoriesService, newMemoryPath } from '../host/memories/service.js'
 import { modelRuntimeFor } from '../host/settings/model-runtime.js'
 import { recallPreview } from '../host/previews/recall-view.js'
 import { memoryFormatFor } from '../host/previews/prompt-view.js'
@@ -99,32 +90,34 @@ export class AgentMemory {
     }
   }
 
-  private async writer() {
-    const history = await historyForCli(this.ctx)
-    return history.writer({ author: 'mcp', client: this.client() })
-  }
-
   private reviewMode(): boolean {
     return loadEffectiveConfig(this.ctx).reviewMode.value
   }
 
+  /** The memories service the editor uses, writing as `mcp` with the client's name. */
+  private async memories() {
+    const history = await historyForCli(this.ctx)
+    return createMemoriesService(this.ctx, {
+      memoryDir: this.memoryDir,
+      agentRoot: agentMemoryRoot(this.ctx.projectRoot),
+      writer: history.writer,
+      as: { author: 'mcp', client: this.client() },
+      format: () => memoryFormatFor(this.ctx, this.memoryDir),
+    })
+  }
+
+  /** The existing memory to update, or where a new one goes (the same rule as the editor's). */
   private async targetPath(args: McpArgs<'memory_write'>): Promise<string> {
-    if (args.path) {
-      const rel = args.path.endsWith('.md') ? args.path : `${args.path}.md`
-      if (args.scope === 'team' && scopeOf(rel) !== 'team') return `${TEAM_DIRNAME}/${rel}`
-      return rel
-    }
     const format = await memoryFormatFor(this.ctx, this.memoryDir)
-    const file = `${format === 'nested' ? kebabSlug(args.name) : slugForName(args.name)}.md`
-    return args.scope === 'team' ? `${TEAM_DIRNAME}/${file}` : file
+    return newMemoryPath(args.scope, args.name, args.path, format)
   }
 
   async write(args: McpArgs<'memory_write'>): Promise<WriteOutcome> {
     const relPath = await this.targetPath(args)
     this.assertWritable(relPath)
     const fields = { name: args.name, description: args.description, type: args.type, body: args.body }
-    const format = await memoryFormatFor(this.ctx, this.memoryDir)
     if (this.reviewMode()) {
+      const format = await memoryFormatFor(this.ctx, this.memoryDir)
       const files = await planMemoryWrite(this.memoryDir, relPath, fields, args.expected_hash, format)
       const proposal = await new ProposalStore(proposalsDirFor(this.ctx, this.memoryDir)).create({
         author: 'mcp',
@@ -142,12 +135,16 @@ export class AgentMemory {
       })
       return { status: 'proposed', proposalId: proposal.id, files: files.map((f) => f.path) }
     }
-    const record = await this.writer()
-    const doc =
-      args.expected_hash === undefined
-        ? await createMemory(this.memoryDir, { ...fields, relPath, format, record })
-        : await updateMemory(this.memoryDir, relPath, fields, args.expected_hash, format, { record })
+    const memories = await this.memories()
+    const input = { ...fields, type: fields.type ?? null }
     const created = args.expected_hash === undefined
+    const memory = created
+      ? await memories.create(
+          input,
+          scopeOf(relPath) === 'team' ? 'team' : 'private',
+          relPath.replace(/^team\//, ''),
+        )
+      : await memories.update(relPath, input, args.expected_hash!)
     await this.note({
       kind: 'agent',
       level: 'success',
@@ -155,7 +152,7 @@ export class AgentMemory {
       detail: args.name,
       files: [relPath],
     })
-    return { status: created ? 'created' : 'updated', memory: docOf(doc) }
+    return { status: created ? 'created' : 'updated', memory }
   }
 
   async delete(args: McpArgs<'memory_delete'>): Promise<DeleteOutcome> {
@@ -170,7 +167,7 @@ export class AgentMemory {
       })
       return { status: 'proposed', proposalId: proposal.id }
     }
-    await deleteMemory(this.memoryDir, args.path, args.expected_hash, { record: await this.writer() })
+    await (await this.memories()).delete(args.path, args.expected_hash)
     await this.note({ kind: 'agent', level: 'info', title: 'An agent deleted a memory', files: [args.path] })
     return { status: 'deleted', path: args.path }
   }

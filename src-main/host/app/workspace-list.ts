@@ -10,6 +10,7 @@ import type { Env, ProjectContext } from '../../core/paths/context.js'
 import { writeFileAtomic } from '../../core/store/atomic-write.js'
 import { listMemoryFiles } from '../../core/store/scan.js'
 import { getAppDataDir } from '../settings/app-data.js'
+import { agentMemoryRoot } from '../memories/memory-views.js'
 import { createProjectContext } from '../settings/project.js'
 import type { ProjectCandidate } from '../settings/project-values.js'
 
@@ -17,10 +18,6 @@ const MAX_RECENTS = 20
 
 /** One spelling per memory dir (with its trailing separator, as getAutoMemPath returns it). */
 export const dirKey = (dir: string) => (dir.endsWith(sep) ? dir : dir + sep)
-
-export function agentMemoryRoot(projectRoot: string): string {
-  return join(projectRoot, '.claude', 'agent-memory')
-}
 
 const knownFile = (ctx: ProjectContext) => join(getAppDataDir(ctx), 'workspaces.json')
 

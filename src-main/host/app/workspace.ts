@@ -22,7 +22,7 @@ import { createHealthService } from '../health/service.js'
 import { ChangeRecorder } from '../history/change-recorder.js'
 import { createHistoryService } from '../history/service.js'
 import { termCacheFor } from '../memories/memory-caches.js'
-import { AGENT_PREFIX } from '../memories/memory-views.js'
+import { AGENT_PREFIX, agentMemoryRoot } from '../memories/memory-views.js'
 import { createMemoriesService } from '../memories/service.js'
 import { createPreviewsService } from '../previews/service.js'
 import { createRunsService } from '../runs/service.js'
@@ -30,7 +30,6 @@ import { historyDirFor, proposalsDirFor } from '../settings/app-data.js'
 import { loadEffectiveConfig } from '../settings/config.js'
 import type { ModelRuntime } from '../settings/model-runtime.js'
 import { createTeamService } from '../team/service.js'
-import { agentMemoryRoot } from './workspace-list.js'
 
 export interface WorkspaceDeps {
   ctx: ProjectContext

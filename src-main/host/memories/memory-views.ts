@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import type { MemoryDoc, MemoryListItem, MemoryScope } from '../../../src-shared/types.js'
 import { TEAM_DIRNAME } from '../../core/paths/team-agent-paths.js'
 import { memoryAge, memoryAgeDays } from '../../core/recall/freshness.js'
@@ -5,6 +6,11 @@ import type { MemoryRecord } from '../../core/store/memory-files.js'
 import type { MemoryHeader } from '../../core/store/scan.js'
 
 export const AGENT_PREFIX = '@agent/'
+
+/** Subagent memories of a project (`.claude/agent-memory/`): listed read-only under `@agent/`. */
+export function agentMemoryRoot(projectRoot: string): string {
+  return join(projectRoot, '.claude', 'agent-memory')
+}
 
 export function scopeOf(relPath: string): MemoryScope {
   if (relPath.startsWith(AGENT_PREFIX)) return 'agent'

@@ -13,6 +13,7 @@ import {
 } from '../../core/store/memory-files.js'
 import { MemoryIndex } from '../../core/store/memory-index.js'
 import type { RecordedWrite } from '../../core/store/recorded-write.js'
+import { scanMemoryFiles } from '../../core/store/scan.js'
 import type { MemorySearchIndex } from '../../core/store/search-index.js'
 import type { FeatureHandlers } from '../app/router.js'
 import type { Writer } from '../history/recording.js'
@@ -29,7 +30,7 @@ export interface MemoriesDeps {
   as: Writer
   /** The frontmatter format new memories are written in. */
   format: () => Promise<MemoryFormat>
-  /** The app's watcher-fed headers (kept current after each write); without one, lists scan. */
+  /** The app's watcher-fed headers (kept current after each write); without one, every list scans. */
   index?: MemoryIndex
   /** Full-text search over the memories (the app builds it in the background). */
   search?: MemorySearchIndex
@@ -58,9 +59,13 @@ export function newMemoryPath(
  * and history under the writer `deps.as`. The desktop workspace and `memdir mcp` use it alike.
  */
 export function createMemoriesService(_ctx: ProjectContext, deps: MemoriesDeps) {
-  const index = deps.index ?? new MemoryIndex(deps.memoryDir)
+  const { index } = deps
   const record = () => deps.writer(deps.as)
-  const refresh = (rels: string[]) => index.update(rels)
+  const refresh = async (rels: string[]) => {
+    await index?.update(rels)
+  }
+  // Without the app's index (MCP, the CLI), every list is a fresh scan.
+  const headers = () => (index ? index.list() : scanMemoryFiles(deps.memoryDir, { limit: Infinity }))
 
   const split = (relPath: string) =>
     relPath.startsWith(AGENT_PREFIX)
@@ -82,7 +87,7 @@ export function createMemoriesService(_ctx: ProjectContext, deps: MemoriesDeps) 
 
     async list(): Promise<MemoryListItem[]> {
       const now = Date.now()
-      const own = (await index.list()).map((h) => listItemOf(h, h.filename, now))
+      const own = (await headers()).map((h) => listItemOf(h, h.filename, now))
       const agent = new MemoryIndex(deps.agentRoot)
       const agentItems = (await agent.list()).map((h) => listItemOf(h, AGENT_PREFIX + h.filename, now))
       return [...own, ...agentItems].sort((a, b) => b.mtimeMs - a.mtimeMs)
