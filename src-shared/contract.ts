@@ -174,6 +174,12 @@ export interface RpcResults {
 }
 export type ResultOf<M extends MethodName> = RpcResults[M]
 
+/** One handler per method: the table a router dispatches to (a method without one does not compile). */
+export type Handlers = { [M in MethodName]: (args: ArgsOf<M>) => Promise<ResultOf<M>> }
+
+/** What one feature contributes to the table: handlers for exactly the methods `M`. */
+export type FeatureHandlers<M extends MethodName> = Pick<Handlers, M>
+
 // Every method has a result type and every result type a method.
 type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never
 const _sameMethods: Exact<keyof RpcResults, MethodName> = true

@@ -53,8 +53,6 @@ export interface MemoryDoc extends MemoryListItem {
   linkedTo?: string
 }
 
-export type { MemoryInput, SettingsInput } from './contract.js'
-
 export interface ConflictDetails {
   relPath: string
   /** What is on disk now (null: deleted). */

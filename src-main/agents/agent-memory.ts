@@ -21,6 +21,7 @@ import { createMemoriesService, newMemoryPath } from '../host/memories/service.j
 import { modelRuntimeFor } from '../host/settings/model-runtime.js'
 import { recallPreview } from '../host/previews/recall-view.js'
 import { memoryFormatFor } from '../host/previews/prompt-view.js'
+import { scannerFor } from '../core/store/scan-worker-client.js'
 
 export type WriteOutcome =
   | { status: 'created' | 'updated'; memory: MemoryDoc }
@@ -52,7 +53,7 @@ export class AgentMemory {
 
   async list(scope: McpArgs<'memory_list'>['scope']): Promise<MemoryListItem[]> {
     const now = Date.now()
-    return (await scanMemoryFiles(this.memoryDir))
+    return (await scanMemoryFiles(this.memoryDir, { scanner: scannerFor(this.ctx) }))
       .map((h) => listItemOf(h, h.filename, now))
       .filter((m) => scope === 'all' || m.scope === scope)
   }
@@ -72,6 +73,7 @@ export class AgentMemory {
       recentTools,
       offlineFallback: true,
       projectRoot: this.ctx.projectRoot,
+      scanner: scannerFor(this.ctx),
     })
     return preview
   }

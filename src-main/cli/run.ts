@@ -99,6 +99,11 @@ export interface Invocation {
 /** Commands that serve until stopped: they keep the scan worker threads. */
 const LONG_RUNNING = new Set(['web', 'watch', 'mcp', 'team-server'])
 
+function scanChoice(command: string, threads: string | undefined): 'inline' | 'threaded' {
+  if (threads !== undefined) return threads === '0' ? 'inline' : 'threaded'
+  return LONG_RUNNING.has(command) ? 'threaded' : 'inline'
+}
+
 function noMoreArgs(inv: Invocation, keep = 0): string[] {
   if (inv.args.length > keep) throw new UsageError(`unexpected argument: ${inv.args[keep]}`)
   return inv.args
@@ -243,14 +248,14 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
   if (!run) throw new UsageError(`unknown command: ${command}`)
   if (values.mode !== undefined && command !== 'prompt')
     throw new UsageError('--mode applies to `prompt` only')
-  // Short-lived commands scan on the calling thread: a worker costs more to start than it saves.
-  if (!LONG_RUNNING.has(command) && command !== 'path' && io.env.MEMDIR_SCAN_THREADS === undefined)
-    (await import('../core/store/scan-worker-client.js')).scanOnCallingThread()
   const ctx = async () => {
     const c = createProjectContext({
       cwd: values.cwd ?? io.cwd,
       env: io.env,
       flagSettingsPath: values.settings,
+      // Short-lived commands read on the calling thread (a worker costs more to start than it
+      // saves), long-running ones in worker threads; MEMDIR_SCAN_THREADS overrides either way.
+      scan: scanChoice(command, io.env.MEMDIR_SCAN_THREADS),
     })
     const saved = loadAppSettings(c)
     // (hasLegacyTeamSettings, without loading its module on every start)
@@ -262,7 +267,7 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
     // Secrets kept outside the settings file are looked up only when the settings say there are some.
     if (!NEEDS_SECRETS.has(command)) return c
     if (!loadAppSettings(c).secrets) return c
-    return (await import('../host/settings/cli-secrets.js')).withCliSecrets(c)
+    return (await import('../host/integrations/cli-secrets.js')).withCliSecrets(c)
   }
   return run({ io, values, args, signal: io.signal ?? new AbortController().signal, ctx })
 }

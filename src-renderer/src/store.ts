@@ -1,12 +1,12 @@
 import { create, type StateCreator } from 'zustand'
 import type { MemdirEvent } from '../../src-shared/api'
+import type { MemoryInput } from '../../src-shared/contract'
 import { RpcFailure } from '../../src-shared/errors'
 import type {
   ActivityItem,
   ConflictDetails,
   HealthView,
   MemoryDoc,
-  MemoryInput,
   MemoryListItem,
   MemoryScope,
   MemoryType,

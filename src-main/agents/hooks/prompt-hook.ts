@@ -12,6 +12,7 @@ import { cachedScan, termCacheFor } from '../../host/memories/memory-caches.js'
 import { loadEffectiveConfig, modelConfigOf } from '../../host/settings/config.js'
 import { createProjectContext } from '../../host/settings/project.js'
 import { loadRecallState, pruneRecallStates, saveRecallState } from './recall-state.js'
+import { inlineScanner } from '../../core/store/scan-worker-client.js'
 
 /** How long the model selector may take before the offline ranker answers instead. */
 export const DEFAULT_SELECTOR_TIMEOUT_MS = 4000
@@ -27,10 +28,11 @@ export interface PromptHookResult {
  * its 60 KiB budget. Returns the hook output, or nothing when there is nothing to add.
  */
 export async function runPromptHook(input: UserPromptSubmitHook, env: Env): Promise<PromptHookResult> {
-  let ctx = createProjectContext({ cwd: input.cwd, env })
+  // A hook runs before every prompt and nothing waits on its thread: it reads inline.
+  let ctx = createProjectContext({ cwd: input.cwd, env, scan: 'inline' })
   // A key kept outside the settings file: its 0600 file, or the desktop app asked briefly (a prompt never waits long).
   if (loadAppSettings(ctx).secrets?.apiKey && !env.ANTHROPIC_API_KEY)
-    ctx = await (await import('../../host/settings/cli-secrets.js')).withCliSecrets(ctx, 300)
+    ctx = await (await import('../../host/integrations/cli-secrets.js')).withCliSecrets(ctx, 300)
   const auto = getAutoMemoryEnablement(ctx)
   if (!auto.enabled) return { skipped: `auto memory is off: ${auto.reason}` }
   const memoryDir = getAutoMemPath(ctx)
@@ -47,6 +49,7 @@ export async function runPromptHook(input: UserPromptSubmitHook, env: Env): Prom
     projectRoot: ctx.projectRoot,
     termCache: termCacheFor(ctx, memoryDir),
     scan: cachedScan(ctx),
+    scanner: inlineScanner,
   })
   state.surfaced.forEach((p) => session.surfaced.add(p))
   session.injectedBytes = state.injectedBytes

@@ -49,7 +49,7 @@ export async function runTurnEndHook(
   // No transcript (a SessionEnd after `claude mcp list`): nothing to extract, so no process either.
   if (!input.transcript_path || !existsSync(input.transcript_path))
     return { skipped: `no transcript to extract (${input.transcript_path || 'none given'})` }
-  const ctx = createProjectContext({ cwd: input.cwd, env })
+  const ctx = createProjectContext({ cwd: input.cwd, env, scan: 'inline' })
   const auto = getAutoMemoryEnablement(ctx)
   if (!auto.enabled) return { skipped: `auto memory is off: ${auto.reason}` }
   if (!loadEffectiveConfig(ctx).extractionEnabled.value) return { skipped: 'extraction is switched off' }

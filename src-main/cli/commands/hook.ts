@@ -37,7 +37,7 @@ export async function hookCommand(io: CliIO, event: string | undefined, job: Hoo
       await import('../../agents/hooks/extraction-job.js')
     const { getAutoMemPath } = await import('../../core/paths/auto-mem-path.js')
     const lines: Promise<void>[] = []
-    const ctx = createProjectContext({ cwd: job.cwd ?? io.cwd, env: io.env })
+    const ctx = createProjectContext({ cwd: job.cwd ?? io.cwd, env: io.env, scan: 'inline' })
     // A detached run never outlives its purpose: done, out of time, or its memory dir gone.
     const leash = extractionLeash(
       getAutoMemPath(ctx),
@@ -45,7 +45,7 @@ export async function hookCommand(io: CliIO, event: string | undefined, job: Hoo
       Number(io.env.MEMDIR_HOOK_EXTRACT_TIMEOUT_MS) || DEFAULT_EXTRACT_JOB_TIMEOUT_MS,
     )
     try {
-      const { withCliSecrets } = await import('../../host/settings/cli-secrets.js')
+      const { withCliSecrets } = await import('../../host/integrations/cli-secrets.js')
       const work = withCliSecrets(ctx).then((c) =>
         runExtractionJob(c, job.transcript!, job.session!, (l) => lines.push(log(l))),
       )

@@ -1,12 +1,12 @@
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { manifestView } from '../../host/memories/manifest-view.js'
-import { headerCacheFor } from '../../host/memories/memory-caches.js'
+import { cachedScan } from '../../host/memories/memory-caches.js'
 import { type CliIO, printJson } from '../io.js'
 
 export async function listCommand(ctx: ProjectContext, io: CliIO, json: boolean): Promise<number> {
   const dir = getAutoMemPath(ctx)
-  const { memories, manifest } = await manifestView(dir, { headerCache: headerCacheFor(ctx, dir) })
+  const { memories, manifest } = await manifestView(dir, cachedScan(ctx))
   if (json) {
     printJson(
       io,

@@ -4,6 +4,7 @@ import { cachedScan, termCacheFor } from '../../host/memories/memory-caches.js'
 import { modelRuntimeFor } from '../../host/settings/model-runtime.js'
 import { recallPreview } from '../../host/previews/recall-view.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
+import { scannerFor } from '../../core/store/scan-worker-client.js'
 
 export async function recallCommand(
   ctx: ProjectContext,
@@ -27,6 +28,7 @@ export async function recallCommand(
     projectRoot: ctx.projectRoot,
     termCache: termCacheFor(ctx, memoryDir),
     scan: cachedScan(ctx),
+    scanner: scannerFor(ctx),
   })
   if (json) {
     printJson(io, result)

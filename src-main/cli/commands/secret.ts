@@ -1,6 +1,6 @@
 import type { ProjectContext } from '../../core/paths/context.js'
 import { loadAppSettings } from '../../host/settings/app-data.js'
-import { withCliSecrets } from '../../host/settings/cli-secrets.js'
+import { withCliSecrets } from '../../host/integrations/cli-secrets.js'
 import {
   API_KEY,
   SECRET_ENV,
@@ -15,7 +15,7 @@ import {
   type SecretKind,
 } from '../../host/settings/secrets.js'
 import { teamPairKey } from '../../host/settings/project-values.js'
-import { resolveTeamTarget } from '../../host/team/team-setup.js'
+import { resolveTeamTarget } from '../../host/settings/team-target.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
 const KINDS: Record<string, SecretKind> = Object.fromEntries(SECRET_KINDS.map((n) => [SECRET_FLAG[n], n]))

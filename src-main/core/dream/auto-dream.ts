@@ -8,7 +8,7 @@ import { MEMORY_AGENT_TOOLS, toAnthropicTool } from '../model/tools/index.js'
 import { ENTRYPOINT_NAME, isPathInside } from '../paths/auto-mem-path.js'
 import type { MemoryFormat } from '../store/frontmatter.js'
 import { type MemoryFormatSetting, preferredMemoryFormat } from '../store/memory-format.js'
-import { scanMemoryFiles } from '../store/scan.js'
+import { scanMemoryFiles, type Scanner } from '../store/scan.js'
 import { buildConsolidationPrompt } from './consolidation-prompt.js'
 import {
   readLastConsolidatedAt,
@@ -43,6 +43,8 @@ export type DreamEvent =
   | { type: 'proposed'; runId: string; proposalId: string; paths: string[]; snapshotId: string }
 
 export interface DreamDeps {
+  /** Where memory files are read (the entry point's choice). */
+  scanner?: Scanner
   memoryDir: string
   transcriptDir: string
   /** Where snapshots go: outside the memory dir (app data). */
@@ -145,7 +147,10 @@ export function createAutoDream(deps: DreamDeps) {
       const snap = await createSnapshot(deps.memoryDir, deps.snapshotDir, 'dream', t)
       snapshotId = snap.id
       emit({ type: 'started', runId, sessions: sessions.length, snapshotId })
-      const format = preferredMemoryFormat(await scanMemoryFiles(deps.memoryDir), deps.memoryFormat?.())
+      const format = preferredMemoryFormat(
+        await scanMemoryFiles(deps.memoryDir, { scanner: deps.scanner }),
+        deps.memoryFormat?.(),
+      )
       const base = buildCacheSafeParams({
         model: deps.client.config.agentModel,
         system: await deps.systemPrompt(format),

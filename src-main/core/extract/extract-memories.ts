@@ -9,7 +9,7 @@ import { toApiMessages, type TranscriptMessage } from '../sessions/transcript.js
 import { formatMemoryManifest } from '../store/manifest.js'
 import type { MemoryFormat } from '../store/frontmatter.js'
 import { type MemoryFormatSetting, preferredMemoryFormat } from '../store/memory-format.js'
-import { scanMemoryFiles } from '../store/scan.js'
+import { scanMemoryFiles, type Scanner } from '../store/scan.js'
 import { type CursorStore, MemoryCursorStore } from './cursor-store.js'
 import { buildExtractionPrompt } from './extraction-prompt.js'
 import { hasMemoryWritesSince, messagesSince } from './mutual-exclusion.js'
@@ -40,6 +40,8 @@ export interface ExtractionGate {
 }
 
 export interface ExtractDeps {
+  /** Where memory files are read (the entry point's choice). */
+  scanner?: Scanner
   memoryDir: string
   /** Team dir when team memory is on (combined prompt and the team count). */
   teamDir?: string
@@ -148,7 +150,7 @@ export function initExtractMemories(deps: ExtractDeps): Extractor {
     const runId = `extraction-${Date.now()}-${++runIds}`
     emit({ type: 'started', runId, newMessageCount: fresh.length, trailing })
     try {
-      const headers = await scanMemoryFiles(deps.memoryDir)
+      const headers = await scanMemoryFiles(deps.memoryDir, { scanner: deps.scanner })
       const format = preferredMemoryFormat(headers, deps.memoryFormat?.())
       const prompt = buildExtractionPrompt({
         newMessageCount: fresh.length,

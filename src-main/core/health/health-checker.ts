@@ -3,7 +3,7 @@ import type { HealthView } from '../../../src-shared/types.js'
 import { join } from 'node:path'
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { TEAM_DIRNAME } from '../paths/team-agent-paths.js'
-import { listMemoryFiles } from '../store/scan.js'
+import { listMemoryFiles, type Scanner } from '../store/scan.js'
 import { checkCommands, checkPaths, checkSymbols, ProjectCommands } from './code-links.js'
 import { finding, type Finding, type FindingKind } from './findings.js'
 import { GitHistory, symbolsInCode } from '../staleness/git-history.js'
@@ -35,6 +35,8 @@ export interface HealthDeps {
   options?: HealthOptions
   /** A model to ask whether same-topic memories contradict each other (none: that check is off). */
   model?: { client: ModelClient; model: string }
+  /** Where memory files are read (the entry point's choice). */
+  scanner?: Scanner
 }
 
 const MAX_BYTES = 512 * 1024
@@ -70,7 +72,7 @@ export class HealthChecker {
   }
 
   private async refreshFacts(): Promise<{ files: string[]; reread: number }> {
-    const files = (await listMemoryFiles(this.deps.memoryDir)).sort()
+    const files = (await listMemoryFiles(this.deps.memoryDir, this.deps.scanner)).sort()
     const present = new Set(files)
     for (const k of this.facts.keys())
       if (!present.has(k)) {

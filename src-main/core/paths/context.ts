@@ -25,8 +25,14 @@ export interface ProjectContext {
   policySettingsPath?: string
   /** Memdir's own team-memory switch (its settings), when the user set one. */
   teamMemorySwitch?: boolean
-  /** The team token and API key where they are not in the environment or the settings file. */
+  /** The team tokens and API key where they are not in the environment or the settings file. */
   secrets?: Readonly<SecretValues>
+  /**
+   * Where this process reads memory files, chosen by its entry point: `inline` on the calling
+   * thread (a CLI command, a hook), `threaded` in worker threads (the app, long-running commands).
+   * Unset: threads, unless MEMDIR_SCAN_THREADS=0.
+   */
+  scan?: 'inline' | 'threaded'
 }
 
 export function resolveHomeDir(ctx: ProjectContext): string {

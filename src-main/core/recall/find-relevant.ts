@@ -1,6 +1,6 @@
 import type { ModelClient } from '../model/client.js'
 import { formatMemoryManifest } from '../store/manifest.js'
-import { type MemoryHeader, scanMemoryFiles } from '../store/scan.js'
+import { type MemoryHeader, type Scanner, scanMemoryFiles } from '../store/scan.js'
 import { rankMemoriesOffline } from './offline-ranker.js'
 import type { TermCache } from './term-cache.js'
 import {
@@ -29,6 +29,8 @@ export interface RecallOptions {
   offlineFallback?: boolean
   /** The offline ranker's terms from earlier runs (saved back after ranking). */
   termCache?: TermCache
+  /** Where memory files are read (the entry point's choice); default: defaultScanner(). */
+  scanner?: Scanner
 }
 
 export interface RecallResult {
@@ -54,13 +56,18 @@ export async function findRelevantMemories(
   opts: RecallOptions = {},
 ): Promise<RecallResult> {
   const surfaced = new Set(opts.alreadySurfaced ?? [])
-  const all = await (opts.scan ?? scanMemoryFiles)(memoryDir)
+  const all = await (opts.scan ?? ((dir: string) => scanMemoryFiles(dir, { scanner: opts.scanner })))(
+    memoryDir,
+  )
   const candidates = all.filter((m) => !surfaced.has(m.filePath))
   const base = { candidates: candidates.length, rawSelection: [] as string[] }
   if (!candidates.length) return { ...base, memories: [], mode: opts.client ? 'model' : 'offline' }
 
   const offline = async (why: string): Promise<RecallResult> => {
-    const ranked = await rankMemoriesOffline(query, candidates, { cache: opts.termCache })
+    const ranked = await rankMemoriesOffline(query, candidates, {
+      cache: opts.termCache,
+      scanner: opts.scanner,
+    })
     await opts.termCache?.save(all)
     return {
       ...base,

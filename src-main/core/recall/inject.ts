@@ -1,5 +1,5 @@
 import { codeStalenessNotes } from '../staleness/recall-notes.js'
-import { readHead } from '../store/scan.js'
+import { readHead, type Scanner } from '../store/scan.js'
 import { memoryAge, memoryAgeDays, memoryFreshnessText } from './freshness.js'
 import type { RelevantMemory } from './find-relevant.js'
 
@@ -9,8 +9,9 @@ export const MAX_INJECTED_BYTES = 4096
 /** A memory's content for injection: at most 200 lines / 4,096 bytes, with a note when cut. */
 export async function readForInjection(
   path: string,
+  scanner?: Scanner,
 ): Promise<{ content: string; mtimeMs: number; truncated: boolean }> {
-  const { content, mtimeMs } = await readHead(path, MAX_INJECTED_LINES + 1)
+  const { content, mtimeMs } = await readHead(path, MAX_INJECTED_LINES + 1, scanner)
   let text = content
   let truncated = text.split('\n').length > MAX_INJECTED_LINES
   if (truncated) text = text.split('\n').slice(0, MAX_INJECTED_LINES).join('\n')
@@ -53,11 +54,12 @@ export async function buildRecallInjection(
   memories: readonly RelevantMemory[],
   now: number = Date.now(),
   projectRoot?: string,
+  scanner?: Scanner,
 ): Promise<string[]> {
   const read: { path: string; mtimeMs: number; text: string }[] = []
   for (const m of memories) {
     try {
-      const r = await readForInjection(m.path)
+      const r = await readForInjection(m.path, scanner)
       read.push({ path: m.path, mtimeMs: r.mtimeMs, text: r.content })
     } catch {
       // deleted between selection and injection: nothing to show

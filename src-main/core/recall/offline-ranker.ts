@@ -1,5 +1,5 @@
 import { bodyOf } from '../store/frontmatter.js'
-import { type MemoryHeader, readHeads } from '../store/scan.js'
+import { type MemoryHeader, readHeads, type Scanner } from '../store/scan.js'
 import { MAX_RECALLED } from './selector-prompt.js'
 import type { DocTerms, TermCache } from './term-cache.js'
 import { packedTermMatcher, type PackedTerms, packTerms, synonymTable, termsOf } from './terms.js'
@@ -42,6 +42,7 @@ function docTermsOf(header: MemoryHeader, head: string): DocTerms {
 async function termsOfCandidates(
   candidates: readonly MemoryHeader[],
   cache: TermCache | undefined,
+  scanner: Scanner | undefined,
 ): Promise<(DocTerms | undefined)[]> {
   const out = candidates.map((h) => cache?.get(h))
   const missing = candidates.filter((_, i) => !out[i])
@@ -49,6 +50,7 @@ async function termsOfCandidates(
   const heads = await readHeads(
     missing.map((h) => h.filePath),
     BODY_LINES,
+    scanner,
   )
   let k = 0
   candidates.forEach((header, i) => {
@@ -75,6 +77,8 @@ export interface RankOptions {
   limit?: number
   /** Terms kept from earlier runs; updated with what this run had to read. */
   cache?: TermCache
+  /** Where the heads of uncached memories are read. */
+  scanner?: Scanner
 }
 
 /**
@@ -117,7 +121,7 @@ export async function rankMemoriesOffline(
   await opts.cache?.ready() // first: it may hold the stemmed synonym table queryTerms needs
   const { weights, own } = queryTerms(query)
   if (!own.length) return []
-  const terms = await termsOfCandidates(candidates, opts.cache)
+  const terms = await termsOfCandidates(candidates, opts.cache, opts.scanner)
   // Query terms are found with one regex pass per field, and only memories that have one are
   // scored. Besides being quick, this keeps the per-memory JavaScript small: a one-shot CLI or
   // hook process would otherwise start optimising compiles it then has to wait for at exit.

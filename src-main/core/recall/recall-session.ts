@@ -47,7 +47,12 @@ export class RecallSession {
       alreadySurfaced: this.surfaced,
       recentTools,
     })
-    const injections = await buildRecallInjection(result.memories, now, this.opts.projectRoot)
+    const injections = await buildRecallInjection(
+      result.memories,
+      now,
+      this.opts.projectRoot,
+      this.opts.scanner,
+    )
     const bytes = injections.reduce((n, s) => n + Buffer.byteLength(s, 'utf8'), 0)
     this.injectedBytes += bytes
     for (const m of result.memories) this.surfaced.add(m.path)

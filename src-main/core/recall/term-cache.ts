@@ -26,8 +26,11 @@ const isStored = (v: unknown): v is Stored =>
 export class TermCache {
   private readonly cache: StampedCache<Stored>
 
-  constructor(readonly file: string) {
-    this.cache = new StampedCache(file, termsVersion(), isStored)
+  constructor(
+    readonly file: string,
+    opts: { blocking?: boolean } = {},
+  ) {
+    this.cache = new StampedCache(file, termsVersion(), isStored, opts.blocking)
   }
 
   /** Loads the file, and the stemmed synonym table kept in it (stemming the vocabulary costs a cold process ms). */

@@ -1,10 +1,10 @@
 import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import { HeaderCache } from './header-cache.js'
 import { scanMemoryFiles } from './scan.js'
-import { scanOnCallingThread } from './scan-worker-client.js'
+import { inlineScanner, threadedScanner } from './scan-worker-client.js'
 
 const memory = (name: string, description: string) =>
   `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n\nBody.\n`
@@ -12,15 +12,16 @@ const memory = (name: string, description: string) =>
 const STAMP = 1_767_225_600 // whole seconds: set back exactly, where a Date would round
 
 /** A scan as a new CLI process runs it: a fresh cache object over the same file. */
-async function scan(dir: string, cacheFile: string, limit?: number) {
-  const headers = await scanMemoryFiles(dir, { limit, headerCache: new HeaderCache(cacheFile) })
+async function scan(dir: string, cacheFile: string, limit?: number, scanner = inlineScanner) {
+  const headers = await scanMemoryFiles(dir, {
+    limit,
+    scanner,
+    headerCache: new HeaderCache(cacheFile, { blocking: scanner.kind === 'inline' }),
+  })
   return headers.map((h) => `${h.filename}: ${h.description}`)
 }
 
 describe('header cache (CLI and hooks)', () => {
-  beforeEach(() => scanOnCallingThread(true))
-  afterEach(() => scanOnCallingThread(false))
-
   it('reads a file again only when its mtime or size changed', async () => {
     const dir = tempDir()
     const cacheFile = join(tempDir(), 'cache', 'headers.json')
@@ -77,15 +78,16 @@ describe('header cache (CLI and hooks)', () => {
     expect(await scan(dir, cacheFile)).toEqual(['deploy.md: how we ship v2'])
   })
 
-  it('a broken cache file is an empty cache; the app (scan threads) does not use one', async () => {
+  it('a broken cache file is an empty cache; a cache given is used whatever the scanner', async () => {
     const dir = tempDir()
     const cacheFile = writeFile(join(tempDir(), 'headers.json'), '{"v": 1, "files": [')
     writeFile(join(dir, 'a.md'), memory('A', 'first'))
     expect(await scan(dir, cacheFile)).toEqual(['a.md: first'])
 
-    scanOnCallingThread(false)
-    const untouched = writeFile(join(tempDir(), 'headers.json'), 'not json')
-    expect(await scan(dir, untouched)).toEqual(['a.md: first'])
-    expect(readFileSync(untouched, 'utf8')).toBe('not json')
+    // With the threaded scanner too: the cache is read and rewritten, never silently ignored.
+    utimesSync(join(dir, 'a.md'), STAMP, STAMP) // not changed in the last seconds: cacheable
+    const other = writeFile(join(tempDir(), 'headers.json'), 'not json')
+    expect(await scan(dir, other, undefined, threadedScanner())).toEqual(['a.md: first'])
+    expect(readFileSync(other, 'utf8')).toContain('a.md')
   })
 })

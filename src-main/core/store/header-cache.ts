@@ -20,8 +20,11 @@ export type HeaderFields = Pick<MemoryHeader, 'name' | 'description' | 'type' | 
 export class HeaderCache {
   private readonly cache: StampedCache<Stored>
 
-  constructor(readonly file: string) {
-    this.cache = new StampedCache(file, VERSION, isStored)
+  constructor(
+    readonly file: string,
+    opts: { blocking?: boolean } = {},
+  ) {
+    this.cache = new StampedCache(file, VERSION, isStored, opts.blocking)
   }
 
   readySync(): void {

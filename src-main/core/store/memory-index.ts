@@ -4,6 +4,7 @@ import {
   newestFirst,
   readMemoryHeaders,
   scanMemoryFiles,
+  type Scanner,
 } from './scan.js'
 
 /**
@@ -14,12 +15,15 @@ export class MemoryIndex {
   private readonly headers = new Map<string, MemoryHeader>()
   private ready?: Promise<void>
 
-  constructor(readonly memoryDir: string) {}
+  constructor(
+    readonly memoryDir: string,
+    private readonly scanner?: Scanner,
+  ) {}
 
   /** Full scan once; later calls return the same promise. */
   load(): Promise<void> {
     this.ready ??= (async () => {
-      const all = await scanMemoryFiles(this.memoryDir, { limit: Infinity })
+      const all = await scanMemoryFiles(this.memoryDir, { limit: Infinity, scanner: this.scanner })
       for (const h of all) this.headers.set(h.filename, h)
     })()
     return this.ready
@@ -29,7 +33,7 @@ export class MemoryIndex {
   async update(relPaths: Iterable<string>): Promise<void> {
     await this.load()
     const todo = [...new Set(relPaths)].filter(isMemoryFileName)
-    const got = todo.length ? await readMemoryHeaders(this.memoryDir, todo) : []
+    const got = todo.length ? await readMemoryHeaders(this.memoryDir, todo, this.scanner) : []
     todo.forEach((f, i) => {
       const h = got[i]
       if (h) this.headers.set(f, h)

@@ -106,37 +106,60 @@ export class ScanWorker {
   }
 }
 
-// Two threads when the machine has the cores: reading is syscall-bound, and a scan splits into
-// shards by file name (scan-sync.ts), so each thread reads half the files.
-const pool = Array.from({ length: Math.min(2, Math.max(1, availableParallelism())) }, () => new ScanWorker())
-let turn = 0
-// MEMDIR_SCAN_THREADS=0 (the CLI sets it for its short-lived commands): no threads at all.
-let callingThreadOnly = process.env.MEMDIR_SCAN_THREADS === '0'
+/**
+ * Where scan jobs run, chosen at each entry point and passed down: `inline` on the calling thread
+ * (a CLI command or a hook, which nothing else waits on and for which a thread costs more to start
+ * than it saves, even at 20,000 files — bench/hooks), or `threaded` (the app and the long-running
+ * commands, whose main thread must not block: up to two worker threads, each reading a shard).
+ */
+export interface Scanner {
+  readonly kind: 'inline' | 'threaded'
+  run<J extends ScanJob>(job: J): Promise<ScanJobResult<J>>
+  /** One job per thread (each its own shard), results in shard order. */
+  runSharded<J extends ScanJob>(jobForShard: (index: number, count: number) => J): Promise<ScanJobResult<J>[]>
+}
+
+export const inlineScanner: Scanner = {
+  kind: 'inline',
+  run: <J extends ScanJob>(job: J) => inThread(job) as Promise<ScanJobResult<J>>,
+  runSharded: <J extends ScanJob>(jobForShard: (index: number, count: number) => J) =>
+    Promise.all([inThread(jobForShard(0, 1)) as Promise<ScanJobResult<J>>]),
+}
+
+let threaded: Scanner | undefined
+
+/** The worker threads, started on the first job (a process that never scans never starts one). */
+export function threadedScanner(): Scanner {
+  if (threaded) return threaded
+  // Two threads when the machine has the cores: reading is syscall-bound, and a scan splits into
+  // shards by file name (scan-sync.ts), so each thread reads half the files.
+  const pool = Array.from(
+    { length: Math.min(2, Math.max(1, availableParallelism())) },
+    () => new ScanWorker(),
+  )
+  let turn = 0
+  threaded = {
+    kind: 'threaded',
+    run: (job) => (pool[turn++ % pool.length] as ScanWorker).run(job),
+    runSharded: (jobForShard) => Promise.all(pool.map((w, i) => w.run(jobForShard(i, pool.length)))),
+  }
+  return threaded
+}
 
 /**
- * For short-lived processes (a CLI command, a hook that runs on every prompt): starting a thread
- * costs more than it saves, even at 20,000 files (bench/hooks), and nothing else needs the
- * calling thread meanwhile. The app keeps its threads: its main thread must not block.
+ * The scanner of a caller that did not choose one (a test, a benchmark, the library): threads,
+ * unless `MEMDIR_SCAN_THREADS=0` says the calling thread.
  */
-export function scanOnCallingThread(on = true): void {
-  callingThreadOnly = on
+export function defaultScanner(env: Record<string, string | undefined> = process.env): Scanner {
+  return env.MEMDIR_SCAN_THREADS === '0' ? inlineScanner : threadedScanner()
 }
 
-/** Whether scans run on the calling thread (a short-lived process), not in worker threads. */
-export function scansOnCallingThread(): boolean {
-  return callingThreadOnly
-}
-
-/** Runs a scan job off the main thread. */
-export function runScanJobInWorker<J extends ScanJob>(job: J): Promise<ScanJobResult<J>> {
-  if (callingThreadOnly) return inThread(job) as Promise<ScanJobResult<J>>
-  return (pool[turn++ % pool.length] as ScanWorker).run(job)
-}
-
-/** Runs one job per scan thread (each its own shard) and returns their results in shard order. */
-export function runShardedScanJob<J extends ScanJob>(
-  jobForShard: (index: number, count: number) => J,
-): Promise<ScanJobResult<J>[]> {
-  if (callingThreadOnly) return Promise.all([inThread(jobForShard(0, 1)) as Promise<ScanJobResult<J>>])
-  return Promise.all(pool.map((w, i) => w.run(jobForShard(i, pool.length))))
+/** The scanner a project context's entry point chose (see ProjectContext.scan). */
+export function scannerFor(ctx: {
+  scan?: 'inline' | 'threaded'
+  env: Record<string, string | undefined>
+}): Scanner {
+  if (ctx.scan === 'inline') return inlineScanner
+  if (ctx.scan === 'threaded') return threadedScanner()
+  return defaultScanner(ctx.env)
 }

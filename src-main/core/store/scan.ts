@@ -10,18 +10,21 @@ import { unpackHeaders } from './packed-headers.js'
 import type { FileHead } from './read-head.js'
 import type { HeaderCache } from './header-cache.js'
 import { scanMemoryFilesSync, type TextFileResult } from './scan-sync.js'
-import { runScanJobInWorker, runShardedScanJob, scansOnCallingThread } from './scan-worker-client.js'
+import { defaultScanner, type Scanner } from './scan-worker-client.js'
 
-export type { TextFileResult }
+export type { Scanner, TextFileResult }
 export { FRONTMATTER_MAX_LINES, isMemoryFileName, MAX_MEMORY_FILES, newestFirst, type MemoryHeader }
 
 export interface ScanOptions {
+  /** Where the reads run (the entry point's choice); default: defaultScanner(). */
+  scanner?: Scanner
   signal?: AbortSignal
   /** Newest N kept; default 200. `Infinity` keeps all (the UI browser). */
   limit?: number
   /**
-   * Headers kept between runs of a CLI command or hook: unchanged files are stat'ed, not read.
-   * Used when scans run on the calling thread (short-lived processes); the app has its index.
+   * Headers kept between runs of a CLI command or hook: every file is stat'ed and only those whose
+   * stamp changed are read. That scan runs on the calling thread whatever the scanner (it is a
+   * stat pass; the app keeps its own watcher-fed index instead).
    */
   headerCache?: HeaderCache
 }
@@ -34,8 +37,8 @@ async function scanWithCache(memoryDir: string, limit: number, cache: HeaderCach
 }
 
 /** Every memory file under the dir (relative, with `/`); a missing dir has none. */
-export function listMemoryFiles(memoryDir: string): Promise<string[]> {
-  return runScanJobInWorker({ kind: 'list', dir: memoryDir })
+export function listMemoryFiles(memoryDir: string, scanner: Scanner = defaultScanner()): Promise<string[]> {
+  return scanner.run({ kind: 'list', dir: memoryDir })
 }
 
 function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
@@ -55,9 +58,8 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promis
  */
 export function scanMemoryFiles(memoryDir: string, opts: ScanOptions = {}): Promise<MemoryHeader[]> {
   const limit = opts.limit ?? MAX_MEMORY_FILES
-  if (opts.headerCache && scansOnCallingThread())
-    return abortable(scanWithCache(memoryDir, limit, opts.headerCache), opts.signal)
-  const shards = runShardedScanJob((index, count) => ({
+  if (opts.headerCache) return abortable(scanWithCache(memoryDir, limit, opts.headerCache), opts.signal)
+  const shards = (opts.scanner ?? defaultScanner()).runSharded((index, count) => ({
     kind: 'scan' as const,
     dir: memoryDir,
     limit,
@@ -77,25 +79,38 @@ export function scanMemoryFiles(memoryDir: string, opts: ScanOptions = {}): Prom
 export async function readMemoryHeaders(
   memoryDir: string,
   files: string[],
+  scanner: Scanner = defaultScanner(),
 ): Promise<(MemoryHeader | null)[]> {
-  const packed = await runScanJobInWorker({ kind: 'headers', dir: memoryDir, files })
+  const packed = await scanner.run({ kind: 'headers', dir: memoryDir, files })
   return unpackHeaders(packed, memoryFilePathJoiner(memoryDir))
 }
 
 /** The first `maxLines` lines and mtime of each file, in order; undefined where it cannot be read. */
-export async function readHeads(paths: string[], maxLines: number): Promise<(FileHead | undefined)[]> {
-  const got = await runScanJobInWorker({ kind: 'heads', paths, maxLines })
+export async function readHeads(
+  paths: string[],
+  maxLines: number,
+  scanner: Scanner = defaultScanner(),
+): Promise<(FileHead | undefined)[]> {
+  const got = await scanner.run({ kind: 'heads', paths, maxLines })
   return got.map((r) => (r.ok ? r.head : undefined))
 }
 
 /** One file's first `maxLines` lines and mtime; rejects (with the errno code) when it cannot be read. */
-export async function readHead(path: string, maxLines: number): Promise<FileHead> {
-  const [r] = await runScanJobInWorker({ kind: 'heads', paths: [path], maxLines })
+export async function readHead(
+  path: string,
+  maxLines: number,
+  scanner: Scanner = defaultScanner(),
+): Promise<FileHead> {
+  const [r] = await scanner.run({ kind: 'heads', paths: [path], maxLines })
   if (r?.ok) return r.head
   throw Object.assign(new Error(r?.error ?? `cannot read ${path}`), { code: r?.ok ? undefined : r?.code })
 }
 
 /** Whole files (UTF-8) up to `maxBytes` each, in order, read off the main thread in one batch. */
-export function readTextFiles(paths: string[], maxBytes: number): Promise<TextFileResult[]> {
-  return runScanJobInWorker({ kind: 'texts', paths, maxBytes })
+export function readTextFiles(
+  paths: string[],
+  maxBytes: number,
+  scanner: Scanner = defaultScanner(),
+): Promise<TextFileResult[]> {
+  return scanner.run({ kind: 'texts', paths, maxBytes })
 }

@@ -2,7 +2,7 @@ import MiniSearch from 'minisearch'
 import { join } from 'node:path'
 import { bodyOf, parseMemoryHeaderFields } from './frontmatter.js'
 import { isMemoryFileName } from './memory-header.js'
-import { listMemoryFiles, readTextFiles } from './scan.js'
+import { listMemoryFiles, readTextFiles, type Scanner } from './scan.js'
 
 /** A memory as search sees it: what the list shows plus its body. */
 interface SearchDoc {
@@ -41,7 +41,10 @@ export class MemorySearchIndex {
   private bodies = new Map<string, string>()
   private ready?: Promise<void>
 
-  constructor(private readonly sources: readonly SearchSource[]) {}
+  constructor(
+    private readonly sources: readonly SearchSource[],
+    private readonly scanner?: Scanner,
+  ) {}
 
   private fresh() {
     return new MiniSearch<SearchDoc>({
@@ -70,6 +73,7 @@ export class MemorySearchIndex {
     const got = await readTextFiles(
       rels.map((r) => join(source.dir, r)),
       MAX_BYTES,
+      this.scanner,
     )
     return got.map((r, i) => (r.kind === 'text' ? this.docOf(source.prefix + rels[i], r.text) : undefined))
   }
@@ -78,7 +82,7 @@ export class MemorySearchIndex {
   load(): Promise<void> {
     this.ready ??= (async () => {
       for (const source of this.sources) {
-        const docs = (await this.read(source, await listMemoryFiles(source.dir))).filter(
+        const docs = (await this.read(source, await listMemoryFiles(source.dir, this.scanner))).filter(
           (d): d is SearchDoc => d !== undefined,
         )
         for (const d of docs) this.bodies.set(d.id, d.body)

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { writeFileAtomic } from './atomic-write.js'
-import { scansOnCallingThread } from './scan-worker-client.js'
 
 type Entry<T> = [mtimeMs: number, size: number, value: T]
 
@@ -27,11 +26,13 @@ export class StampedCache<T> {
     private readonly version: string,
     /** Whether a stored value has the shape this version writes. */
     private readonly isValue: (v: unknown) => v is T,
+    /** Read blocking: a short-lived process (a CLI command, a hook) has nothing else to do meanwhile. */
+    private readonly blocking = false,
   ) {}
 
-  /** Reads the file, once: blocking in a short-lived process (scans on the calling thread), else not. */
+  /** Reads the file, once: blocking for a short-lived process, else not. */
   ready(): Promise<void> {
-    if (!this.loading && scansOnCallingThread()) this.readySync()
+    if (!this.loading && this.blocking) this.readySync()
     this.loading ??= readFile(this.file, 'utf8').then(
       (text) => this.take(text),
       () => undefined, // missing or unreadable: an empty cache

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises'
 import { join, sep } from 'node:path'
-import { readTextFiles, type TextFileResult } from '../store/scan.js'
+import { readTextFiles, type Scanner, type TextFileResult } from '../store/scan.js'
 import { MAX_TEAM_FILE_BYTES } from '../../../src-shared/team-api.js'
 import { memoryNameProblem } from '../../../src-shared/memory-names.js'
 import { describeFindings, scanForSecrets } from '../../../src-shared/secret-scan.js'
@@ -22,7 +22,7 @@ export interface SkippedEntry {
  */
 export async function readLocalTeamEntries(
   teamDir: string,
-  opts: { scan?: boolean } = {},
+  opts: { scan?: boolean; scanner?: Scanner } = {},
 ): Promise<{ entries: Map<string, string>; skipped: SkippedEntry[] }> {
   const entries = new Map<string, string>()
   const skipped: SkippedEntry[] = []
@@ -47,6 +47,7 @@ export async function readLocalTeamEntries(
   const read = await readTextFiles(
     candidates.map((c) => c.path),
     MAX_TEAM_FILE_BYTES,
+    opts.scanner,
   )
   for (const [i, { key }] of candidates.entries()) {
     const r = read[i] as TextFileResult

@@ -9,6 +9,7 @@ import { validateTeamMemWritePath } from './keys.js'
 import { readLocalTeamEntries, scanEntryForSecrets, type SkippedEntry } from './local-entries.js'
 import { newRetryBudget, type RetryOptions, withRetries } from './retry.js'
 import type { SyncBase } from './sync-base.js'
+import type { Scanner } from '../store/scan.js'
 
 export const MAX_PUT_BODY_BYTES = 200_000
 const MAX_CONFLICT_RETRIES = 2
@@ -44,6 +45,8 @@ export interface SyncDeps extends RetryOptions {
   ) => Promise<number | void> | number | void
   /** How the pull's writes reach history. */
   record?: RecordedWrite
+  /** Where the team files are read (the entry point's choice). */
+  scanner?: Scanner
 }
 
 /** A key both sides changed since the last sync: the server's version won on disk. */
@@ -257,7 +260,10 @@ export function planBatches(keys: readonly string[], entries: ReadonlyMap<string
 /** Push: only keys whose content hash differs from the server's, in batches, resolving 412 conflicts. */
 export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
   // Secrets are scanned for in what is about to be uploaded: what the server has needs no scan.
-  const { entries, skipped } = await readLocalTeamEntries(deps.teamDir, { scan: false })
+  const { entries, skipped } = await readLocalTeamEntries(deps.teamDir, {
+    scan: false,
+    scanner: deps.scanner,
+  })
   const out: PushResult = { pushed: [], skipped, conflicts: 0, batches: 0 }
   const base = (await deps.base?.load()) ?? new Map<string, string>()
   if (!deps.state.serverChecksums) await refreshHashes(deps)

@@ -1,4 +1,4 @@
-import type { FeatureHandlers } from '../app/router.js'
+import type { FeatureHandlers } from '../../../src-shared/contract.js'
 import type { ActivityLog } from './activity-log.js'
 
 export function activityHandlers(activity: ActivityLog): FeatureHandlers<'activity/list'> {

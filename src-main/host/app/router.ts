@@ -1,18 +1,8 @@
 import type { MemdirEvent } from '../../../src-shared/api.js'
-import {
-  isMethodName,
-  parseArgs,
-  type ArgsOf,
-  type MethodName,
-  type ResultOf,
-} from '../../../src-shared/contract.js'
+import { isMethodName, parseArgs, type Handlers } from '../../../src-shared/contract.js'
 import { type RpcResult, toErrorValue } from '../../../src-shared/errors.js'
 
-/** One handler per contract method: the table the router dispatches to. */
-export type Handlers = { [M in MethodName]: (args: ArgsOf<M>) => Promise<ResultOf<M>> }
-
-/** What one feature contributes to the table: handlers for exactly the methods `M`. */
-export type FeatureHandlers<M extends MethodName> = Pick<Handlers, M>
+export type { Handlers }
 
 /**
  * The router: a method name and arguments from any transport, checked against the contract (an

@@ -15,6 +15,7 @@ import type { MemoryFormat } from '../../core/store/frontmatter.js'
 import { preferredMemoryFormat } from '../../core/store/memory-format.js'
 import { MemoryIndex } from '../../core/store/memory-index.js'
 import { listMemoryFiles } from '../../core/store/scan.js'
+import { scannerFor } from '../../core/store/scan-worker-client.js'
 import { MemorySearchIndex } from '../../core/store/search-index.js'
 import type { ActivityLog } from '../activity/activity-log.js'
 import { activityFileFor } from '../activity/activity-store.js'
@@ -68,13 +69,17 @@ export class Workspace {
   constructor(private readonly deps: WorkspaceDeps) {
     const { ctx } = deps
     const config = loadEffectiveConfig(ctx)
+    const scanner = scannerFor(ctx)
     this.memoryDir = resolveAutoMemPath(ctx).path
     this.teamDir = getTeamMemPath(ctx)
-    this.index = new MemoryIndex(this.memoryDir)
-    this.search = new MemorySearchIndex([
-      { dir: this.memoryDir, prefix: '' },
-      { dir: agentMemoryRoot(ctx.projectRoot), prefix: AGENT_PREFIX },
-    ])
+    this.index = new MemoryIndex(this.memoryDir, scanner)
+    this.search = new MemorySearchIndex(
+      [
+        { dir: this.memoryDir, prefix: '' },
+        { dir: agentMemoryRoot(ctx.projectRoot), prefix: AGENT_PREFIX },
+      ],
+      scanner,
+    )
     this.history = new HistoryStore(historyDirFor(ctx, this.memoryDir))
     this.proposals = new ProposalStore(proposalsDirFor(ctx, this.memoryDir))
     this.recorder = new ChangeRecorder({
@@ -151,7 +156,7 @@ export class Workspace {
       onReviewChanged: deps.onReviewChanged,
       healthFindings: async () => {
         // A fresh check: what the run changed is re-read (the watcher may not have reported it yet).
-        this.health.changed(await listMemoryFiles(this.memoryDir))
+        this.health.changed(await listMemoryFiles(this.memoryDir, scanner))
         return (await this.health.report()).findings
       },
     })

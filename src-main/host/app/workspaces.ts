@@ -9,7 +9,7 @@ import { getAppDataDir } from '../settings/app-data.js'
 import { loadEffectiveConfig } from '../settings/config.js'
 import { createModelRuntime } from '../settings/model-runtime.js'
 import { prepareDemo } from './demo.js'
-import type { FeatureHandlers } from './router.js'
+import type { FeatureHandlers } from '../../../src-shared/contract.js'
 import { Workspace } from './workspace.js'
 import { dirKey, discoverWorkspaces, rememberRecent, rememberRoot } from './workspace-list.js'
 

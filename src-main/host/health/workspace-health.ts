@@ -17,6 +17,7 @@ import type { ProposalStore } from '../../core/review/proposals.js'
 import { resolveContainedPath } from '../../core/store/contained-path.js'
 import type { RecordedWrite } from '../../core/store/recorded-write.js'
 import type { Writer } from '../history/recording.js'
+import type { Scanner } from '../../core/store/scan.js'
 
 export interface WorkspaceHealthDeps {
   memoryDir: string
@@ -29,6 +30,8 @@ export interface WorkspaceHealthDeps {
   options?: HealthOptions
   /** A configured model: same-topic memories are checked for contradictions. */
   client?: ModelClient
+  /** Where memory files are read (the entry point's choice). */
+  scanner?: Scanner
 }
 
 /**
@@ -48,6 +51,7 @@ export class WorkspaceHealth {
       projectRoot: deps.projectRoot,
       verifiedAt: (rel) => this.verified.get(rel),
       options: deps.options,
+      scanner: deps.scanner,
       ...(deps.client ? { model: { client: deps.client, model: deps.client.config.selectorModel } } : {}),
     })
   }

@@ -1,5 +1,5 @@
 import type { ProjectContext } from '../../core/paths/context.js'
-import type { FeatureHandlers } from '../app/router.js'
+import type { FeatureHandlers } from '../../../src-shared/contract.js'
 import { HistoryReview, type HistoryReviewDeps } from './history-review.js'
 
 /** The history timeline (diffs, restore, undo a run) and the review inbox of one workspace. */

@@ -1,5 +1,5 @@
 import type { ProjectContext } from '../../core/paths/context.js'
-import type { FeatureHandlers } from '../app/router.js'
+import type { FeatureHandlers } from '../../../src-shared/contract.js'
 import { applyHookChange, integrationsView, planHookChange } from './integrations.js'
 
 /** Claude Code hooks and MCP snippets of the open project: the view, the planned diff, the write. */

@@ -5,23 +5,35 @@ import { TermCache } from '../../core/recall/term-cache.js'
 import { HeaderCache } from '../../core/store/header-cache.js'
 import type { MemoryHeader } from '../../core/store/memory-header.js'
 import { scanMemoryFiles } from '../../core/store/scan.js'
+import { scannerFor } from '../../core/store/scan-worker-client.js'
 import { getAppDataDir } from '../settings/app-data.js'
 
 /** `<data dir>/cache/<kind>/<memory dir>.json`: disposable, rebuilt by the next run that needs it. */
 const cacheFileFor = (ctx: ProjectContext, kind: 'headers' | 'recall', memoryDir: string) =>
   join(getAppDataDir(ctx), 'cache', kind, `${sanitizePath(memoryDir)}.json`)
 
+/** A cache file is read blocking in a process that reads on its calling thread (nothing else waits). */
+const blocking = (ctx: ProjectContext) => scannerFor(ctx).kind === 'inline'
+
 /** The offline ranker's terms for a memory dir (core/recall/term-cache.ts). */
 export function termCacheFor(ctx: ProjectContext, memoryDir: string): TermCache {
-  return new TermCache(cacheFileFor(ctx, 'recall', memoryDir))
+  return new TermCache(cacheFileFor(ctx, 'recall', memoryDir), { blocking: blocking(ctx) })
 }
 
 /** The CLI's and hooks' memory headers for a memory dir (core/store/header-cache.ts). */
 export function headerCacheFor(ctx: ProjectContext, memoryDir: string): HeaderCache {
-  return new HeaderCache(cacheFileFor(ctx, 'headers', memoryDir))
+  return new HeaderCache(cacheFileFor(ctx, 'headers', memoryDir), { blocking: blocking(ctx) })
 }
 
-/** The scan a CLI command or hook runs: the newest headers, through that dir's header cache. */
+/**
+ * The scan a CLI command or hook runs: on the calling thread, the newest headers through that
+ * dir's header cache (a stat pass); with threads, a plain scan in the worker threads.
+ */
 export function cachedScan(ctx: ProjectContext): (memoryDir: string) => Promise<MemoryHeader[]> {
-  return (memoryDir) => scanMemoryFiles(memoryDir, { headerCache: headerCacheFor(ctx, memoryDir) })
+  const scanner = scannerFor(ctx)
+  return (memoryDir) =>
+    scanMemoryFiles(
+      memoryDir,
+      scanner.kind === 'inline' ? { headerCache: headerCacheFor(ctx, memoryDir) } : { scanner },
+    )
 }

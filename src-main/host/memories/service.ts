@@ -1,5 +1,6 @@
 import { MemdirError } from '../../../src-shared/errors.js'
-import type { MemoryDoc, MemoryInput, MemoryListItem, SearchHitView } from '../../../src-shared/types.js'
+import type { MemoryInput } from '../../../src-shared/contract.js'
+import type { MemoryDoc, MemoryListItem, SearchHitView } from '../../../src-shared/types.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { TEAM_DIRNAME } from '../../core/paths/team-agent-paths.js'
 import { kebabSlug, type MemoryFormat } from '../../core/store/frontmatter.js'
@@ -15,10 +16,11 @@ import { MemoryIndex } from '../../core/store/memory-index.js'
 import type { RecordedWrite } from '../../core/store/recorded-write.js'
 import { scanMemoryFiles } from '../../core/store/scan.js'
 import type { MemorySearchIndex } from '../../core/store/search-index.js'
-import type { FeatureHandlers } from '../app/router.js'
+import type { FeatureHandlers } from '../../../src-shared/contract.js'
 import type { Writer } from '../history/recording.js'
 import { indexView } from './index-view.js'
 import { AGENT_PREFIX, docOf, listItemOf } from './memory-views.js'
+import { scannerFor } from '../../core/store/scan-worker-client.js'
 
 export interface MemoriesDeps {
   memoryDir: string
@@ -58,14 +60,15 @@ export function newMemoryPath(
  * the one name rule, atomic hash-checked writes with their MEMORY.md line, the secret firewall,
  * and history under the writer `deps.as`. The desktop workspace and `memdir mcp` use it alike.
  */
-export function createMemoriesService(_ctx: ProjectContext, deps: MemoriesDeps) {
+export function createMemoriesService(ctx: ProjectContext, deps: MemoriesDeps) {
   const { index } = deps
   const record = () => deps.writer(deps.as)
   const refresh = async (rels: string[]) => {
     await index?.update(rels)
   }
   // Without the app's index (MCP, the CLI), every list is a fresh scan.
-  const headers = () => (index ? index.list() : scanMemoryFiles(deps.memoryDir, { limit: Infinity }))
+  const headers = () =>
+    index ? index.list() : scanMemoryFiles(deps.memoryDir, { limit: Infinity, scanner: scannerFor(ctx) })
 
   const split = (relPath: string) =>
     relPath.startsWith(AGENT_PREFIX)

@@ -5,6 +5,7 @@ import type { MemoryFormat } from '../../core/store/frontmatter.js'
 import { preferredMemoryFormat } from '../../core/store/memory-format.js'
 import { scanMemoryFiles } from '../../core/store/scan.js'
 import { loadAppSettings } from '../settings/app-data.js'
+import { scannerFor } from '../../core/store/scan-worker-client.js'
 
 /** The memory prompt section for a mode (the UI's Prompt view and `memdir prompt`). */
 export async function promptPreview(
@@ -20,5 +21,8 @@ export async function promptPreview(
 
 /** The frontmatter format new memories get in this project: the setting, else the newest memory's. */
 export async function memoryFormatFor(ctx: ProjectContext, memoryDir: string): Promise<MemoryFormat> {
-  return preferredMemoryFormat(await scanMemoryFiles(memoryDir), loadAppSettings(ctx).memoryFormat)
+  return preferredMemoryFormat(
+    await scanMemoryFiles(memoryDir, { scanner: scannerFor(ctx) }),
+    loadAppSettings(ctx).memoryFormat,
+  )
 }

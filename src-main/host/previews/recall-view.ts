@@ -7,6 +7,7 @@ import { memoryAge, memoryFreshnessText } from '../../core/recall/freshness.js'
 import { buildRecallInjection } from '../../core/recall/inject.js'
 import type { TermCache } from '../../core/recall/term-cache.js'
 import type { MemoryHeader } from '../../core/store/memory-header.js'
+import type { Scanner } from '../../core/store/scan.js'
 
 const toPosix = (p: string) => p.split(sep).join('/')
 
@@ -27,6 +28,8 @@ export async function recallPreview(
     /** The project's folder: recalled memories get their code-staleness line. */
     projectRoot?: string
     termCache?: TermCache
+    /** Where memory files are read (the entry point's choice). */
+    scanner?: Scanner
   } = {},
 ): Promise<RecallRun> {
   if (!query.trim()) throw new MemdirError('INVALID_INPUT', 'Type a query to preview recall.')
@@ -39,6 +42,7 @@ export async function recallPreview(
     signal: opts.signal,
     offlineFallback: opts.offlineFallback,
     termCache: opts.termCache,
+    scanner: opts.scanner,
   })
   return {
     mode: r.mode,
@@ -53,6 +57,6 @@ export async function recallPreview(
       age: memoryAge(m.mtimeMs, now),
       freshness: memoryFreshnessText(m.mtimeMs, now),
     })),
-    injections: await buildRecallInjection(r.memories, now, opts.projectRoot),
+    injections: await buildRecallInjection(r.memories, now, opts.projectRoot, opts.scanner),
   }
 }

@@ -4,9 +4,10 @@ import type { ProjectContext } from '../../core/paths/context.js'
 import type { TermCache } from '../../core/recall/term-cache.js'
 import type { MemoryFormat } from '../../core/store/frontmatter.js'
 import type { MemoryHeader } from '../../core/store/scan.js'
-import type { FeatureHandlers } from '../app/router.js'
+import type { FeatureHandlers } from '../../../src-shared/contract.js'
 import { promptPreview } from './prompt-view.js'
 import { recallPreview } from './recall-view.js'
+import { scannerFor } from '../../core/store/scan-worker-client.js'
 
 export interface PreviewsDeps {
   memoryDir: string
@@ -31,6 +32,7 @@ export function createPreviewsService(ctx: ProjectContext, deps: PreviewsDeps) {
         scan: deps.scan,
         projectRoot: ctx.projectRoot,
         termCache: deps.termCache,
+        scanner: scannerFor(ctx),
       })
     },
   }

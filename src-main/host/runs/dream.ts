@@ -7,6 +7,7 @@ import { getProjectTranscriptDir } from '../../core/paths/team-agent-paths.js'
 import { loadMemoryPrompt } from '../../core/prompt/load.js'
 import { snapshotDirFor } from '../settings/app-data.js'
 import { loadEffectiveConfig, type EffectiveConfig } from '../settings/config.js'
+import { scannerFor } from '../../core/store/scan-worker-client.js'
 
 export function createDreamService(
   ctx: ProjectContext,
@@ -23,6 +24,7 @@ export function createDreamService(
   const config = opts.config ?? loadEffectiveConfig(ctx)
   return createAutoDream({
     memoryDir,
+    scanner: scannerFor(ctx),
     transcriptDir: getProjectTranscriptDir(ctx),
     snapshotDir: snapshotDirFor(ctx, memoryDir),
     client: opts.client,

@@ -16,6 +16,7 @@ import { loadEffectiveConfig, type EffectiveConfig } from '../settings/config.js
 import { getAutoMemoryEnablement, isTeamMemoryEnabled } from '../../core/paths/enablement.js'
 import { getTeamMemPath } from '../../core/paths/team-agent-paths.js'
 import { loadMemoryPrompt } from '../../core/prompt/load.js'
+import { scannerFor } from '../../core/store/scan-worker-client.js'
 
 export interface ExtractionServiceOptions {
   client?: ModelClient
@@ -39,6 +40,7 @@ export function createExtractionService(ctx: ProjectContext, opts: ExtractionSer
   const config = opts.config ?? loadEffectiveConfig(ctx)
   return initExtractMemories({
     memoryDir,
+    scanner: scannerFor(ctx),
     teamDir: isTeamMemoryEnabled(ctx) ? getTeamMemPath(ctx) : undefined,
     client: opts.client,
     throttleEvery: opts.throttleEvery,

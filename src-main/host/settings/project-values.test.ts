@@ -9,7 +9,7 @@ import { settingsFilePath, type AppSettings } from './app-data.js'
 import { createHost } from '../app/host.js'
 import { createProjectContext } from './project.js'
 import { readStoredSecrets } from './secrets.js'
-import { resolveTeamTarget } from '../team/team-setup.js'
+import { resolveTeamTarget } from './team-target.js'
 import { projectKey, teamPairKey } from './project-values.js'
 
 beforeEach(() => clearAutoMemPathCache())

@@ -6,8 +6,10 @@ export interface ProjectOptions {
   cwd?: string
   env?: Env
   flagSettingsPath?: string
-  /** The team token and API key from the keychain or a 0600 file (see host/settings/secrets.ts). */
+  /** The team tokens and API key from the keychain or a 0600 file (see host/settings/secrets.ts). */
   secrets?: Readonly<SecretValues>
+  /** Where memory files are read: the entry point's choice (ProjectContext.scan). */
+  scan?: ProjectContext['scan']
 }
 
 /** Builds the context every service of one workspace shares, from explicit inputs and Memdir's settings. */
@@ -19,6 +21,7 @@ export function createProjectContext(opts: ProjectOptions = {}): ProjectContext 
     flagSettingsPath: opts.flagSettingsPath ? resolve(opts.flagSettingsPath) : undefined,
     policySettingsPath: env.MEMDIR_POLICY_SETTINGS || undefined,
     ...(opts.secrets ? { secrets: opts.secrets } : {}),
+    ...(opts.scan ? { scan: opts.scan } : {}),
   }
   const teamSwitch = loadAppSettings(ctx).teamMemoryEnabled
   return teamSwitch === undefined ? ctx : { ...ctx, teamMemorySwitch: teamSwitch }

@@ -28,6 +28,12 @@ export type SecretId = { kind: 'apiKey' } | { kind: 'teamToken'; pair: string }
 export const API_KEY: SecretId = { kind: 'apiKey' }
 export const teamTokenId = (pair: string): SecretId => ({ kind: 'teamToken', pair })
 
+/** The secrets this host holds, read once at start and kept current as they are saved. */
+export interface HeldSecrets {
+  apiKey?: string
+  teamTokens: Record<string, string>
+}
+
 /** The OS keychain as Electron's `safeStorage` offers it; the desktop app passes one in. */
 export interface SecretCipher {
   available(): boolean

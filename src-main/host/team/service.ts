@@ -1,5 +1,5 @@
 import type { ProjectContext } from '../../core/paths/context.js'
-import type { FeatureHandlers } from '../app/router.js'
+import type { FeatureHandlers } from '../../../src-shared/contract.js'
 import { TeamState, type TeamStateDeps } from './team-state.js'
 
 /** Team sync of one workspace: its own server, repo and token, the scheduler and the status it shows. */

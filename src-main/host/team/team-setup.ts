@@ -7,15 +7,15 @@ import { getTeamMemoryEnablement } from '../../core/paths/enablement.js'
 import { sanitizePath } from '../../core/paths/sanitize.js'
 import { getTeamMemPath, TEAM_DIRNAME } from '../../core/paths/team-agent-paths.js'
 import { TeamApiClient } from '../../core/team/api-client.js'
-import { getRepoSlug } from '../../core/team/repo-slug.js'
 import { SyncBase } from '../../core/team/sync-base.js'
 import { createSyncState, type SyncDeps } from '../../core/team/sync.js'
 import { sha256Hex } from '../../core/store/atomic-write.js'
-import { getAppDataDir, loadAppSettings } from '../settings/app-data.js'
-import { keychainOnlyHint } from '../settings/cli-secrets.js'
-import { secretStorageOf, teamTokenId } from '../settings/secrets.js'
-import { normalizeServerUrl, teamPairKey } from '../settings/project-values.js'
-import { loadEffectiveConfig } from '../settings/config.js'
+import { getAppDataDir } from '../settings/app-data.js'
+import { keychainOnlyHint } from '../integrations/cli-secrets.js'
+import { teamTokenId } from '../settings/secrets.js'
+import { resolveTeamTarget } from '../settings/team-target.js'
+import { normalizeServerUrl } from '../settings/project-values.js'
+import { scannerFor } from '../../core/store/scan-worker-client.js'
 
 export type TeamSetup =
   | { ok: true; deps: SyncDeps; url: string; repo: string }
@@ -45,42 +45,6 @@ export function syncBaseFor(ctx: ProjectContext, url: string, repo: string): Syn
   )
 }
 
-/** A project's team server, repo and token, each with where it came from. */
-export interface TeamTarget {
-  url?: string
-  repo?: string
-  /** The repo when none is set: the project's git origin. */
-  repoDefault?: string
-  /** The key its token is kept under (server and repo), once both are known. */
-  pair?: string
-  token?: string
-  tokenFrom?: 'env' | 'keychain' | 'file'
-}
-
-/**
- * This project's team target: server URL and repo from the environment or this project's own
- * values (never another project's), the repo defaulting to its git origin, and the token of that
- * server and repo (the environment's, or the one kept for the pair).
- */
-export function resolveTeamTarget(ctx: ProjectContext): TeamTarget {
-  const config = loadEffectiveConfig(ctx)
-  const url = config.teamUrl.value
-  const repoDefault = getRepoSlug(ctx.projectRoot)
-  const repo = config.teamRepo.value || repoDefault
-  const pair = url && repo ? teamPairKey(url, repo) : undefined
-  const envToken = ctx.env.MEMDIR_TEAM_TOKEN || undefined
-  const kept = pair ? ctx.secrets?.teamTokens?.[pair] : undefined
-  const storage = pair ? secretStorageOf(loadAppSettings(ctx), teamTokenId(pair)) : undefined
-  return {
-    url,
-    repo,
-    repoDefault,
-    pair,
-    token: envToken ?? kept,
-    tokenFrom: envToken ? 'env' : kept ? storage : undefined,
-  }
-}
-
 /**
  * The project's team target (see resolveTeamTarget) as sync dependencies; with `history`, pulls
  * record their writes as team-pull, and a local version a pull replaces is first kept in history
@@ -108,6 +72,7 @@ export function resolveTeamSetup(ctx: ProjectContext, history?: TeamHistory): Te
     teamDir: getTeamMemPath(ctx),
     state: createSyncState(),
     base: syncBaseFor(ctx, target.url, target.repo),
+    scanner: scannerFor(ctx),
   }
   if (history) {
     deps.record = history.writerFor(`pull-${Date.now()}`)

@@ -6,7 +6,8 @@ import { TeamSyncScheduler, type TeamSyncEvent } from '../../core/team/scheduler
 import type { SyncDeps } from '../../core/team/sync.js'
 import type { ActivityLog } from '../activity/activity-log.js'
 import type { ChangeRecorder } from '../history/change-recorder.js'
-import { resolveTeamSetup, resolveTeamTarget, type TeamHistory } from './team-setup.js'
+import { resolveTeamTarget } from '../settings/team-target.js'
+import { resolveTeamSetup, type TeamHistory } from './team-setup.js'
 
 export interface TeamStateDeps {
   ctx: ProjectContext

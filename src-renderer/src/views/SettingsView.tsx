@@ -1,6 +1,6 @@
 import { SecretStored } from '../components/SecretStored'
 import { useState } from 'react'
-import type { SettingsInput } from '../../../src-shared/types'
+import type { SettingsInput } from '../../../src-shared/contract'
 import { errorMessage, getClient } from '../transport/client'
 import { useStore } from '../store'
 import { IntegrationsPanel } from './IntegrationsPanel'

@@ -2,9 +2,9 @@ import { messageOf } from '../../../src-shared/errors.js'
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import type { ActivityLog } from '../activity/activity-log.js'
-import type { Workspace } from '../app/workspace.js'
-import type { HeldSecrets } from '../settings/service.js'
-import { listenForAgentJobs } from './agent-socket.js'
+import type { Workspace } from './workspace.js'
+import type { HeldSecrets } from '../settings/secrets.js'
+import { listenForAgentJobs } from '../integrations/agent-socket.js'
 
 /**
  * The app's end of the hooks' socket: Claude Code's Stop hook hands finished turns of the open

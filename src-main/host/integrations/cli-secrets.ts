@@ -1,5 +1,5 @@
 import type { ProjectContext, SecretValues } from '../../core/paths/context.js'
-import { getAppDataDir, loadAppSettings } from './app-data.js'
+import { getAppDataDir, loadAppSettings } from '../settings/app-data.js'
 import {
   readStoredSecrets,
   SECRET_ENV,
@@ -8,7 +8,7 @@ import {
   secretStorageOf,
   storedSecretIds,
   type SecretId,
-} from './secrets.js'
+} from '../settings/secrets.js'
 
 /**
  * The API key and team tokens for a process outside the desktop app (the CLI, hooks, MCP): the
@@ -25,7 +25,7 @@ export async function withCliSecrets(ctx: ProjectContext, timeoutMs = 800): Prom
     if (secretStorageOf(settings, id) !== 'keychain') continue
     if (id.kind === 'apiKey' ? secrets.apiKey : secrets.teamTokens[id.pair]) continue
     // The socket client (node:net) loads only when the app has to be asked.
-    const { agentSocketPath, offerAgentJob } = await import('../integrations/agent-socket.js')
+    const { agentSocketPath, offerAgentJob } = await import('./agent-socket.js')
     const socket = agentSocketPath(getAppDataDir(ctx))
     const request = {
       type: 'secret' as const,
