@@ -1,3 +1,4 @@
+import { messageOf } from '../src-shared/errors'
 import { contextBridge, ipcRenderer } from 'electron'
 import { createRawClient, type MemdirEvent } from '../src-shared/api'
 import { METHODS } from '../src-shared/contract'
@@ -11,7 +12,7 @@ const client = createRawClient(
     try {
       return (await ipcRenderer.invoke('memdir:rpc', method, args)) as RpcResult<unknown>
     } catch (e) {
-      return { ok: false, error: { code: 'TRANSPORT', message: (e as Error).message } }
+      return { ok: false, error: { code: 'TRANSPORT', message: messageOf(e) } }
     }
   },
   (listener) => {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { messageOf } from '../src-shared/errors.js'
+import { messageOf, rethrowUnless } from '../src-shared/errors.js'
 import { memoryNameProblem } from '../src-shared/memory-names.js'
 import { check } from '../src-shared/schema-common.js'
 import { describeFindings, scanForSecrets } from '../src-shared/secret-scan.js'
@@ -190,7 +190,8 @@ export function createTeamServer(opts: TeamServerOptions): Server {
     let url: URL
     try {
       url = new URL(req.url ?? '/', 'http://localhost')
-    } catch {
+    } catch (e) {
+      rethrowUnless(e instanceof TypeError, e)
       throw new HttpError(400, 'bad request target')
     }
     if (url.pathname === '/healthz') return send(res, 200, { status: 'ok' })
@@ -222,7 +223,8 @@ export function createTeamServer(opts: TeamServerOptions): Server {
       let body: unknown
       try {
         body = JSON.parse(raw)
-      } catch {
+      } catch (e) {
+        rethrowUnless(e instanceof SyntaxError, e)
         throw new HttpError(400, 'body is not JSON')
       }
       const entries = validEntries(body)

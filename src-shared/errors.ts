@@ -116,3 +116,46 @@ export function exitCodeFor(code: string): 1 | 2 {
     ? 2
     : 1
 }
+
+/** A file-system failure (any errno): what a reader that skips unreadable entries expects. */
+export const isFsError = (e: unknown): boolean => errnoOf(e) !== undefined
+
+/**
+ * For a `catch` that handles one kind of failure: rethrows anything else, so a programming error
+ * or an unexpected failure is never taken for the expected one.
+ */
+export function rethrowUnless(expected: boolean, e: unknown): void {
+  if (!expected) throw e
+}
+
+/** What a read gives, or `fallback` when the file is not there; any other failure is thrown. */
+export async function orIfMissing<T, F>(read: Promise<T>, fallback: F): Promise<T | F> {
+  try {
+    return await read
+  } catch (e) {
+    rethrowUnless(isMissing(e), e)
+    return fallback
+  }
+}
+
+/** `.catch(ignoreMissing)`: a removal of what is already gone is done. */
+export const ignoreMissing = (e: unknown): void => rethrowUnless(isMissing(e), e)
+
+/**
+ * `.catch(ignoreFsError)`: clean-up after a failure (a temp file, a stale entry) whose own file-system
+ * failure must not hide the first one; anything but a file-system failure is still thrown.
+ */
+export const ignoreFsError = (e: unknown): void => rethrowUnless(isFsError(e), e)
+
+/**
+ * What a read gives, or `fallback` when it fails with any file-system error: for a reader that
+ * skips what it cannot read by design (a search, a listing); other failures are thrown.
+ */
+export async function orIfUnreadable<T, F>(read: Promise<T>, fallback: F): Promise<T | F> {
+  try {
+    return await read
+  } catch (e) {
+    rethrowUnless(isFsError(e), e)
+    return fallback
+  }
+}

@@ -1,4 +1,4 @@
-import { MemdirError } from './errors.js'
+import { MemdirError, rethrowUnless } from './errors.js'
 
 /**
  * The one rule for the name of a memory file, relative to its memory dir (`testing.md`,
@@ -37,7 +37,8 @@ function variants(name: string): string[] {
   let decoded = name
   try {
     decoded = decodeURIComponent(name)
-  } catch {
+  } catch (e) {
+    rethrowUnless(e instanceof URIError, e)
     /* not URL-encoded: the name itself is checked */
   }
   return [...new Set([name, decoded, name.normalize('NFKC'), decoded.normalize('NFKC')])]

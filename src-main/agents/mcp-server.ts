@@ -1,4 +1,4 @@
-import { AGENT_ADVICE, MemdirError, toErrorValue } from '../../src-shared/errors.js'
+import { AGENT_ADVICE, MemdirError, orIfMissing, toErrorValue } from '../../src-shared/errors.js'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
@@ -124,7 +124,7 @@ export function createMcpServer(ctx: ProjectContext, version: string): McpServer
         {
           uri: uri.href,
           mimeType: 'text/markdown',
-          text: await readFile(join(mem.memoryDir, ENTRYPOINT_NAME), 'utf8').catch(() => ''),
+          text: await orIfMissing(readFile(join(mem.memoryDir, ENTRYPOINT_NAME), 'utf8'), ''),
         },
       ],
     }),

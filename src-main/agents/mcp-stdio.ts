@@ -132,7 +132,8 @@ export class BoundedStdioServerTransport implements Transport {
     return this.send({ jsonrpc: '2.0', id: id as string | number, error: { code, message } })
   }
 
-  private readonly onerrorEvent = (e: Error) => this.onerror?.(e)
+  private readonly onerrorEvent = (e: unknown) =>
+    this.onerror?.(e instanceof Error ? e : new Error(messageOf(e)))
 
   async start(): Promise<void> {
     this.stdin.on('data', this.ondata)

@@ -1,3 +1,4 @@
+import { errnoOf, messageOf } from '../../src-shared/errors.js'
 import { fstatSync, readSync, writeSync } from 'node:fs'
 import { runCli } from './run.js'
 
@@ -38,10 +39,10 @@ function readStdin(): Promise<string> {
       chunks.push(buf.subarray(0, n))
     }
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
+    const code = errnoOf(e)
     if (code === 'EOF') return Promise.resolve(Buffer.concat(chunks).toString('utf8'))
     if (code === 'EAGAIN') return readStdinStream(chunks, size)
-    return Promise.reject(e as Error)
+    return Promise.reject(e instanceof Error ? e : new Error(messageOf(e)))
   }
   return Promise.resolve(Buffer.concat(chunks).toString('utf8'))
 }
@@ -62,7 +63,7 @@ function blockingWriter(fd: 1 | 2, stream: () => NodeJS.WriteStream): (text: str
     try {
       while (off < buf.length) off += writeSync(fd, buf, off)
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code
+      const code = errnoOf(e)
       if (code === 'EPIPE') mode = 'closed'
       else if (code === 'EAGAIN') {
         mode = 'stream'

@@ -1,3 +1,4 @@
+import { messageOf } from '../../src-shared/errors.js'
 import { parseArgs } from 'node:util'
 import type { ProjectContext } from '../core/paths/context.js'
 // In the start-up chunk (base) with io.ts: static imports cost nothing a command would not pay.
@@ -235,7 +236,7 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
   } catch (e) {
-    throw new UsageError((e as Error).message)
+    throw new UsageError(messageOf(e))
   }
   const { values, positionals } = parsed
   const [command, ...args] = positionals
@@ -281,7 +282,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       io.stderr(`memdir: ${e.message}\n\n${USAGE}`)
       return 2
     }
-    io.stderr(`memdir: ${(e as Error).message.split('\n')[0]}\n`)
+    io.stderr(`memdir: ${messageOf(e).split('\n')[0]}\n`)
     return 1
   }
 }

@@ -1,3 +1,4 @@
+import { isFsError, rethrowUnless } from '../../src-shared/errors.js'
 import { net, protocol } from 'electron'
 import { join, normalize, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -19,7 +20,8 @@ export function rendererFileFor(rendererDir: string, requestUrl: string): string
   try {
     url = new URL(requestUrl)
     path = decodeURIComponent(url.pathname)
-  } catch {
+  } catch (e) {
+    rethrowUnless(e instanceof TypeError || e instanceof URIError, e)
     return undefined
   }
   if (url.host !== 'memdir' || path.includes('\0')) return undefined
@@ -34,7 +36,9 @@ export function serveRenderer(rendererDir: string): void {
     if (!file) return new Response('not found', { status: 404 })
     try {
       return await net.fetch(pathToFileURL(file).toString())
-    } catch {
+    } catch (e) {
+      // A built file that is not there (net.fetch of a file:// URL rejects with a TypeError).
+      rethrowUnless(e instanceof TypeError || isFsError(e), e)
       return new Response('not found', { status: 404 })
     }
   })

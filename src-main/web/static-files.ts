@@ -1,3 +1,4 @@
+import { orIfUnreadable, rethrowUnless } from '../../src-shared/errors.js'
 import { readFile, stat } from 'node:fs/promises'
 import { extname, join, normalize, sep } from 'node:path'
 
@@ -15,7 +16,8 @@ const TYPES: Record<string, string> = {
 function decodePath(p: string): string | undefined {
   try {
     return decodeURIComponent(p)
-  } catch {
+  } catch (e) {
+    rethrowUnless(e instanceof URIError, e)
     return undefined // malformed percent-encoding: no such file
   }
 }
@@ -30,9 +32,9 @@ export async function readStatic(
   const clean = normalize(decoded).replace(/^([\\/])+/, '')
   const path = join(root, clean || 'index.html')
   if (!path.startsWith(root.endsWith(sep) ? root : root + sep) && path !== root) return undefined
-  const st = await stat(path).catch(() => null)
+  const st = await orIfUnreadable(stat(path), null)
   const file = st?.isDirectory() ? join(path, 'index.html') : path
-  const body = await readFile(file).catch(() => null)
+  const body = await orIfUnreadable(readFile(file), null)
   if (!body) return undefined
   return { body, type: TYPES[extname(file)] ?? 'application/octet-stream' }
 }

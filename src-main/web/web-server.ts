@@ -1,3 +1,4 @@
+import { messageOf, rethrowUnless } from '../../src-shared/errors.js'
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -67,7 +68,8 @@ function parseRpcBody(text: string): { method: unknown; args: unknown } {
   let v: unknown
   try {
     v = JSON.parse(text)
-  } catch {
+  } catch (e) {
+    rethrowUnless(e instanceof SyntaxError, e)
     throw new HttpError(400, 'BAD_REQUEST', 'body is not JSON')
   }
   if (!v || typeof v !== 'object' || Array.isArray(v))
@@ -98,7 +100,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
     let url: URL
     try {
       url = new URL(req.url ?? '/', 'http://127.0.0.1')
-    } catch {
+    } catch (e) {
+      rethrowUnless(e instanceof TypeError, e)
       throw new HttpError(400, 'BAD_REQUEST', 'bad request target')
     }
     if (url.pathname === '/rpc') {
@@ -122,8 +125,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
 
   const server = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
-      const err =
-        e instanceof HttpError ? e : new HttpError(500, 'INTERNAL', (e as Error)?.message ?? 'internal error')
+      const err = e instanceof HttpError ? e : new HttpError(500, 'INTERNAL', messageOf(e))
       json(res, err.status, { ok: false, error: { code: err.code, message: err.message } })
     })
   })
@@ -139,7 +141,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
     let url: URL | undefined
     try {
       url = new URL(req.url ?? '/', 'http://127.0.0.1')
-    } catch {
+    } catch (e) {
+      rethrowUnless(e instanceof TypeError, e)
       url = undefined
     }
     const origin = req.headers.origin

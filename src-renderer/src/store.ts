@@ -1,7 +1,7 @@
 import { create, type StateCreator } from 'zustand'
 import type { MemdirEvent } from '../../src-shared/api'
 import type { MemoryInput } from '../../src-shared/contract'
-import { RpcFailure } from '../../src-shared/errors'
+import { rethrowUnless, RpcFailure } from '../../src-shared/errors'
 import type {
   ActivityItem,
   ConflictDetails,
@@ -201,8 +201,9 @@ const createMemorySlice: StateCreator<Store, [], [], MemorySlice> = (set, get) =
     try {
       const hits = await api()['memory/search']({ query })
       if (seq === searchSeq) set({ searchHits: hits, searchedFor: query })
-    } catch {
-      // the list keeps the last results; a dead connection shows in the banner
+    } catch (e) {
+      // The list keeps the last results; a dead connection shows in the banner.
+      rethrowUnless(e instanceof RpcFailure, e)
     }
   }
   return {
@@ -408,8 +409,9 @@ const createFeedSlice: StateCreator<Store, [], [], FeedSlice> = (set, get) => ({
   refreshHealth: async () => {
     try {
       set({ health: await api()['health/get']() })
-    } catch {
-      // health is advisory: a failed check leaves the last one (a dead connection shows in the banner)
+    } catch (e) {
+      // Health is advisory: a failed check leaves the last one (a dead connection shows in the banner).
+      rethrowUnless(e instanceof RpcFailure, e)
     }
   },
   showHistory: (historyPath) => set({ historyPath, view: 'history' }),

@@ -1,3 +1,4 @@
+import { ignoreFsError, isMissing, orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
 import { readFileSync } from 'node:fs'
 import { readdir, stat, unlink, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -26,7 +27,8 @@ export async function loadRecallState(
       injectedBytes: typeof data.injectedBytes === 'number' ? data.injectedBytes : 0,
       fresh: false,
     }
-  } catch {
+  } catch (e) {
+    rethrowUnless(isMissing(e) || e instanceof SyntaxError, e)
     return { surfaced: [], injectedBytes: 0, fresh: true }
   }
 }
@@ -53,13 +55,14 @@ export async function pruneRecallStates(dir: string, now = Date.now()): Promise<
   try {
     await writeFile(mark, '')
     await utimes(mark, now / 1000, now / 1000)
-  } catch {
+  } catch (e) {
+    rethrowUnless(isMissing(e) || e instanceof SyntaxError, e)
     return // no state dir (nothing saved yet): nothing to prune
   }
-  for (const name of await readdir(dir).catch(() => [] as string[])) {
+  for (const name of await orIfMissing(readdir(dir), [] as string[])) {
     if (name === PRUNED_MARK) continue
     const p = join(dir, name)
-    const st = await stat(p).catch(() => undefined)
-    if (st && now - st.mtimeMs > STALE_MS) await unlink(p).catch(() => undefined)
+    const st = await orIfMissing(stat(p), undefined)
+    if (st && now - st.mtimeMs > STALE_MS) await unlink(p).catch(ignoreFsError)
   }
 }

@@ -1,3 +1,4 @@
+import { messageOf } from '../../../src-shared/errors.js'
 import type { FixKind } from '../../core/health/findings.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { ProposalStore } from '../../core/review/proposals.js'
@@ -39,7 +40,7 @@ export async function doctorCommand(
       try {
         applied.push((await health.fix(f.id, fix as Fixable)).message)
       } catch (e) {
-        applied.push(`could not fix ${f.path}: ${(e as Error).message}`)
+        applied.push(`could not fix ${f.path}: ${messageOf(e)}`)
       }
     }
   }

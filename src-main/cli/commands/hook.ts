@@ -1,5 +1,5 @@
 import { TurnEndInput, UserPromptSubmitInput } from '../../../src-shared/hook-input.js'
-import { messageOf } from '../../../src-shared/errors.js'
+import { messageOf, rethrowUnless } from '../../../src-shared/errors.js'
 import { check } from '../../../src-shared/schema-common.js'
 import { logHookLine } from '../../agents/hooks/hook-log.js'
 import { getAppDataDir } from '../../host/settings/app-data.js'
@@ -17,7 +17,8 @@ async function readHookInput(io: CliIO): Promise<unknown> {
   const text = await io.stdin()
   try {
     return JSON.parse(text)
-  } catch {
+  } catch (e) {
+    rethrowUnless(e instanceof SyntaxError, e)
     throw new Error(`the hook input is not JSON: ${JSON.stringify(text.slice(0, 80))}`)
   }
 }

@@ -1,3 +1,4 @@
+import { messageOf } from '../../../src-shared/errors.js'
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { listenForAgentJobs } from '../../host/integrations/agent-socket.js'
@@ -25,7 +26,7 @@ export async function watchCommand(ctx: ProjectContext, io: CliIO, signal: Abort
       io.stdout(`turn ended in session ${e.sessionId}\n`)
       void extractor.executeExtractMemories({ messages: e.messages, sessionId: e.sessionId })
     },
-    onError: (e) => io.stderr(`watch: ${e.message}\n`),
+    onError: (e) => io.stderr(`watch: ${messageOf(e)}\n`),
   })
   await watcher.start()
   // Claude Code's Stop hook hands this project's finished turns here while `watch` runs.
@@ -34,8 +35,8 @@ export async function watchCommand(ctx: ProjectContext, io: CliIO, signal: Abort
     if (target !== getAutoMemPath(ctx)) return { accepted: false, reason: 'watching another project' }
     await watcher.turnEnded(job.transcriptPath)
     return { accepted: true }
-  }).catch((e: Error) => {
-    io.stderr(`watch: hooks cannot hand turns to this process (${e.message})\n`)
+  }).catch((e: unknown) => {
+    io.stderr(`watch: hooks cannot hand turns to this process (${messageOf(e)})\n`)
     return undefined
   })
   io.stdout(

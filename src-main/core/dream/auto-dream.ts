@@ -1,3 +1,4 @@
+import { messageOf, orIfMissing } from '../../../src-shared/errors.js'
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type Anthropic from '@anthropic-ai/sdk'
@@ -11,6 +12,7 @@ import { type MemoryFormatSetting, preferredMemoryFormat } from '../store/memory
 import { scanMemoryFiles, type Scanner } from '../store/scan.js'
 import { buildConsolidationPrompt } from './consolidation-prompt.js'
 import {
+  lockPath,
   readLastConsolidatedAt,
   rollbackConsolidationLock,
   tryAcquireConsolidationLock,
@@ -91,7 +93,7 @@ export function dreamSummary(count: number): string {
 async function removeEmptiedFiles(memoryDir: string, written: readonly string[], record?: RecordedWrite) {
   for (const p of written) {
     if (!p.endsWith('.md') || !isPathInside(p, memoryDir)) continue
-    const st = await stat(p).catch(() => null)
+    const st = await orIfMissing(stat(p), null)
     if (st && st.size === 0) await putFile(p, null, record)
   }
 }
@@ -112,7 +114,16 @@ export function createAutoDream(deps: DreamDeps) {
     if (!gate.ok) return block('disabled', gate.reason ?? 'consolidation is switched off')
     if (running) return block('locked', 'a consolidation is already running in this app')
     const t = now()
-    const last = await readLastConsolidatedAt(deps.memoryDir)
+    let last: number
+    try {
+      last = await readLastConsolidatedAt(deps.memoryDir)
+    } catch (e) {
+      // A lock that cannot be read never opens the time gate.
+      return block(
+        'locked',
+        `cannot read ${lockPath(deps.memoryDir)} (${messageOf(e)}): consolidation waits until it can`,
+      )
+    }
     const minHours = deps.minHours ?? DREAM_DEFAULTS.minHours
     let sessions: string[] = []
     if (!opts.force) {
@@ -211,7 +222,7 @@ export function createAutoDream(deps: DreamDeps) {
       })
     } catch (e) {
       await rollbackConsolidationLock(deps.memoryDir, lock.priorMtimeMs)
-      return emit({ type: 'failed', runId, error: (e as Error).message, snapshotId })
+      return emit({ type: 'failed', runId, error: messageOf(e), snapshotId })
     } finally {
       running = false
     }

@@ -1,3 +1,4 @@
+import { errnoOf, ignoreFsError, isMissing, orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
 import { readFile, stat, unlink, utimes } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../store/atomic-write.js'
@@ -15,15 +16,19 @@ export function isPidAlive(pid: number): boolean {
     process.kill(pid, 0)
     return true
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
+    return errnoOf(e) === 'EPERM'
   }
 }
 
-/** The lock file's mtime is the last-consolidated time (0 when never). */
+/**
+ * The lock file's mtime is the last-consolidated time (0 when never). A lock that is there but
+ * cannot be read fails (the gate reports it): it must never read as "never consolidated".
+ */
 export async function readLastConsolidatedAt(memoryDir: string): Promise<number> {
   try {
     return (await stat(lockPath(memoryDir))).mtimeMs
-  } catch {
+  } catch (e) {
+    rethrowUnless(isMissing(e), e)
     return 0
   }
 }
@@ -64,10 +69,10 @@ export async function tryAcquireConsolidationLock(
       }
     }
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+    if (errnoOf(e) !== 'ENOENT') throw e
   }
   await writeFileAtomic(path, `${pid}\n`)
-  const after = Number.parseInt((await readFile(path, 'utf8').catch(() => '')).trim(), 10)
+  const after = Number.parseInt((await orIfMissing(readFile(path, 'utf8'), '')).trim(), 10)
   if (after !== pid) return { acquired: false, reason: `lost the lock to pid ${after}`, holderPid: after }
   return { acquired: true, priorMtimeMs }
 }
@@ -79,7 +84,7 @@ export async function rollbackConsolidationLock(
 ): Promise<void> {
   const path = lockPath(memoryDir)
   if (priorMtimeMs === null) {
-    await unlink(path).catch(() => {})
+    await unlink(path).catch(ignoreFsError)
     return
   }
   const t = priorMtimeMs / 1000

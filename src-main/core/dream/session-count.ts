@@ -1,3 +1,4 @@
+import { isMissing, orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
 import { readdir, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 
@@ -12,7 +13,8 @@ export async function sessionsTouchedSince(
   let names: string[]
   try {
     names = await readdir(transcriptDir)
-  } catch {
+  } catch (e) {
+    rethrowUnless(isMissing(e), e)
     return []
   }
   const out: string[] = []
@@ -20,7 +22,7 @@ export async function sessionsTouchedSince(
     if (!SESSION_FILE.test(name)) continue
     const id = basename(name, '.jsonl')
     if (id === currentSessionId) continue
-    const st = await stat(join(transcriptDir, name)).catch(() => null)
+    const st = await orIfMissing(stat(join(transcriptDir, name)), null)
     if (st && st.mtimeMs > sinceMs) out.push(id)
   }
   return out.sort()

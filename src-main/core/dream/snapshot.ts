@@ -1,3 +1,4 @@
+import { ignoreFsError, isMissing, orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
 import { randomBytes } from 'node:crypto'
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises'
 import { dirname, join, sep } from 'node:path'
@@ -20,12 +21,13 @@ async function readAllMarkdown(memoryDir: string): Promise<Record<string, string
   let names: string[]
   try {
     names = await readdir(memoryDir, { recursive: true })
-  } catch {
+  } catch (e) {
+    rethrowUnless(isMissing(e), e)
     return files
   }
   for (const name of names.sort()) {
     if (!name.endsWith('.md')) continue
-    const content = await readFile(join(memoryDir, name), 'utf8').catch(() => null)
+    const content = await orIfMissing(readFile(join(memoryDir, name), 'utf8'), null)
     if (content !== null) files[name.split(sep).join('/')] = content
   }
   return files
@@ -73,7 +75,7 @@ export async function restoreSnapshot(snap: MemorySnapshot): Promise<FileChange[
   for (const c of changes) {
     const path = await resolveContainedPath(snap.memoryDir, c.path)
     if (c.change === 'created') {
-      await unlink(path).catch(() => {})
+      await unlink(path).catch(ignoreFsError)
       continue
     }
     const content = snap.files[c.path] as string

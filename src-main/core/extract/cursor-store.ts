@@ -1,3 +1,4 @@
+import { rethrowUnless, isMissing } from '../../../src-shared/errors.js'
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import lockfile from 'proper-lockfile'
@@ -36,7 +37,8 @@ export class FileCursorStore implements CursorStore {
     try {
       const data = JSON.parse(await readFile(this.path, 'utf8')) as unknown
       return data && typeof data === 'object' && !Array.isArray(data) ? (data as CursorFile) : {}
-    } catch {
+    } catch (e) {
+      rethrowUnless(isMissing(e) || e instanceof SyntaxError, e)
       return {} // missing or torn: at worst a session's messages are looked at again
     }
   }

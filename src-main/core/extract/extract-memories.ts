@@ -1,3 +1,4 @@
+import { messageOf } from '../../../src-shared/errors.js'
 import { basename, relative } from 'node:path'
 import type Anthropic from '@anthropic-ai/sdk'
 import type { RecordedWrite } from '../store/recorded-write.js'
@@ -126,7 +127,7 @@ export function initExtractMemories(deps: ExtractDeps): Extractor {
     try {
       await deps.exclusive(() => extractNew(ctx, trailing))
     } catch (e) {
-      skip(`another extraction of this memory is still running (${(e as Error).message})`)
+      skip(`another extraction of this memory is still running (${messageOf(e)})`)
     }
   }
 
@@ -196,7 +197,7 @@ export function initExtractMemories(deps: ExtractDeps): Extractor {
         summary: summarizeWrites(topics.length - team, team),
       })
     } catch (e) {
-      emit({ type: 'failed', runId, error: (e as Error).message }) // cursor stays: retried next time
+      emit({ type: 'failed', runId, error: messageOf(e) }) // cursor stays: retried next time
     }
   }
 

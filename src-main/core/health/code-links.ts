@@ -1,3 +1,4 @@
+import { orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
 import { readFile, stat } from 'node:fs/promises'
 import { isAbsolute, join, relative } from 'node:path'
 import { finding, type Finding } from './findings.js'
@@ -68,11 +69,11 @@ export class ProjectCommands {
 
   private async names(file: string, parse: (text: string) => string[]): Promise<Set<string> | undefined> {
     const path = join(this.root, file)
-    const st = await stat(path).catch(() => undefined)
+    const st = await orIfMissing(stat(path), undefined)
     if (!st) return undefined
     const hit = this.cache.get(file)
     if (hit && hit.mtimeMs === st.mtimeMs) return hit.names
-    const names = new Set(parse(await readFile(path, 'utf8').catch(() => '')))
+    const names = new Set(parse(await orIfMissing(readFile(path, 'utf8'), '')))
     this.cache.set(file, { mtimeMs: st.mtimeMs, names })
     return names
   }
@@ -81,7 +82,8 @@ export class ProjectCommands {
     return this.names('package.json', (t) => {
       try {
         return Object.keys((JSON.parse(t) as { scripts?: Record<string, string> }).scripts ?? {})
-      } catch {
+      } catch (e) {
+        rethrowUnless(e instanceof SyntaxError, e)
         return []
       }
     })

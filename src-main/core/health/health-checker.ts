@@ -1,3 +1,4 @@
+import { messageOf, orIfMissing } from '../../../src-shared/errors.js'
 import { readFile, stat } from 'node:fs/promises'
 import type { HealthView } from '../../../src-shared/types.js'
 import { join } from 'node:path'
@@ -85,7 +86,7 @@ export class HealthChecker {
         const abs = join(this.deps.memoryDir, rel)
         const cached = this.facts.get(rel)
         if (cached && !this.dirty.has(rel)) return
-        const st = await stat(abs).catch(() => undefined)
+        const st = await orIfMissing(stat(abs), undefined)
         if (!st) return
         if (cached && cached.mtimeMs === st.mtimeMs && cached.size === st.size) return
         const text = (await readFile(abs, 'utf8')).slice(0, MAX_BYTES)
@@ -144,7 +145,7 @@ export class HealthChecker {
         findings.push(...(await this.contradictions.check(sameTopicPairs(all, skip))))
         contradictions = 'checked'
       } catch (e) {
-        contradictions = { failed: (e as Error).message }
+        contradictions = { failed: messageOf(e) }
       }
     }
 

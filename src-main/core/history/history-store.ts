@@ -1,3 +1,4 @@
+import { ignoreFsError, orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
 import { appendFile, mkdir, open, readdir, readFile, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import lockfile from 'proper-lockfile'
@@ -75,7 +76,7 @@ export class HistoryStore {
   /** Catches up with the log as other processes (or this one) left it. */
   private async refresh(): Promise<void> {
     await mkdir(join(this.dir, 'objects'), { recursive: true })
-    const st = await stat(this.logPath).catch(() => null)
+    const st = await orIfMissing(stat(this.logPath), null)
     if (!st) {
       if (this.ino !== -1 || this.offset) this.reset()
       return
@@ -93,7 +94,8 @@ export class HistoryStore {
         if (!line.trim()) continue
         try {
           this.index(JSON.parse(line) as HistoryEntry)
-        } catch {
+        } catch (e) {
+          rethrowUnless(e instanceof SyntaxError, e)
           // torn or foreign line: skip
         }
       }
@@ -142,7 +144,7 @@ export class HistoryStore {
     const hash = sha256Hex(content)
     const path = join(this.dir, 'objects', hash)
     await mkdir(join(this.dir, 'objects'), { recursive: true })
-    if (!(await stat(path).catch(() => null))) await writeFileAtomic(path, content)
+    if (!(await orIfMissing(stat(path), null))) await writeFileAtomic(path, content)
     return hash
   }
 
@@ -321,9 +323,9 @@ export class HistoryStore {
       for (const name of await readdir(join(this.dir, 'objects'))) {
         if (!/^[0-9a-f]{64}$/.test(name) || referenced.has(name)) continue
         // Another process may have stored this blob a moment ago for an entry it is about to append.
-        const st = await stat(join(this.dir, 'objects', name)).catch(() => null)
+        const st = await orIfMissing(stat(join(this.dir, 'objects', name)), null)
         if (!st || now - st.mtimeMs < BLOB_GRACE_MS) continue
-        await unlink(join(this.dir, 'objects', name)).catch(() => {})
+        await unlink(join(this.dir, 'objects', name)).catch(ignoreFsError)
         removedBlobs++
       }
       return { removedEntries, removedBlobs }

@@ -1,10 +1,11 @@
+import { orIfMissing } from '../../../src-shared/errors.js'
 import { readdir } from 'node:fs/promises'
 import { join, sep } from 'node:path'
 import { readIfExists } from '../store/atomic-write.js'
 import type { HistoryAuthor, HistoryEntry, HistoryStore } from './history-store.js'
 
 export async function allMarkdown(memoryDir: string): Promise<string[]> {
-  const names = await readdir(memoryDir, { recursive: true }).catch(() => [] as string[])
+  const names = await orIfMissing(readdir(memoryDir, { recursive: true }), [] as string[])
   return names.filter((n) => n.endsWith('.md')).map((n) => n.split(sep).join('/'))
 }
 

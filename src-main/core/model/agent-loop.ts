@@ -1,3 +1,4 @@
+import { messageOf } from '../../../src-shared/errors.js'
 import type Anthropic from '@anthropic-ai/sdk'
 import type { RecordedWrite } from '../store/recorded-write.js'
 import type { ModelClient } from './client.js'
@@ -66,7 +67,7 @@ async function runToolUse(
     if (r.writtenPath) written.add(r.writtenPath)
     return result(r.content, r.isError)
   } catch (e) {
-    const msg = e instanceof ToolInputError ? e.message : `${block.name} failed: ${(e as Error).message}`
+    const msg = e instanceof ToolInputError ? e.message : `${block.name} failed: ${messageOf(e)}`
     return result(msg, true)
   }
 }

@@ -1,3 +1,4 @@
+import { rethrowUnless } from '../../../src-shared/errors.js'
 import type Anthropic from '@anthropic-ai/sdk'
 import type { ModelClient } from './client.js'
 
@@ -24,7 +25,8 @@ function firstJsonObject(text: string): unknown {
   if (start < 0 || end < start) throw new SideQueryError('the model reply holds no JSON object')
   try {
     return JSON.parse(text.slice(start, end + 1))
-  } catch {
+  } catch (e) {
+    rethrowUnless(e instanceof SyntaxError, e)
     throw new SideQueryError('the model reply is not valid JSON')
   }
 }

@@ -1,3 +1,4 @@
+import { rethrowUnless, isFsError } from '../../../src-shared/errors.js'
 import { realpathSync } from 'node:fs'
 import { join, normalize, relative, sep, isAbsolute } from 'node:path'
 import { getMemoryBaseDir } from './base-dir.js'
@@ -32,7 +33,8 @@ export interface AutoMemPathResolution {
 export function getRealProjectRoot(ctx: ProjectContext): string {
   try {
     return realpathSync(ctx.projectRoot)
-  } catch {
+  } catch (e) {
+    rethrowUnless(isFsError(e), e)
     return ctx.projectRoot
   }
 }
@@ -55,7 +57,12 @@ function resolveUncached(ctx: ProjectContext): AutoMemPathResolution {
     rejected.push({ source: 'env', value: envValue, reason: r.reason })
   }
 
-  const setting = findSetting(loadAllSettings(ctx), 'autoMemoryDirectory', TRUSTED_MEMORY_DIR_SOURCES)
+  const all = loadAllSettings(ctx)
+  // A trusted settings file that is there but cannot be used may hold the override: say so.
+  for (const s of all)
+    if (s.error && TRUSTED_MEMORY_DIR_SOURCES.includes(s.source))
+      rejected.push({ source: `settings:${s.source}`, value: s.path, reason: s.error })
+  const setting = findSetting(all, 'autoMemoryDirectory', TRUSTED_MEMORY_DIR_SOURCES)
   if (setting) {
     const r = checkMemoryPath(setting.value, { expandTilde: true, homeDir })
     const source = `settings:${setting.source}` as const

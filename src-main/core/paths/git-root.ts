@@ -1,10 +1,12 @@
+import { isFsError, rethrowUnless } from '../../../src-shared/errors.js'
 import { readFileSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname, join, resolve, sep } from 'node:path'
 
 function safeRealpath(p: string): string {
   try {
     return realpathSync(p)
-  } catch {
+  } catch (e) {
+    rethrowUnless(isFsError(e), e)
     return resolve(p)
   }
 }
@@ -16,7 +18,8 @@ export function findGitRoot(start: string): string | undefined {
     try {
       statSync(join(dir, '.git'))
       return dir
-    } catch {
+    } catch (e) {
+      rethrowUnless(isFsError(e), e)
       const parent = dirname(dir)
       if (parent === dir) return undefined
       dir = parent
@@ -28,7 +31,8 @@ function readGitdirPointer(dotGitFile: string): string | undefined {
   try {
     const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGitFile, 'utf8'))
     return m?.[1]?.trim()
-  } catch {
+  } catch (e) {
+    rethrowUnless(isFsError(e), e)
     return undefined
   }
 }
@@ -46,7 +50,8 @@ export function findCanonicalGitRoot(start: string): string | undefined {
   let isDir: boolean
   try {
     isDir = statSync(dotGit).isDirectory()
-  } catch {
+  } catch (e) {
+    rethrowUnless(isFsError(e), e)
     return undefined
   }
   if (isDir) return safeRealpath(root)
@@ -57,7 +62,8 @@ export function findCanonicalGitRoot(start: string): string | undefined {
   let commonDir: string
   try {
     commonDir = resolve(worktreeGitDir, readFileSync(join(worktreeGitDir, 'commondir'), 'utf8').trim())
-  } catch {
+  } catch (e) {
+    rethrowUnless(isFsError(e), e)
     return safeRealpath(root) // submodule or unusual layout: its own root
   }
   const realCommon = safeRealpath(commonDir)
@@ -66,7 +72,8 @@ export function findCanonicalGitRoot(start: string): string | undefined {
   try {
     const back = readFileSync(join(worktreeGitDir, 'gitdir'), 'utf8').trim()
     if (safeRealpath(resolve(worktreeGitDir, back)) !== safeRealpath(dotGit)) return safeRealpath(root)
-  } catch {
+  } catch (e) {
+    rethrowUnless(isFsError(e), e)
     return safeRealpath(root)
   }
   // A bare repository has no main work tree: its worktrees share the repository's own dir.

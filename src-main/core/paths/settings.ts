@@ -1,3 +1,4 @@
+import { isMissing, messageOf } from '../../../src-shared/errors.js'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { getClaudeConfigDir } from './base-dir.js'
@@ -54,8 +55,10 @@ export function loadSettingsFile(source: SettingsSource, path: string): LoadedSe
   let text: string
   try {
     text = readFileSync(path, 'utf8')
-  } catch {
-    return undefined
+  } catch (e) {
+    if (isMissing(e)) return undefined
+    // There but unreadable (a managed-policy file the user may not read, a directory): reported.
+    return { source, path, settings: {}, error: `cannot read it: ${messageOf(e)}` }
   }
   try {
     const parsed: unknown = JSON.parse(text)
@@ -64,7 +67,7 @@ export function loadSettingsFile(source: SettingsSource, path: string): LoadedSe
     }
     return { source, path, settings: parsed as MemdirSettings }
   } catch (e) {
-    return { source, path, settings: {}, error: `invalid JSON: ${(e as Error).message}` }
+    return { source, path, settings: {}, error: `invalid JSON: ${messageOf(e)}` }
   }
 }
 

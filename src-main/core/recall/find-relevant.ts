@@ -1,3 +1,4 @@
+import { messageOf } from '../../../src-shared/errors.js'
 import type { ModelClient } from '../model/client.js'
 import { formatMemoryManifest } from '../store/manifest.js'
 import { type MemoryHeader, type Scanner, scanMemoryFiles } from '../store/scan.js'
@@ -102,7 +103,7 @@ export async function findRelevantMemories(
       memories: picked.map((m) => ({ path: m.filePath, mtimeMs: m.mtimeMs })),
     }
   } catch (e) {
-    const error = opts.signal?.aborted ? 'the model selector timed out' : (e as Error).message
+    const error = opts.signal?.aborted ? 'the model selector timed out' : messageOf(e)
     if (opts.offlineFallback) return offline(`model selector failed: ${error}`)
     return { ...base, mode: 'model', memories: [], error }
   }

@@ -1,3 +1,4 @@
+import { rethrowUnless, isMissing } from '../../../src-shared/errors.js'
 import { codeStalenessNotes } from '../staleness/recall-notes.js'
 import { readHead, type Scanner } from '../store/scan.js'
 import { memoryAge, memoryAgeDays, memoryFreshnessText } from './freshness.js'
@@ -61,7 +62,8 @@ export async function buildRecallInjection(
     try {
       const r = await readForInjection(m.path, scanner)
       read.push({ path: m.path, mtimeMs: r.mtimeMs, text: r.content })
-    } catch {
+    } catch (e) {
+      rethrowUnless(isMissing(e), e)
       // deleted between selection and injection: nothing to show
     }
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { isMissing, MemdirError } from '../../../src-shared/errors.js'
+import { isMissing, MemdirError, orIfMissing } from '../../../src-shared/errors.js'
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { putFile, type RecordedWrite } from '../store/recorded-write.js'
@@ -41,7 +41,7 @@ export class ProposalStore {
   }
 
   async list(): Promise<Proposal[]> {
-    const names = (await readdir(this.dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json'))
+    const names = (await orIfMissing(readdir(this.dir), [] as string[])).filter((n) => n.endsWith('.json'))
     const all = await Promise.all(
       names.map(async (n) => JSON.parse(await readFile(join(this.dir, n), 'utf8')) as Proposal),
     )

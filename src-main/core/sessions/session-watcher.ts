@@ -20,7 +20,7 @@ export interface SessionWatcherOptions {
    */
   idleMs?: number
   onTurnEnded: (e: TurnEndedEvent) => void
-  onError?: (e: Error) => void
+  onError?: (e: unknown) => void
 }
 
 export const DEFAULT_TURN_IDLE_MS = 30_000
@@ -65,7 +65,7 @@ export class SessionWatcher {
           else initial.push(this.prime(p))
         })
         w.on('change', (p) => isMainSessionFile(p) && this.schedule(p))
-        w.on('error', (e) => this.opts.onError?.(e instanceof Error ? e : new Error(String(e))))
+        w.on('error', (e) => this.opts.onError?.(e))
       },
     )
     ready = true
@@ -75,7 +75,7 @@ export class SessionWatcher {
   /** Reads a file that existed before start: its current turn end counts as already seen. */
   private async prime(path: string): Promise<void> {
     const tail = this.tailFor(path)
-    await tail.readNew().catch((e: Error) => this.opts.onError?.(e))
+    await tail.readNew().catch((e: unknown) => this.opts.onError?.(e))
     const s = turnState(tail.entries)
     if (s.state !== 'open') this.lastEmitted.set(path, s.leafUuid)
   }
@@ -121,7 +121,7 @@ export class SessionWatcher {
         messages: toMessages(mainChain(tail.entries)),
       })
     } catch (e) {
-      this.opts.onError?.(e as Error)
+      this.opts.onError?.(e)
     }
   }
 

@@ -1,3 +1,4 @@
+import { rethrowUnless } from '../../../src-shared/errors.js'
 import type Anthropic from '@anthropic-ai/sdk'
 
 /** One line of a Claude Code transcript (`<session>.jsonl`), the fields Memdir reads. */
@@ -63,7 +64,8 @@ export function parseTranscriptLines(text: string, firstLineNumber = 1): ParsedT
       if (e.type === 'summary' && typeof e.summary === 'string')
         summaries.push({ summary: e.summary, leafUuid: e.leafUuid })
       entries.push(e)
-    } catch {
+    } catch (e) {
+      rethrowUnless(e instanceof SyntaxError, e)
       malformedLines.push(firstLineNumber + i)
     }
   })

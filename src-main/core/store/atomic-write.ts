@@ -2,7 +2,7 @@ import { nodeCrypto } from './lazy-crypto.js'
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { link, mkdir, open, readFile, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import { errnoOf, MemdirError, messageOf } from '../../../src-shared/errors.js'
+import { errnoOf, ignoreFsError, MemdirError, messageOf, orIfMissing } from '../../../src-shared/errors.js'
 
 export function sha256Hex(content: string | Buffer): string {
   return nodeCrypto().createHash('sha256').update(content).digest('hex')
@@ -44,7 +44,7 @@ async function writeTemp(path: string, data: string | Buffer, mode = 0o644, dura
     if (durable) await fh.sync()
   } catch (e) {
     await fh.close()
-    await unlink(tmp).catch(() => {})
+    await unlink(tmp).catch(ignoreFsError)
     throw e
   }
   await fh.close()
@@ -62,7 +62,7 @@ export async function writeFileAtomic(
   try {
     await rename(tmp, path)
   } catch (e) {
-    await unlink(tmp).catch(() => {})
+    await unlink(tmp).catch(ignoreFsError)
     throw e
   }
 }
@@ -89,7 +89,7 @@ export async function createFileAtomic(path: string, data: string | Buffer): Pro
   try {
     await link(tmp, path)
   } finally {
-    await unlink(tmp).catch(() => {})
+    await unlink(tmp).catch(ignoreFsError)
   }
 }
 
@@ -97,7 +97,7 @@ export async function readIfExists(path: string): Promise<string | null> {
   try {
     return await readFile(path, 'utf8')
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null
+    if (errnoOf(e) === 'ENOENT') return null
     throw e
   }
 }
@@ -116,8 +116,7 @@ export async function writeFileIfUnchanged(
       await createFileAtomic(path, data)
       return
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST')
-        throw new ConflictError(path, await readIfExists(path), data)
+      if (errnoOf(e) === 'EEXIST') throw new ConflictError(path, await readIfExists(path), data)
       throw e
     }
   }
@@ -133,7 +132,7 @@ const alive = (pid: number) => {
     process.kill(pid, 0)
     return true
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
+    return errnoOf(e) === 'EPERM'
   }
 }
 
@@ -143,12 +142,12 @@ const alive = (pid: number) => {
  */
 export async function removeStaleTempFiles(dir: string): Promise<string[]> {
   const { readdir } = await import('node:fs/promises')
-  const names = await readdir(dir, { recursive: true }).catch(() => [] as string[])
+  const names = await orIfMissing(readdir(dir, { recursive: true }), [] as string[])
   const removed: string[] = []
   for (const rel of names) {
     const m = TEMP_FILE.exec(basename(rel))
     if (!m || Number(m[2]) === process.pid || alive(Number(m[2]))) continue
-    await unlink(join(dir, rel)).catch(() => {})
+    await unlink(join(dir, rel)).catch(ignoreFsError)
     removed.push(rel)
   }
   return removed
@@ -201,7 +200,7 @@ export async function writeFileInPlace(
     await (await import('node:fs/promises')).chmod(tmp, st.mode & 0o7777)
     await rename(tmp, target)
   } catch (e) {
-    await unlink(tmp).catch(() => {})
+    await unlink(tmp).catch(ignoreFsError)
     throw e
   }
 }

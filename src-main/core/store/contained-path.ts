@@ -1,6 +1,6 @@
 import { lstat, realpath } from 'node:fs/promises'
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path'
-import { errnoOf, MemdirError } from '../../../src-shared/errors.js'
+import { errnoOf, MemdirError, orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
 
 /** A path that tries to leave the directory it must stay in. */
 export class PathTraversalError extends MemdirError {
@@ -24,7 +24,8 @@ export function checkRelativeKey(key: string): void {
   let decoded = key
   try {
     decoded = decodeURIComponent(key)
-  } catch {
+  } catch (e) {
+    rethrowUnless(e instanceof URIError, e)
     throw new PathTraversalError(`malformed URL encoding in path: ${key}`)
   }
   for (const variant of new Set([key, decoded, key.normalize('NFKC'), decoded.normalize('NFKC')])) {
@@ -74,7 +75,7 @@ export async function resolveContainedPath(root: string, rel: string): Promise<s
   const target = normalize(join(absRoot, rel))
   if (!isInside(target, absRoot) || target === absRoot)
     throw new PathTraversalError(`path escapes its directory: ${rel}`)
-  const realRoot = await realpath(absRoot).catch(() => absRoot)
+  const realRoot = await orIfMissing(realpath(absRoot), absRoot)
   const realTarget = await realpathDeepestExisting(target)
   if (!isInside(realTarget, realRoot)) {
     throw new PathTraversalError(`path resolves outside ${absRoot} through a symlink: ${rel}`)
@@ -96,7 +97,7 @@ export async function resolveReadablePath(
   const path = normalize(join(absRoot, rel))
   if (!isInside(path, absRoot) || path === absRoot)
     throw new PathTraversalError(`path escapes its directory: ${rel}`)
-  const realRoot = await realpath(absRoot).catch(() => absRoot)
-  const real = await realpath(path).catch(() => path)
+  const realRoot = await orIfMissing(realpath(absRoot), absRoot)
+  const real = await orIfMissing(realpath(path), path)
   return isInside(real, realRoot) ? { path } : { path, linkedTo: real }
 }

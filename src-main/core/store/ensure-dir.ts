@@ -1,3 +1,4 @@
+import { messageOf, errnoOf } from '../../../src-shared/errors.js'
 import { mkdir } from 'node:fs/promises'
 
 export type Logger = (message: string) => void
@@ -13,13 +14,13 @@ export async function ensureMemoryDirExists(dir: string, log: Logger = () => {})
     await mkdir(dir, { recursive: true })
     return true
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? ''
+    const code = errnoOf(e) ?? ''
     if (code === 'EEXIST') return true
     if (PERMISSION_CODES.has(code)) {
       log(`memory dir ${dir} could not be created (${code})`)
       return false
     }
-    log(`memory dir ${dir} could not be created: ${(e as Error).message}`)
+    log(`memory dir ${dir} could not be created: ${messageOf(e)}`)
     return false
   }
 }

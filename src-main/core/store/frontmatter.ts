@@ -1,3 +1,4 @@
+import { rethrowUnless } from '../../../src-shared/errors.js'
 import { createRequire } from 'node:module'
 import type * as YamlLibrary from 'yaml'
 import { type MemoryType, parseMemoryType } from './memory-types.js'
@@ -161,7 +162,9 @@ function yamlMapping(yaml: string): Record<string, unknown> | undefined {
     // YAML 1.2 core schema: dates stay strings ("2026-03-05"), yes/no stay words.
     const v = yamlLibrary().parse(yaml, { schema: 'core', uniqueKeys: false, prettyErrors: false }) as unknown
     return isRecord(v) ? v : v == null ? {} : undefined
-  } catch {
+  } catch (e) {
+    // Bad YAML never fails a scan: the file is listed without its header (SPEC §3).
+    rethrowUnless(e instanceof yamlLibrary().YAMLError, e)
     return undefined
   }
 }

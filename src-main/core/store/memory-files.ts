@@ -1,4 +1,4 @@
-import { MemdirError } from '../../../src-shared/errors.js'
+import { errnoOf, MemdirError } from '../../../src-shared/errors.js'
 import { formatBytes, MAX_MEMORY_BYTES } from '../../../src-shared/limits.js'
 import { checkMemoryName, checkMemoryTitle } from '../../../src-shared/memory-names.js'
 import { mkdir, rename, stat, unlink, link } from 'node:fs/promises'
@@ -270,7 +270,7 @@ export async function renameMemory(
     try {
       await link(from.path, toPath)
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+      if (errnoOf(e) === 'EEXIST') {
         throw new MemdirError('EXISTS', `a memory already exists at ${toRel}`)
       }
       // Filesystems without hard links: fall back to a checked rename.

@@ -46,7 +46,11 @@ export function readHeadSync(path: string, maxLines: number): FileHead {
   const fd = openSync(path, 'r')
   try {
     const st = fstatSync(fd)
-    if (!st.isFile()) throw new Error(`not a regular file: ${path}`)
+    // A directory named like a memory (`notes.md/`): a file-system failure like any other.
+    if (!st.isFile())
+      throw Object.assign(new Error(`not a regular file: ${path}`), {
+        code: st.isDirectory() ? 'EISDIR' : 'EINVAL',
+      })
     let total = 0
     let newlines = 0
     while (total < MAX_HEAD_BYTES) {

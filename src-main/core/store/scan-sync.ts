@@ -1,3 +1,4 @@
+import { errnoOf, isFsError, messageOf, rethrowUnless } from '../../../src-shared/errors.js'
 import {
   closeSync,
   type Dirent,
@@ -37,7 +38,8 @@ export function listMemoryFilesSync(memoryDir: string): string[] {
     let entries: Dirent[]
     try {
       entries = readdirSync(abs, { withFileTypes: true })
-    } catch {
+    } catch (e) {
+      rethrowUnless(isFsError(e), e)
       return // missing or unreadable: nothing to list here, the rest still is
     }
     for (const d of entries) {
@@ -60,7 +62,8 @@ export function listMemoryFilesSync(memoryDir: string): string[] {
 function tryRealDir(path: string): string | undefined {
   try {
     return statSync(path).isDirectory() ? realpathSync(path) : undefined
-  } catch {
+  } catch (e) {
+    rethrowUnless(isFsError(e), e)
     return undefined
   }
 }
@@ -73,7 +76,8 @@ function readHeaderAt(filename: string, filePath: string): MemoryHeader {
 function tryReadHeader(filename: string, filePath: string): MemoryHeader | null {
   try {
     return readHeaderAt(filename, filePath)
-  } catch {
+  } catch (e) {
+    rethrowUnless(isFsError(e), e)
     return null
   }
 }
@@ -136,7 +140,8 @@ export function scanMemoryFilesSync(
     try {
       const st = statSync(filePath, { throwIfNoEntry: false })
       if (st?.isFile()) stamped.push({ filename, filePath, mtimeMs: st.mtimeMs, size: st.size })
-    } catch {
+    } catch (e) {
+      rethrowUnless(isFsError(e), e)
       // unreadable: skipped, as the one-pass read would skip it
     }
   }
@@ -167,7 +172,7 @@ function readTextFileSync(path: string, maxBytes: number): TextFileResult {
     if (st.size > maxBytes) return { kind: 'too_large', size: st.size }
     return { kind: 'text', text: readFileSync(fd, 'utf8') }
   } catch (e) {
-    return { kind: 'error', message: (e as Error).message }
+    return { kind: 'error', message: messageOf(e) }
   } finally {
     if (fd !== undefined) closeSync(fd)
   }
@@ -206,8 +211,7 @@ export function runScanJob<J extends ScanJob>(job: J): ScanJobResult<J> {
         try {
           return { ok: true, head: readHeadSync(p, job.maxLines) }
         } catch (e) {
-          const err = e as NodeJS.ErrnoException
-          return { ok: false, error: err.message, code: err.code }
+          return { ok: false, error: messageOf(e), code: errnoOf(e) }
         }
       }) as ScanJobResult<J>
     case 'texts':

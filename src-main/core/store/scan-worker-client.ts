@@ -1,3 +1,4 @@
+import { messageOf } from '../../../src-shared/errors.js'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { availableParallelism } from 'node:os'
@@ -69,14 +70,14 @@ export class ScanWorker {
       worker.on('exit', (code) => this.fail(worker, new Error(`scan worker exited (code ${code})`)))
       this.worker = worker
     } catch (e) {
-      this.giveUp(e as Error)
+      this.giveUp(e)
     }
     return this.worker
   }
 
-  private giveUp(error: Error): void {
+  private giveUp(error: unknown): void {
     this.unavailable = true
-    process.emitWarning(`memdir: scanning on the main thread (${error.message})`)
+    process.emitWarning(`memdir: scanning on the main thread (${messageOf(error)})`)
   }
 
   private settle(reply: Reply): void {

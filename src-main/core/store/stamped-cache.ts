@@ -1,3 +1,4 @@
+import { isMissing, messageOf, rethrowUnless } from '../../../src-shared/errors.js'
 import { readFileSync } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
@@ -35,7 +36,7 @@ export class StampedCache<T> {
     if (!this.loading && this.blocking) this.readySync()
     this.loading ??= readFile(this.file, 'utf8').then(
       (text) => this.take(text),
-      () => undefined, // missing or unreadable: an empty cache
+      (e: unknown) => this.unreadable(e),
     )
     return this.loading
   }
@@ -45,10 +46,16 @@ export class StampedCache<T> {
     if (this.loading) return
     try {
       this.take(readFileSync(this.file, 'utf8'))
-    } catch {
-      // missing or unreadable: an empty cache
+    } catch (e) {
+      this.unreadable(e)
     }
     this.loading = Promise.resolve()
+  }
+
+  /** Missing: an empty cache. Unreadable: an empty cache too (it is disposable), and said once. */
+  private unreadable(e: unknown): void {
+    if (!isMissing(e))
+      process.emitWarning(`memdir: cache ${this.file} is not readable (${messageOf(e)}); working without it`)
   }
 
   private take(text: string): void {
@@ -58,7 +65,8 @@ export class StampedCache<T> {
         this.entries = new Map(Object.entries(data.files as Record<string, Entry<T>>))
         this.extra = data.extra
       }
-    } catch {
+    } catch (e) {
+      rethrowUnless(e instanceof SyntaxError, e)
       // not JSON: an empty cache
     }
   }
@@ -109,8 +117,9 @@ export class StampedCache<T> {
     try {
       await mkdir(dirname(this.file), { recursive: true, mode: 0o700 })
       await writeFileAtomic(this.file, text, { mode: 0o600, durable: false })
-    } catch {
-      // see the class comment: the next run redoes what this one could not keep
+    } catch (e) {
+      // See the class comment: the next run redoes what this one could not keep.
+      process.emitWarning(`memdir: cache ${this.file} not saved (${messageOf(e)})`)
     }
   }
 }

@@ -1,5 +1,5 @@
 import type * as v from 'valibot'
-import { MemdirError, messageOf } from '../../../src-shared/errors.js'
+import { MemdirError, messageOf, rethrowUnless } from '../../../src-shared/errors.js'
 import { check } from '../../../src-shared/schema-common.js'
 import {
   TEAM_MEMORY_PATH,
@@ -56,7 +56,8 @@ export function isPermanentStatus(status: number): boolean {
 function safeJson(text: string): unknown {
   try {
     return JSON.parse(text)
-  } catch {
+  } catch (e) {
+    rethrowUnless(e instanceof SyntaxError, e)
     return undefined
   }
 }

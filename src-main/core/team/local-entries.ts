@@ -1,3 +1,4 @@
+import { rethrowUnless, isMissing } from '../../../src-shared/errors.js'
 import { readdir } from 'node:fs/promises'
 import { join, sep } from 'node:path'
 import { readTextFiles, type Scanner, type TextFileResult } from '../store/scan.js'
@@ -29,7 +30,8 @@ export async function readLocalTeamEntries(
   let names: string[]
   try {
     names = await readdir(teamDir, { recursive: true })
-  } catch {
+  } catch (e) {
+    rethrowUnless(isMissing(e), e)
     return { entries, skipped }
   }
   const candidates: { key: string; path: string }[] = []

@@ -1,3 +1,4 @@
+import { rethrowUnless, isMissing, errnoOf } from '../../../src-shared/errors.js'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { findCanonicalGitRoot } from '../paths/git-root.js'
@@ -15,7 +16,8 @@ export function getRepoSlug(projectRoot: string): string | undefined {
   let config: string
   try {
     config = readFileSync(join(root, '.git', 'config'), 'utf8')
-  } catch {
+  } catch (e) {
+    rethrowUnless(isMissing(e) || errnoOf(e) === 'ENOTDIR', e)
     return undefined
   }
   const section = /\[remote "origin"\]([\s\S]*?)(?=\n\[|$)/.exec(config)

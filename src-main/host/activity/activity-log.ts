@@ -1,3 +1,4 @@
+import { messageOf } from '../../../src-shared/errors.js'
 import type { ActivityItem } from '../../../src-shared/types.js'
 import type { DreamEvent } from '../../core/dream/auto-dream.js'
 import type { ExtractionEvent } from '../../core/extract/extract-memories.js'
@@ -38,8 +39,8 @@ export class ActivityLog {
 
   constructor(
     private readonly onItem: (item: ActivityItem) => void,
-    private readonly onPersistError: (e: Error) => void = (e) =>
-      process.emitWarning(`memdir: the activity feed could not be saved: ${e.message}`),
+    private readonly onPersistError: (e: unknown) => void = (e) =>
+      process.emitWarning(`memdir: the activity feed could not be saved: ${messageOf(e)}`),
   ) {}
 
   /** Switches to a workspace's feed file (undefined: memory only); loads its recent items. */
@@ -91,7 +92,7 @@ export class ActivityLog {
       this.items[this.items.length - 1] = item
       this.onItem(item)
     } else this.push(item)
-    if (this.file) void appendActivity(this.file, item).catch((e: Error) => this.onPersistError(e))
+    if (this.file) void appendActivity(this.file, item).catch((e: unknown) => this.onPersistError(e))
     return item
   }
 

@@ -1,3 +1,4 @@
+import { orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
 import { watch, type FSWatcher } from 'node:fs'
 import { appendFile, mkdir, open, readFile, rename, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
@@ -42,7 +43,8 @@ function parseLines(text: string): ActivityItem[] {
       const item = JSON.parse(line) as ActivityItem
       if (typeof item.id === 'string' && typeof item.at === 'number' && typeof item.title === 'string')
         out.push({ ...item, files: Array.isArray(item.files) ? item.files : [] })
-    } catch {
+    } catch (e) {
+      rethrowUnless(e instanceof SyntaxError, e)
       // a torn last line (the writer was killed): the next append starts a new line
     }
   }
@@ -78,7 +80,7 @@ export class ActivityTail {
 
   async start(): Promise<void> {
     await mkdir(dirname(this.file), { recursive: true })
-    this.offset = (await stat(this.file).catch(() => undefined))?.size ?? 0
+    this.offset = (await orIfMissing(stat(this.file), undefined))?.size ?? 0
     const name = basename(this.file)
     this.watcher = watch(dirname(this.file), (_e, f) => {
       if (!f || f === name) this.check()
@@ -103,7 +105,7 @@ export class ActivityTail {
   }
 
   private async readNew(): Promise<void> {
-    const st = await stat(this.file).catch(() => undefined)
+    const st = await orIfMissing(stat(this.file), undefined)
     if (!st) return
     if (st.size < this.offset) this.offset = 0 // rotated
     if (st.size === this.offset) return

@@ -1,3 +1,4 @@
+import { isMissing, messageOf, orIfUnreadable } from '../../../src-shared/errors.js'
 import { existsSync, readFileSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
 import { basename, join, sep } from 'node:path'
@@ -25,7 +26,11 @@ export function readKnownWorkspaces(ctx: ProjectContext): KnownWorkspaces {
   try {
     const r = check(KnownWorkspacesSchema, JSON.parse(readFileSync(knownFile(ctx), 'utf8')))
     return r.ok ? r.value : {}
-  } catch {
+  } catch (e) {
+    if (!isMissing(e))
+      process.emitWarning(
+        `memdir: ${knownFile(ctx)} cannot be used (${messageOf(e)}); opened folders start over`,
+      )
     return {}
   }
 }
@@ -63,12 +68,12 @@ async function projectRootFromTranscripts(
   dir: string,
   isThisProject: (root: string) => boolean,
 ): Promise<string | undefined> {
-  const names = (await readdir(dir).catch(() => [] as string[]))
+  const names = (await orIfUnreadable(readdir(dir), [] as string[]))
     .filter((n) => n.endsWith('.jsonl'))
     .slice(0, 5)
   const tried = new Set<string>()
   for (const n of names) {
-    const head = (await readFile(join(dir, n), 'utf8').catch(() => '')).slice(0, 20_000)
+    const head = (await orIfUnreadable(readFile(join(dir, n), 'utf8'), '')).slice(0, 20_000)
     for (const m of head.matchAll(/"cwd":"((?:[^"\\]|\\.)*)"/g)) {
       const root = JSON.parse(`"${m[1]}"`) as string
       if (tried.has(root)) continue
@@ -102,7 +107,7 @@ export async function discoverWorkspaces(
   const recents = [...(openRoot ? [{ projectRoot: openRoot, at: Date.now() }] : []), ...(known.recents ?? [])]
   const projects = join(getClaudeConfigDir(base), 'projects')
   const byDir = new Map<string, WorkspaceSummary>()
-  for (const name of await readdir(projects).catch(() => [] as string[])) {
+  for (const name of await orIfUnreadable(readdir(projects), [] as string[])) {
     const memoryDir = dirKey(join(projects, name, 'memory'))
     if (!existsSync(memoryDir)) continue
     const mapsHere = (root: string) => memoryDirOf(root) === memoryDir

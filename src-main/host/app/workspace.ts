@@ -98,7 +98,7 @@ export class Workspace {
           kind: 'extraction',
           level: 'warning',
           title: 'History could not record a change',
-          detail: e.message,
+          detail: messageOf(e),
           files,
         }),
     })

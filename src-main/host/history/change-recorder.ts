@@ -13,7 +13,7 @@ export interface ChangeRecorderDeps {
   /** The files of a flush, after the index and history have them. */
   onChanged: (paths: string[]) => void
   /** History could not record (disk full, app data removed): the change still reaches the UI. */
-  onHistoryError: (e: Error, paths: string[]) => void
+  onHistoryError: (e: unknown, paths: string[]) => void
 }
 
 const toPosix = (p: string) => p.split(sep).join('/')
@@ -70,7 +70,7 @@ export class ChangeRecorder {
     this.pending.add(rel)
     clearTimeout(this.flushTimer)
     this.flushTimer = setTimeout(
-      () => void this.flush().catch((e: Error) => this.deps.onHistoryError(e, [])),
+      () => void this.flush().catch((e: unknown) => this.deps.onHistoryError(e, [])),
       80,
     )
   }
@@ -85,7 +85,7 @@ export class ChangeRecorder {
     try {
       await this.record('external', paths)
     } catch (e) {
-      this.deps.onHistoryError(e as Error, paths)
+      this.deps.onHistoryError(e, paths)
     }
     this.deps.onChanged(paths)
   }

@@ -1,3 +1,4 @@
+import { errnoOf, messageOf, rethrowUnless } from '../../../src-shared/errors.js'
 import { createHash } from 'node:crypto'
 import { chmod, mkdir, unlink } from 'node:fs/promises'
 import { connect, createServer, type Socket } from 'node:net'
@@ -64,7 +65,7 @@ export function offerAgentJob(socketPath: string, job: AgentJob, timeoutMs = 150
     socket.once('error', (e) =>
       give({
         accepted: false,
-        reason: `no app listening (${(e as NodeJS.ErrnoException).code ?? e.message})`,
+        reason: `no app listening (${errnoOf(e) ?? e.message})`,
       }),
     )
     socket.once('connect', () => {
@@ -78,11 +79,12 @@ export function offerAgentJob(socketPath: string, job: AgentJob, timeoutMs = 150
               reason: r.reason,
               ...(typeof r.value === 'string' ? { value: r.value } : {}),
             })
-          } catch {
+          } catch (e) {
+            rethrowUnless(e instanceof SyntaxError, e)
             give({ accepted: false, reason: 'unreadable reply' })
           }
         },
-        (e: Error) => give({ accepted: false, reason: e.message }),
+        (e: unknown) => give({ accepted: false, reason: messageOf(e) }),
       )
     })
   })
@@ -123,7 +125,7 @@ export async function listenForAgentJobs(
             reply = value ? { accepted: true, value } : { accepted: false, reason: 'not kept here' }
           } else reply = await handle(parsed.value)
         } catch (e) {
-          reply = { accepted: false, reason: (e as Error).message }
+          reply = { accepted: false, reason: messageOf(e) }
         }
         socket.end(JSON.stringify(reply) + '\n')
       },
@@ -141,7 +143,7 @@ export async function listenForAgentJobs(
   try {
     await listen()
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || process.platform === 'win32') throw e
+    if (errnoOf(e) !== 'EADDRINUSE' || process.platform === 'win32') throw e
     const alive = await offerAgentJob(path, { type: 'ping' }, 500)
     if (alive.accepted) return undefined
     await unlink(path)

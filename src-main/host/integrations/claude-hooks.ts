@@ -239,7 +239,7 @@ export async function hookStatus(
       scope,
       path,
       exists: true,
-      problem: (e as Error).message,
+      problem: messageOf(e),
       events: none,
       installed: false,
       outdated: false,

@@ -1,3 +1,4 @@
+import { isFsError, rethrowUnless } from '../../../src-shared/errors.js'
 import { realpathSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
 import type { Env } from '../../core/paths/context.js'
@@ -15,7 +16,8 @@ function onPath(env: Env, name: string): string | undefined {
     if (!dir) continue
     try {
       return realpathSync(join(dir, name))
-    } catch {
+    } catch (e) {
+      rethrowUnless(isFsError(e), e)
       // not in this dir
     }
   }
@@ -31,7 +33,8 @@ export function memdirCommandParts(
   let real = script
   try {
     real = realpathSync(script)
-  } catch {
+  } catch (e) {
+    rethrowUnless(isFsError(e), e)
     // not installed as a package (tests run from source)
   }
   if (onPath(env, 'memdir') === real) return { command: 'memdir', args: [] }

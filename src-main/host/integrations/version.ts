@@ -1,3 +1,4 @@
+import { rethrowUnless, isFsError } from '../../../src-shared/errors.js'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { packageRoot } from './package-paths.js'
@@ -9,7 +10,8 @@ export function memdirVersion(): string {
       version?: string
     }
     return pkg.version ?? '0.0.0'
-  } catch {
+  } catch (e) {
+    rethrowUnless(isFsError(e) || e instanceof SyntaxError, e)
     return '0.0.0'
   }
 }

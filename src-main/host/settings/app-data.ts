@@ -1,3 +1,4 @@
+import { messageOf, errnoOf } from '../../../src-shared/errors.js'
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, rename } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -47,14 +48,14 @@ export function readAppSettings(ctx: ProjectContext): LoadedSettings {
   try {
     text = readFileSync(settingsFilePath(ctx), 'utf8')
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { settings: {} }
-    return { settings: {}, problem: `cannot read ${settingsFilePath(ctx)}: ${(e as Error).message}` }
+    if (errnoOf(e) === 'ENOENT') return { settings: {} }
+    return { settings: {}, problem: `cannot read ${settingsFilePath(ctx)}: ${messageOf(e)}` }
   }
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch (e) {
-    return { settings: {}, problem: `${settingsFilePath(ctx)} is not JSON: ${(e as Error).message}` }
+    return { settings: {}, problem: `${settingsFilePath(ctx)} is not JSON: ${messageOf(e)}` }
   }
   const r = check(AppSettingsSchema, json)
   if (!r.ok) return { settings: {}, problem: `${settingsFilePath(ctx)}: ${r.message}` }

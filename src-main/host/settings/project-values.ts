@@ -1,3 +1,4 @@
+import { isMissing, rethrowUnless } from '../../../src-shared/errors.js'
 import { statSync } from 'node:fs'
 import { sep } from 'node:path'
 import type { ProjectValues } from '../../../src-shared/settings.js'
@@ -15,7 +16,8 @@ export function normalizeServerUrl(url: string): string {
   try {
     const u = new URL(url)
     return `${u.origin}${u.pathname.replace(/\/+$/, '')}`
-  } catch {
+  } catch (e) {
+    rethrowUnless(e instanceof TypeError, e)
     return url.trim().replace(/\/+$/, '')
   }
 }
@@ -86,7 +88,8 @@ export function legacyTeamOwner(
   let savedAt = Infinity
   try {
     savedAt = statSync(settingsFilePath(ctx)).mtimeMs
-  } catch {
+  } catch (e) {
+    rethrowUnless(isMissing(e), e)
     /* no settings file: any opened project qualifies */
   }
   const opened = candidates

@@ -1,4 +1,4 @@
-import { MemdirError } from '../../../src-shared/errors.js'
+import { MemdirError, rethrowUnless } from '../../../src-shared/errors.js'
 import type { AppSettings } from '../../../src-shared/settings.js'
 import type { SettingsInput } from '../../../src-shared/contract.js'
 import type { SettingsView } from '../../../src-shared/types.js'
@@ -83,7 +83,8 @@ export function createSettingsService(deps: SettingsDeps) {
     if (input.teamUrl) {
       try {
         new URL(input.teamUrl)
-      } catch {
+      } catch (e) {
+        rethrowUnless(e instanceof TypeError, e)
         throw new MemdirError('BAD_REQUEST', `teamUrl: not a URL: ${input.teamUrl}`)
       }
     }

@@ -5,7 +5,7 @@ import {
   type MemdirEvent,
   type RawClient,
 } from '../../../src-shared/api'
-import type { RpcResult } from '../../../src-shared/errors'
+import { rethrowUnless, type RpcResult } from '../../../src-shared/errors'
 
 declare global {
   interface Window {
@@ -87,7 +87,8 @@ function createWebClient(): RawClient {
           headers: { 'content-type': 'application/json', 'x-memdir-token': token },
           body: JSON.stringify({ method, args }),
         })
-      } catch {
+      } catch (e) {
+        rethrowUnless(e instanceof TypeError, e) // fetch's network failure
         setConnection('disconnected')
         return { ok: false, error: DISCONNECTED }
       }
@@ -97,7 +98,8 @@ function createWebClient(): RawClient {
       }
       try {
         return (await res.json()) as RpcResult<unknown>
-      } catch {
+      } catch (e) {
+        rethrowUnless(e instanceof SyntaxError, e)
         return {
           ok: false,
           error: { code: 'BAD_RESPONSE', message: `The server answered ${res.status} without a result.` },

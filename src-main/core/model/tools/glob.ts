@@ -1,3 +1,4 @@
+import { orIfUnreadable } from '../../../../src-shared/errors.js'
 import { stat } from 'node:fs/promises'
 import { glob } from 'tinyglobby'
 import { type AgentTool, stringArg, resolvePathArg } from './types.js'
@@ -32,7 +33,7 @@ export const globTool: AgentTool = {
     const root = resolvePathArg(dir, ctx)
     const files = await globFiles(pattern, root)
     const withTimes = await Promise.all(
-      files.map(async (f) => ({ f, t: (await stat(f).catch(() => null))?.mtimeMs ?? 0 })),
+      files.map(async (f) => ({ f, t: (await orIfUnreadable(stat(f), null))?.mtimeMs ?? 0 })),
     )
     withTimes.sort((a, b) => b.t - a.t)
     const shown = withTimes.slice(0, MAX_RESULTS).map((x) => x.f)

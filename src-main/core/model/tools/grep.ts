@@ -1,3 +1,4 @@
+import { messageOf, orIfUnreadable } from '../../../../src-shared/errors.js'
 import { readFile, stat } from 'node:fs/promises'
 import { globFiles } from './glob.js'
 import { type AgentTool, stringArg, ToolInputError, resolvePathArg } from './types.js'
@@ -27,7 +28,7 @@ export const grepTool: AgentTool = {
     try {
       re = new RegExp(pattern, input['-i'] === true ? 'i' : '')
     } catch (e) {
-      throw new ToolInputError(`invalid regular expression: ${(e as Error).message}`)
+      throw new ToolInputError(`invalid regular expression: ${messageOf(e)}`)
     }
     const where = stringArg(input, 'path')
     const root = resolvePathArg(where, ctx)
@@ -38,9 +39,9 @@ export const grepTool: AgentTool = {
     let matchedFiles = 0
     for (const file of files.sort()) {
       if (ctx.signal?.aborted) break
-      const fst = await stat(file).catch(() => null)
+      const fst = await orIfUnreadable(stat(file), null)
       if (!fst || fst.size > MAX_FILE_BYTES) continue
-      const text = await readFile(file, 'utf8').catch(() => '')
+      const text = await orIfUnreadable(readFile(file, 'utf8'), '')
       if (text.includes('\0')) continue
       const lines = text.split('\n')
       const hits = lines.flatMap((l, i) => (re.test(l) ? [i] : []))
