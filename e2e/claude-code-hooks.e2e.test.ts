@@ -20,6 +20,7 @@ import { HistoryStore } from '../src-main/core/history/history-store.js'
 import { clearAutoMemPathCache, getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
 import { activityFileFor, readActivity } from '../src-main/host/activity/activity-store.js'
 import { historyDirFor } from '../src-main/host/settings/app-data.js'
+import { until } from '../test/helpers/until.js'
 
 /**
  * The real Claude Code client with Memdir's hooks installed, against the fake Messages API: the
@@ -50,16 +51,6 @@ const textOf = (req: RecordedRequest) => JSON.stringify(req.body.messages ?? [])
 const isExtraction = (req: RecordedRequest) => textOf(req).includes('You are now the memory extraction agent')
 const isSelector = (req: RecordedRequest) =>
   JSON.stringify(req.body.system ?? '').includes(SELECTOR_SYSTEM_PROMPT.slice(0, 60))
-
-async function until<T>(what: string, get: () => T | undefined | false, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = get()
-    if (v) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 200))
-  }
-}
 
 describe('Claude Code with Memdir hooks', () => {
   it('carries the recalled memory to the model and extracts when the turn ends', async (t) => {
@@ -145,6 +136,7 @@ describe('Claude Code with Memdir hooks', () => {
     await until(
       'the extraction in the activity feed',
       () => existsSync(feedFile) && readFileSync(feedFile, 'utf8').includes('"kind":"extraction"'),
+      60_000,
     )
     const saved = join(memoryDir, 'ci_database.md')
     expect(readFileSync(saved, 'utf8')).toContain('postgres 15')

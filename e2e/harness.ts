@@ -2,11 +2,13 @@ import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
 import { clearAutoMemPathCache } from '../src-main/core/paths/auto-mem-path.js'
 import { createHost, type Host } from '../src-main/host/app/host.js'
 import { startWebServer, type RunningWebServer } from '../src-main/web/web-server.js'
 import { CHROMIUM, CHROMIUM_ARGS } from '../test/helpers/chromium.js'
 import { sandbox, type Sandbox } from '../test/helpers/temp-env.js'
+export { until } from '../test/helpers/until.js'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const RENDERER = join(ROOT, 'out', 'renderer')
@@ -22,6 +24,25 @@ export function assertPrerequisites(): void {
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })
+}
+
+/**
+ * The one browser of an e2e file: checks the build and Chromium, launches before the file's tests
+ * and closes after them. Call it at the top of the file; the getter is valid inside tests.
+ */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined
+  beforeAll(async () => {
+    assertPrerequisites()
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await browser?.close()
+  })
+  return () => {
+    if (!browser) throw new Error('useBrowser(): the browser is only there inside the tests')
+    return browser
+  }
 }
 
 export interface App {
@@ -73,14 +94,6 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true })
   await page.waitForTimeout(150)
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
-}
-
-export async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 50))
-  }
 }
 
 /** Writes a Claude Code session transcript turn by turn, each ending without tool_use (a turn end). */

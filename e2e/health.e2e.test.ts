@@ -1,20 +1,13 @@
 import { readFileSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
 import { gitRepo } from '../test/helpers/git-repo.js'
 import { writeFile } from '../test/helpers/temp-env.js'
-import { assertPrerequisites, launchBrowser, openApp, screenshot, until } from './harness.js'
+import { useBrowser, openApp, screenshot, until } from './harness.js'
 
-let browser: Browser
-beforeAll(async () => {
-  assertPrerequisites()
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+const browser = useBrowser()
 
 const DAY = 86_400_000
 const T0 = Date.UTC(2026, 0, 1)
@@ -24,7 +17,7 @@ const nav = (page: Page, name: string) => page.getByRole('navigation').getByRole
 
 describe('Health view', () => {
   it('lists findings against the index and the git history; a fix removes its finding and is in history', async () => {
-    const app = await openApp(browser, {}, (sb) => {
+    const app = await openApp(browser(), {}, (sb) => {
       const r = gitRepo(sb.project)
       r.put('src/app.ts', 'export const app = 1\n')
       r.commit('initial', T0)

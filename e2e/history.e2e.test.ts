@@ -1,38 +1,22 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { describe, expect, it } from 'vitest'
 import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
 import { getProjectTranscriptDir } from '../src-main/core/paths/team-agent-paths.js'
 import { reply, text, toolUse } from '../test/fake-anthropic/server.js'
 import { fakeModel } from '../test/helpers/model.js'
 import { writeFile } from '../test/helpers/temp-env.js'
-import {
-  assertPrerequisites,
-  fakeSession,
-  launchBrowser,
-  openApp,
-  screenshot,
-  until,
-  editorText,
-  setEditorText,
-} from './harness.js'
+import { fakeSession, useBrowser, openApp, screenshot, until, editorText, setEditorText } from './harness.js'
 
-let browser: Browser
-beforeAll(async () => {
-  assertPrerequisites()
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+const browser = useBrowser()
 
 const memory = (name: string, description: string, body: string) =>
   `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n\n${body}\n`
 
 describe('history, restore and the review inbox', () => {
   it('shows a per-memory timeline with diffs and restores an old version and a deleted memory', async () => {
-    const app = await openApp(browser, {}, (sb) => {
+    const app = await openApp(browser(), {}, (sb) => {
       writeFile(
         join(getAutoMemPath(sb.ctx()), 'deploy.md'),
         memory('Deploy', 'How we deploy', 'Version one.'),
@@ -90,7 +74,7 @@ describe('history, restore and the review inbox', () => {
   it('undoes a whole extraction run in one action', async () => {
     const { fake } = await fakeModel()
     const app = await openApp(
-      browser,
+      browser(),
       { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url, MEMDIR_WATCH_DEBOUNCE_MS: '100' },
       (sb) => {
         mkdirSync(getProjectTranscriptDir(sb.ctx()), { recursive: true })
@@ -131,7 +115,7 @@ describe('history, restore and the review inbox', () => {
   it('review mode: proposals wait in the inbox; approve writes them, reject leaves no trace', async () => {
     const { fake } = await fakeModel()
     const app = await openApp(
-      browser,
+      browser(),
       { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url, MEMDIR_WATCH_DEBOUNCE_MS: '100' },
       (sb) => {
         mkdirSync(getProjectTranscriptDir(sb.ctx()), { recursive: true })

@@ -1,23 +1,16 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { writeFile } from '../test/helpers/temp-env.js'
-import { assertPrerequisites, launchBrowser, openApp, screenshot } from './harness.js'
 
-let browser: Browser
-beforeAll(async () => {
-  assertPrerequisites()
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+import { describe, expect, it } from 'vitest'
+import { writeFile } from '../test/helpers/temp-env.js'
+import { useBrowser, openApp, screenshot } from './harness.js'
+
+const browser = useBrowser()
 
 describe('Settings → Integrations', () => {
   it('shows the settings-file change before installing the hooks, then their status; MCP configs to copy', async () => {
     const original = '{\n  "model": "sonnet"\n}\n'
-    const app = await openApp(browser, { MEMDIR_HOOK_COMMAND: 'memdir' }, (sb) =>
+    const app = await openApp(browser(), { MEMDIR_HOOK_COMMAND: 'memdir' }, (sb) =>
       writeFile(join(sb.project, '.claude', 'settings.json'), original),
     )
     const { page, sb } = app

@@ -1,26 +1,19 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { describe, expect, it } from 'vitest'
 import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
 import { writeFile } from '../test/helpers/temp-env.js'
-import { assertPrerequisites, launchBrowser, openApp, until, editorText, setEditorText } from './harness.js'
+import { useBrowser, openApp, until, editorText, setEditorText } from './harness.js'
 
-let browser: Browser
-beforeAll(async () => {
-  assertPrerequisites()
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+const browser = useBrowser()
 
 const memory = (name: string, description: string, body: string) =>
   `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n\n${body}\n`
 
 describe('nothing lost in the editor', () => {
   it('switching memory, "New memory", closing the editor and switching workspace ask Save / Discard / Cancel', async () => {
-    const app = await openApp(browser, {}, (sb) => {
+    const app = await openApp(browser(), {}, (sb) => {
       const dir = getAutoMemPath(sb.ctx())
       writeFile(join(dir, 'alpha.md'), memory('Alpha', 'first', 'Alpha body.'))
       writeFile(join(dir, 'beta.md'), memory('Beta', 'second', 'Beta body.'))
@@ -77,7 +70,7 @@ describe('nothing lost in the editor', () => {
   })
 
   it('leaving the page (closing the tab, reloading) with unsaved edits is held by the browser', async () => {
-    const app = await openApp(browser, {}, (sb) =>
+    const app = await openApp(browser(), {}, (sb) =>
       writeFile(join(getAutoMemPath(sb.ctx()), 'alpha.md'), memory('Alpha', 'first', 'Alpha body.')),
     )
     const { page } = app
@@ -106,7 +99,7 @@ describe('nothing lost in the editor', () => {
   })
 
   it('restoring a deleted memory brings back its MEMORY.md line where it was', async () => {
-    const app = await openApp(browser, {}, (sb) => {
+    const app = await openApp(browser(), {}, (sb) => {
       const dir = getAutoMemPath(sb.ctx())
       writeFile(join(dir, 'a.md'), memory('A', 'first', 'a'))
       writeFile(join(dir, 'b.md'), memory('B', 'second', 'b'))

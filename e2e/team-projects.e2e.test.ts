@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { describe, expect, it } from 'vitest'
 import { clearAutoMemPathCache } from '../src-main/core/paths/auto-mem-path.js'
 import { getTeamMemPath } from '../src-main/core/paths/team-agent-paths.js'
 import { createProjectContext } from '../src-main/host/settings/project.js'
 import { startTeamServer } from '../test/helpers/team-server.js'
-import { assertPrerequisites, launchBrowser, openApp, screenshot, until } from './harness.js'
+import { useBrowser, openApp, screenshot, until } from './harness.js'
 
 /**
  * Team memory never crosses projects, as a user meets it: the server, repo and token typed for one
@@ -15,14 +15,7 @@ import { assertPrerequisites, launchBrowser, openApp, screenshot, until } from '
  * origin as the repo and nothing else, and its pull only ever writes its own repo's entries.
  */
 
-let browser: Browser
-beforeAll(async () => {
-  assertPrerequisites()
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+const browser = useBrowser()
 
 const gitProject = (dir: string, origin: string) => {
   mkdirSync(dir, { recursive: true })
@@ -38,7 +31,7 @@ describe('team sync per project (browser UI)', () => {
     await server.store.upsert('acme/shop', { 'shop-pricing.md': 'shop only\n' }, undefined, 100)
     await server.store.upsert('acme/infra', { 'infra-runbook.md': 'infra only\n' }, undefined, 100)
     let infraRoot = ''
-    const app = await openApp(browser, { MEMDIR_TEAM_MEMORY: '1' }, (sb) => {
+    const app = await openApp(browser(), { MEMDIR_TEAM_MEMORY: '1' }, (sb) => {
       gitProject(sb.project, 'git@github.com:acme/shop.git')
       infraRoot = join(sb.root, 'work', 'infra')
       gitProject(infraRoot, 'https://github.com/acme/infra.git')

@@ -1,23 +1,16 @@
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { describe, expect, it } from 'vitest'
 import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
 import { startWebServer } from '../src-main/web/web-server.js'
 import { writeFile } from '../test/helpers/temp-env.js'
-import { assertPrerequisites, launchBrowser, openApp, RENDERER, until } from './harness.js'
+import { useBrowser, openApp, RENDERER, until } from './harness.js'
 
-let browser: Browser
-beforeAll(async () => {
-  assertPrerequisites()
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+const browser = useBrowser()
 
 describe('the browser transport', () => {
   it('shows "disconnected" while the server is down and picks up the new token from the URL hash', async () => {
-    const app = await openApp(browser, {}, (sb) =>
+    const app = await openApp(browser(), {}, (sb) =>
       writeFile(
         join(getAutoMemPath(sb.ctx()), 'a.md'),
         '---\nname: Alpha\ndescription: first memory\ntype: user\n---\nx\n',

@@ -1,22 +1,15 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
 import { sanitizePath } from '../src-main/core/paths/sanitize.js'
 import { getTeamMemPath } from '../src-main/core/paths/team-agent-paths.js'
 import { startTeamServer } from '../test/helpers/team-server.js'
 import { writeFile } from '../test/helpers/temp-env.js'
-import { assertPrerequisites, editorText, launchBrowser, openApp, screenshot, until } from './harness.js'
+import { editorText, useBrowser, openApp, screenshot, until } from './harness.js'
 
-let browser: Browser
-beforeAll(async () => {
-  assertPrerequisites()
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+const browser = useBrowser()
 
 const memory = (name: string, description: string, body: string, type = 'project') =>
   `---\nname: ${name}\ndescription: ${description}\ntype: ${type}\n---\n\n${body}\n`
@@ -27,7 +20,7 @@ describe('1. every workspace', () => {
   it('lists memory dirs without transcripts, remembers a picked folder, and keeps one entry per memory dir', async () => {
     let other = ''
     let orphanDir = ''
-    const app = await openApp(browser, {}, (sb) => {
+    const app = await openApp(browser(), {}, (sb) => {
       writeFile(join(getAutoMemPath(sb.ctx()), 'a.md'), memory('Alpha', 'first', 'x'))
       // A second project whose Claude Code transcripts are gone: only its memory dir is left.
       other = join(sb.root, 'work', 'billing')
@@ -73,7 +66,7 @@ describe('2. team memory from the app', () => {
   it('turns team memory on, configures it, and syncs now against the real server; a bad token is an error', async () => {
     const server = await startTeamServer()
     const token = await server.token('acme/shop')
-    const app = await openApp(browser)
+    const app = await openApp(browser())
     const { page, sb } = app
     try {
       await nav(page, 'Team sync')
@@ -120,7 +113,7 @@ describe('2. team memory from the app', () => {
 
 describe('3. search', () => {
   it('finds a word that only appears in a body, ranked and highlighted, and clears filters from an empty result', async () => {
-    const app = await openApp(browser, {}, (sb) => {
+    const app = await openApp(browser(), {}, (sb) => {
       const dir = getAutoMemPath(sb.ctx())
       writeFile(
         join(dir, 'deploy.md'),
@@ -154,7 +147,7 @@ describe('3. search', () => {
 
 describe('4. editor', () => {
   it('edits in CodeMirror with undo, saves with Ctrl+S, says "Saved", and previews Markdown with [[links]]', async () => {
-    const app = await openApp(browser, {}, (sb) => {
+    const app = await openApp(browser(), {}, (sb) => {
       const dir = getAutoMemPath(sb.ctx())
       writeFile(
         join(dir, 'deploy.md'),
@@ -198,7 +191,7 @@ describe('4. editor', () => {
 
 describe('5. conflicts', () => {
   it('shows both versions as a diff and saves a merge of the two', async () => {
-    const app = await openApp(browser, {}, (sb) =>
+    const app = await openApp(browser(), {}, (sb) =>
       writeFile(
         join(getAutoMemPath(sb.ctx()), 'style.md'),
         memory('Code style', 'early returns', 'Line one.\nLine two.'),
@@ -235,7 +228,7 @@ describe('5. conflicts', () => {
 describe('6. the activity feed', () => {
   it('belongs to the workspace, survives a restart, collapses repeats, and clears its error badge once seen', async () => {
     let second = ''
-    const app = await openApp(browser, {}, (sb) => {
+    const app = await openApp(browser(), {}, (sb) => {
       writeFile(join(getAutoMemPath(sb.ctx()), 'a.md'), memory('Alpha', 'first', 'x'))
       second = join(sb.root, 'work', 'second')
       mkdirSync(second, { recursive: true })
@@ -294,7 +287,7 @@ describe('6. the activity feed', () => {
 
 describe('8. dark theme and every screen', () => {
   it('follows the setting; every screen in light and dark at 1440×900 and 1024×700', async () => {
-    const app = await openApp(browser, {}, (sb) => {
+    const app = await openApp(browser(), {}, (sb) => {
       const dir = getAutoMemPath(sb.ctx())
       writeFile(
         join(dir, 'deploy.md'),

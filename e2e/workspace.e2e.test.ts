@@ -1,39 +1,23 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { describe, expect, it } from 'vitest'
 import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
 import { getProjectTranscriptDir, getTeamMemPath } from '../src-main/core/paths/team-agent-paths.js'
 import { reply, text, toolUse } from '../test/fake-anthropic/server.js'
 import { fakeModel } from '../test/helpers/model.js'
 import { startTeamServer } from '../test/helpers/team-server.js'
 import { writeFile } from '../test/helpers/temp-env.js'
-import {
-  assertPrerequisites,
-  fakeSession,
-  launchBrowser,
-  openApp,
-  screenshot,
-  until,
-  setEditorText,
-} from './harness.js'
+import { fakeSession, useBrowser, openApp, screenshot, until, setEditorText } from './harness.js'
 
-let browser: Browser
-
-beforeAll(async () => {
-  assertPrerequisites()
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+const browser = useBrowser()
 
 const memory = (name: string, description: string, type = 'project', body = 'Details.') =>
   `---\nname: ${name}\ndescription: ${description}\ntype: ${type}\n---\n\n${body}\n`
 
 describe('memory workspace in the browser', () => {
   it('creates, edits and deletes a memory, and the files on disk follow', async () => {
-    const app = await openApp(browser)
+    const app = await openApp(browser())
     const { page } = app
     try {
       const dir = getAutoMemPath(app.sb.ctx())
@@ -76,7 +60,7 @@ describe('memory workspace in the browser', () => {
   })
 
   it('shows a file written by Claude Code or an editor within a second, and filters by type, scope and text', async () => {
-    const app = await openApp(browser)
+    const app = await openApp(browser())
     const { page } = app
     try {
       const dir = getAutoMemPath(app.sb.ctx())
@@ -119,7 +103,7 @@ describe('memory workspace in the browser', () => {
   })
 
   it('refuses to overwrite a file changed on disk and shows both versions', async () => {
-    const app = await openApp(browser, {}, (sb) => {
+    const app = await openApp(browser(), {}, (sb) => {
       writeFile(
         join(getAutoMemPath(sb.ctx()), 'style.md'),
         memory('Code style', 'Prefer early returns', 'feedback', 'Original body.'),
@@ -158,7 +142,7 @@ describe('memory workspace in the browser', () => {
     )
     const chars = lines.join('\n').length
     expect(Buffer.byteLength(lines.join('\n'))).toBeGreaterThan(27_000)
-    const app = await openApp(browser, {}, (sb) => {
+    const app = await openApp(browser(), {}, (sb) => {
       writeFile(
         join(getAutoMemPath(sb.ctx()), 'MEMORY.md'),
         ['<!-- maintained by the team -->', ...lines].join('\r\n') + '\r\n',
@@ -181,7 +165,7 @@ describe('memory workspace in the browser', () => {
   })
 
   it('meters a 250-line MEMORY.md against 200 lines / 25,000 characters and marks the cut lines', async () => {
-    const app = await openApp(browser, {}, (sb) => {
+    const app = await openApp(browser(), {}, (sb) => {
       const lines = Array.from(
         { length: 250 },
         (_, i) => `- [Topic ${i}](topic_${i}.md) — one-line hook for topic ${i}`,
@@ -217,7 +201,7 @@ describe('memory workspace in the browser', () => {
   })
 
   it('previews recall offline, labelled as such, with the injected text', async () => {
-    const app = await openApp(browser, {}, (sb) => {
+    const app = await openApp(browser(), {}, (sb) => {
       const dir = getAutoMemPath(sb.ctx())
       writeFile(
         join(dir, 'db.md'),
@@ -250,7 +234,7 @@ describe('memory workspace in the browser', () => {
   it('syncs team memory with the real team server from the Sync now button, reporting skipped files', async () => {
     const server = await startTeamServer()
     const token = await server.token('acme/shop')
-    const app = await openApp(browser, {
+    const app = await openApp(browser(), {
       MEMDIR_TEAM_MEMORY: '1',
       MEMDIR_TEAM_URL: server.url,
       MEMDIR_TEAM_TOKEN: token,
@@ -287,7 +271,7 @@ describe('memory workspace in the browser', () => {
   it('shows an extraction from a finished Claude Code turn in the activity feed', async () => {
     const { fake } = await fakeModel()
     const app = await openApp(
-      browser,
+      browser(),
       { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url, MEMDIR_WATCH_DEBOUNCE_MS: '100' },
       (sb) => {
         mkdirSync(getProjectTranscriptDir(sb.ctx()), { recursive: true })
@@ -330,7 +314,7 @@ describe('memory workspace in the browser', () => {
   })
 
   it('opens the demo workspace on first run and shows settings', async () => {
-    const app = await openApp(browser)
+    const app = await openApp(browser())
     await app.close()
     // A host started without a project and no Claude Code projects opens the demo.
     const { createHost } = await import('../src-main/host/app/host.js')
@@ -338,7 +322,7 @@ describe('memory workspace in the browser', () => {
     const { ROOT, RENDERER } = await import('./harness.js')
     const host = await createHost({ env: { ...app.sb.env }, resourcesDir: join(ROOT, 'resources') })
     const web = await startWebServer({ host, rendererDir: RENDERER })
-    const page = await browser.newPage({ viewport: { width: 1360, height: 860 } })
+    const page = await browser().newPage({ viewport: { width: 1360, height: 860 } })
     try {
       await page.goto(web.url)
       await page.getByTestId('demo-note').waitFor()
@@ -359,7 +343,7 @@ describe('memory workspace in the browser', () => {
   })
 
   it('rejects browser-transport calls without the launch token', async () => {
-    const app = await openApp(browser)
+    const app = await openApp(browser())
     try {
       const res = await fetch(new URL('/rpc', app.web.url), {
         method: 'POST',

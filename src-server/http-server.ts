@@ -1,3 +1,5 @@
+import { readBodyWithin, TOO_LARGE } from '../src-shared/http-body.js'
+import { parseJsonOr } from '../src-shared/json.js'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { messageOf, rethrowUnless } from '../src-shared/errors.js'
@@ -54,23 +56,7 @@ function send(res: ServerResponse, status: number, body?: unknown, headers: Reco
   res.end(text)
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (c: Buffer) => {
-      size += c.length
-      if (size > limit) {
-        reject(new HttpError(413, `request body over ${limit} bytes`))
-        req.resume()
-        return
-      }
-      chunks.push(c)
-    })
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    req.on('error', reject)
-  })
-}
+const NOT_JSON = Symbol('not JSON')
 
 function documentOf(
   orgId: string,
@@ -219,14 +205,10 @@ export function createTeamServer(opts: TeamServerOptions): Server {
       return send(res, 200, documentOf(orgId, repo, snap, view !== 'hashes'), headers)
     }
     if (req.method === 'PUT') {
-      const raw = await readBody(req, maxBody)
-      let body: unknown
-      try {
-        body = JSON.parse(raw)
-      } catch (e) {
-        rethrowUnless(e instanceof SyntaxError, e)
-        throw new HttpError(400, 'body is not JSON')
-      }
+      const raw = await readBodyWithin(req, maxBody)
+      if (raw === TOO_LARGE) throw new HttpError(413, `request body over ${maxBody} bytes`)
+      const body = parseJsonOr(raw, NOT_JSON)
+      if (body === NOT_JSON) throw new HttpError(400, 'body is not JSON')
       const entries = validEntries(body)
       await refuseSecrets(entries)
       const ifMatch = req.headers['if-match']

@@ -1,19 +1,7 @@
 import pg from 'pg'
-import {
-  type DeleteResult,
-  entryChecksumOf,
-  findTwin,
-  newToken,
-  quoteEtag,
-  repoChecksum,
-  sha256,
-  tokenInfo,
-  tokenUsable,
-  type RepoSnapshot,
-  type TeamStore,
-  type TokenRow,
-  type UpsertResult,
-} from './store.js'
+import { entryChecksumOf, findTwin, quoteEtag, repoChecksum } from './store.js'
+import type { DeleteResult, RepoSnapshot, TeamStore, UpsertResult } from './store.js'
+import { newTokenRow, sha256, tokenInfo, usableRepos, type TokenRow } from './tokens.js'
 
 /** Schema migrations, applied in order; the version reached is recorded in the database. */
 const MIGRATIONS: string[] = [
@@ -176,15 +164,10 @@ export async function openPostgresStore(
       return { count: Number(row.n), since: Number(row.since) }
     },
     async addToken(repos, expiresAt) {
-      const { token, hash } = newToken()
+      const { token, row } = newTokenRow(repos, expiresAt)
       await pool.query(
         'INSERT INTO team_tokens (hash, repos, created_at, expires_at) VALUES ($1, $2, $3, $4)',
-        [
-          hash,
-          JSON.stringify(repos),
-          new Date().toISOString(),
-          expiresAt ? new Date(expiresAt).toISOString() : null,
-        ],
+        [row.hash, row.repos, row.created_at, row.expires_at],
       )
       return token
     },
@@ -194,7 +177,7 @@ export async function openPostgresStore(
       ])
       const row = r.rows[0] as
         { repos: string; expires_at: string | null; revoked_at: string | null } | undefined
-      return row && tokenUsable(row) ? (JSON.parse(row.repos) as string[]) : undefined
+      return usableRepos(row)
     },
     async listTokens() {
       const r = await pool.query(

@@ -1,22 +1,9 @@
 import Database from 'better-sqlite3'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import {
-  type AuthFailures,
-  type DeleteResult,
-  entryChecksumOf,
-  findTwin,
-  newToken,
-  quoteEtag,
-  repoChecksum,
-  sha256,
-  tokenInfo,
-  tokenUsable,
-  type RepoSnapshot,
-  type TokenRow,
-  type TeamStore,
-  type UpsertResult,
-} from './store.js'
+import { entryChecksumOf, findTwin, quoteEtag, repoChecksum } from './store.js'
+import type { AuthFailures, DeleteResult, RepoSnapshot, TeamStore, UpsertResult } from './store.js'
+import { newTokenRow, sha256, tokenInfo, usableRepos, type TokenRow } from './tokens.js'
 
 /** Schema migrations, applied in order; the version reached is SQLite's user_version. */
 const MIGRATIONS: string[] = [
@@ -149,13 +136,10 @@ export function openSqliteStore(file: string): TeamStore {
       return { count: r.n, since: r.since }
     },
     async addToken(repos, expiresAt) {
-      const { token, hash } = newToken()
-      db.prepare('INSERT INTO tokens (hash, repos, created_at, expires_at) VALUES (?, ?, ?, ?)').run(
-        hash,
-        JSON.stringify(repos),
-        new Date().toISOString(),
-        expiresAt ? new Date(expiresAt).toISOString() : null,
-      )
+      const { token, row } = newTokenRow(repos, expiresAt)
+      db.prepare(
+        'INSERT INTO tokens (hash, repos, created_at, expires_at) VALUES (@hash, @repos, @created_at, @expires_at)',
+      ).run(row)
       return token
     },
     async tokenRepos(token) {
@@ -164,7 +148,7 @@ export function openSqliteStore(file: string): TeamStore {
           'SELECT hash, repos, created_at, expires_at, revoked_at FROM tokens WHERE hash = ?',
         )
         .get(sha256(token))
-      return row && tokenUsable(row) ? (JSON.parse(row.repos) as string[]) : undefined
+      return usableRepos(row)
     },
     async listTokens() {
       return db

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { sha256, type TokenInfo } from './tokens.js'
 import { nameFoldKey } from '../src-shared/memory-names.js'
 
 export interface RepoSnapshot {
@@ -60,26 +60,6 @@ export interface TeamStore {
   close(): Promise<void>
 }
 
-export interface TokenInfo {
-  id: string
-  repos: string[]
-  createdAt: string
-  expiresAt?: string
-  revokedAt?: string
-}
-
-/** A token's public id: the first 12 hex digits of its hash. */
-export const tokenIdOf = (hash: string) => hash.slice(0, 12)
-
-export function tokenUsable(
-  row: { expires_at?: string | null; revoked_at?: string | null },
-  now = Date.now(),
-) {
-  if (row.revoked_at) return false
-  return !row.expires_at || Date.parse(row.expires_at) > now
-}
-
-export const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex')
 export const entryChecksumOf = (content: string) => 'sha256:' + sha256(content)
 
 export function repoChecksum(version: number, checksums: Iterable<[string, string]>): string {
@@ -87,31 +67,7 @@ export function repoChecksum(version: number, checksums: Iterable<[string, strin
   return 'sha256:' + sha256(`${version}\n${lines.join('\n')}`)
 }
 
-export function newToken(): { token: string; hash: string } {
-  const token = 'tmt_' + randomBytes(24).toString('base64url')
-  return { token, hash: sha256(token) }
-}
-
 export const quoteEtag = (checksum: string) => `"${checksum}"`
-
-/** A token row as both stores keep it. */
-export interface TokenRow {
-  hash: string
-  repos: string
-  created_at: string
-  expires_at: string | null
-  revoked_at: string | null
-}
-
-export function tokenInfo(r: TokenRow): TokenInfo {
-  return {
-    id: tokenIdOf(r.hash),
-    repos: JSON.parse(r.repos) as string[],
-    createdAt: r.created_at,
-    ...(r.expires_at ? { expiresAt: r.expires_at } : {}),
-    ...(r.revoked_at ? { revokedAt: r.revoked_at } : {}),
-  }
-}
 
 /**
  * The first new key that names the same file as another key on a case-insensitive or normalising

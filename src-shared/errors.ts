@@ -128,15 +128,20 @@ export function rethrowUnless(expected: boolean, e: unknown): void {
   if (!expected) throw e
 }
 
-/** What a read gives, or `fallback` when the file is not there; any other failure is thrown. */
-export async function orIfMissing<T, F>(read: Promise<T>, fallback: F): Promise<T | F> {
-  try {
-    return await read
-  } catch (e) {
-    rethrowUnless(isMissing(e), e)
-    return fallback
+/** What a read gives, or `fallback` when it fails as `expected`; any other failure is thrown. */
+const orIf =
+  (expected: (e: unknown) => boolean) =>
+  async <T, F>(read: Promise<T>, fallback: F): Promise<T | F> => {
+    try {
+      return await read
+    } catch (e) {
+      rethrowUnless(expected(e), e)
+      return fallback
+    }
   }
-}
+
+/** What a read gives, or `fallback` when the file is not there; any other failure is thrown. */
+export const orIfMissing = orIf(isMissing)
 
 /** `.catch(ignoreMissing)`: a removal of what is already gone is done. */
 export const ignoreMissing = (e: unknown): void => rethrowUnless(isMissing(e), e)
@@ -151,11 +156,4 @@ export const ignoreFsError = (e: unknown): void => rethrowUnless(isFsError(e), e
  * What a read gives, or `fallback` when it fails with any file-system error: for a reader that
  * skips what it cannot read by design (a search, a listing); other failures are thrown.
  */
-export async function orIfUnreadable<T, F>(read: Promise<T>, fallback: F): Promise<T | F> {
-  try {
-    return await read
-  } catch (e) {
-    rethrowUnless(isFsError(e), e)
-    return fallback
-  }
-}
+export const orIfUnreadable = orIf(isFsError)

@@ -1,10 +1,12 @@
 /**
  * The team-memory secret firewall. Rules come from secretlint's recommended preset (run in
- * process) and, for the credential formats it does not cover, Memdir's own rules below — together
+ * process) and, for the credential formats it does not cover, Memdir's own rules (the data in secret-rules.json) — together
  * at least every format Claude Code's own team-memory scanner knows, plus AWS secret access keys
  * and JWTs. secretlint's Slack rule also flags placeholders (`xoxb-your-token-here`): Slack uses
  * Memdir's stricter rules instead. A finding names the rule and the line, never the secret.
  */
+
+import OWN_RULE_DATA from './secret-rules.json'
 
 export interface SecretFinding {
   ruleId: string
@@ -21,64 +23,21 @@ interface Rule {
 // Token bodies are bounded by a non-token character (or the line's end) on both sides.
 const B = '(?<![A-Za-z0-9_-])'
 const E = '(?![A-Za-z0-9_-])'
-const rule = (id: string, description: string, body: string, flags = ''): Rule => ({
-  id,
-  description,
-  pattern: new RegExp(`${B}${body}${E}`, flags),
-})
 
-const OWN_RULES: Rule[] = [
-  // AWS's documentation keys end in EXAMPLE: not credentials.
-  rule(
-    'aws-access-key-id',
-    'AWS access key id',
-    '(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)(?![A-Z2-7]{9}EXAMPLE)[A-Z2-7]{16}',
-  ),
-  rule('gcp-api-key', 'Google Cloud API key', 'AIza[0-9A-Za-z_-]{35}'),
-  {
-    id: 'azure-ad-client-secret',
-    description: 'Azure AD client secret',
-    pattern: /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/,
-  },
-  rule('digitalocean-pat', 'DigitalOcean personal access token', 'dop_v1_[a-f0-9]{64}'),
-  rule('digitalocean-access-token', 'DigitalOcean OAuth token', 'do[or]_v1_[a-f0-9]{64}'),
-  // secretlint matches only full-length keys; a truncated or older-format key is still a key.
-  rule('anthropic-api-key', 'Anthropic API key', 'sk-ant-(?:api|oat)\\d\\d-[A-Za-z0-9_-]{20,}'),
-  rule('anthropic-admin-api-key', 'Anthropic admin API key', 'sk-ant-admin\\d\\d-[A-Za-z0-9_-]{20,}'),
-  rule('huggingface-access-token', 'Hugging Face token', 'hf_[A-Za-z]{34}'),
-  rule('gitlab-pat', 'GitLab personal access token', 'glpat-[A-Za-z0-9_-]{20}'),
-  rule('gitlab-deploy-token', 'GitLab deploy token', 'gldt-[A-Za-z0-9_-]{20}'),
-  rule('slack-bot-token', 'Slack bot token', 'xoxb-\\d{10,13}-\\d{10,13}[A-Za-z0-9-]*'),
-  rule('slack-user-token', 'Slack user token', 'xox[pe](?:-\\d{10,13}){3}-[a-zA-Z0-9-]{28,34}'),
-  rule('slack-app-token', 'Slack app token', 'xapp-\\d-[A-Z0-9]+-\\d+-[a-z0-9]+', 'i'),
-  rule('twilio-api-key', 'Twilio API key', 'SK[0-9a-fA-F]{32}'),
-  rule('pypi-upload-token', 'PyPI upload token', 'pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}'),
-  rule('databricks-api-token', 'Databricks token', 'dapi[a-f0-9]{32}(?:-\\d)?'),
-  rule(
-    'hashicorp-tf-api-token',
-    'HashiCorp Terraform token',
-    '[a-z0-9]{14}\\.atlasv1\\.[a-z0-9_=-]{60,70}',
-    'i',
-  ),
-  rule('pulumi-api-token', 'Pulumi token', 'pul-[a-f0-9]{40}'),
-  rule('postman-api-token', 'Postman API key', 'PMAK-[a-f0-9]{24}-[a-f0-9]{34}', 'i'),
-  rule('grafana-api-key', 'Grafana API key', 'eyJrIjoi[A-Za-z0-9]{70,400}={0,2}'),
-  rule('grafana-cloud-api-token', 'Grafana Cloud token', 'glc_[A-Za-z0-9+/]{32,400}={0,2}'),
-  rule(
-    'grafana-service-account-token',
-    'Grafana service account token',
-    'glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}',
-  ),
-  rule('sentry-user-token', 'Sentry user token', 'sntryu_[a-f0-9]{64}'),
-  rule('sentry-org-token', 'Sentry organization token', 'sntrys_eyJpYXQiO[A-Za-z0-9+/=_-]{10,}'),
-  rule('stripe-access-token', 'Stripe key', '(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,99}'),
-  {
-    id: 'private-key',
-    description: 'private key block',
-    pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/,
-  },
-  rule('jwt', 'JSON Web Token', 'eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}'),
-]
+interface RuleData {
+  id: string
+  description: string
+  pattern: string
+  flags?: string
+  bounded?: boolean
+}
+
+/** Memdir's own rules (data in secret-rules.json), matched between non-token characters unless unbounded. */
+const OWN_RULES: Rule[] = OWN_RULE_DATA.rules.map((r: RuleData) => ({
+  id: r.id,
+  description: r.description,
+  pattern: new RegExp(r.bounded === false ? r.pattern : `${B}${r.pattern}${E}`, r.flags ?? ''),
+}))
 
 /** secretlint's preset, by rule, as the UI names it. */
 const SECRETLINT_NAMES: Record<string, string> = {

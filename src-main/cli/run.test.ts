@@ -1,8 +1,5 @@
-import { execFile } from 'node:child_process'
 import { existsSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { sandbox, writeFile } from '../../test/helpers/temp-env.js'
 import { clearAutoMemPathCache, getAutoMemPath } from '../core/paths/auto-mem-path.js'
@@ -95,40 +92,5 @@ describe('memdir CLI', () => {
     expect((await cli(['prompt', '--mode', 'x'], sb.env, sb.project)).code).toBe(2)
     const bad = await cli(['list'], { ...sb.env, CLAUDE_COWORK_MEMORY_PATH_OVERRIDE: '/' }, sb.project)
     expect(bad.code).toBe(0) // a rejected override falls back, it is not an error
-  })
-})
-
-const bin = fileURLToPath(new URL('../../bin/memdir.js', import.meta.url))
-const built = existsSync(fileURLToPath(new URL('../../out/main/cli.js', import.meta.url)))
-
-describe('built memdir binary', () => {
-  it.runIf(built)('runs from out/ after npm run build', async () => {
-    const sb = sandbox()
-    const run = promisify(execFile)
-    const { stdout } = await run(process.execPath, [bin, 'path', '--json', '--cwd', sb.project], {
-      env: sb.env,
-    })
-    expect(JSON.parse(stdout).path).toBe(getAutoMemPath(sb.ctx()))
-    const err = await run(process.execPath, [bin, 'frobnicate'], { env: sb.env }).catch((e) => e)
-    expect(err.code).toBe(2)
-    expect(err.stderr).toContain('unknown command: frobnicate')
-  })
-
-  it.runIf(built)('lists memories through the bundled scan worker', async () => {
-    const sb = sandbox()
-    const dir = getAutoMemPath(sb.ctx())
-    writeFile(
-      join(dir, 'db.md'),
-      '---\nname: DB\ndescription: tests hit the real DB\ntype: feedback\n---\nbody\n',
-    )
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      [bin, 'list', '--cwd', sb.project],
-      // Short-lived commands scan on their own thread unless asked: ask, to prove the bundle works.
-      { env: { ...sb.env, MEMDIR_SCAN_THREADS: '1' } },
-    )
-    expect(stdout).toContain('[feedback] db.md')
-    expect(stdout).toContain('tests hit the real DB')
-    expect(stderr).not.toContain('scanning on the main thread')
   })
 })

@@ -1,5 +1,7 @@
 import { messageOf, rethrowUnless } from '../../src-shared/errors.js'
 import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { readBodyWithin, TOO_LARGE } from '../../src-shared/http-body.js'
+import { parseJsonOr } from '../../src-shared/json.js'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { WebSocketServer, type WebSocket } from 'ws'
@@ -47,31 +49,12 @@ function sameToken(a: string | undefined, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y)
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (c: Buffer) => {
-      size += c.length
-      if (size > MAX_RPC_BYTES) {
-        reject(new HttpError(413, 'TOO_LARGE', 'request too large'))
-        req.resume()
-      } else chunks.push(c)
-    })
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    req.on('error', reject)
-  })
-}
-
 /** `{method, args}` from a request body, or an HttpError saying what is wrong with it. */
-function parseRpcBody(text: string): { method: unknown; args: unknown } {
-  let v: unknown
-  try {
-    v = JSON.parse(text)
-  } catch (e) {
-    rethrowUnless(e instanceof SyntaxError, e)
-    throw new HttpError(400, 'BAD_REQUEST', 'body is not JSON')
-  }
+function parseRpcBody(text: string | typeof TOO_LARGE): { method: unknown; args: unknown } {
+  if (text === TOO_LARGE) throw new HttpError(413, 'TOO_LARGE', 'request too large')
+  const NOT_JSON = Symbol('not JSON')
+  const v = parseJsonOr(text, NOT_JSON)
+  if (v === NOT_JSON) throw new HttpError(400, 'BAD_REQUEST', 'body is not JSON')
   if (!v || typeof v !== 'object' || Array.isArray(v))
     throw new HttpError(400, 'BAD_REQUEST', 'body must be an object {method, args}')
   const { method, args } = v as { method?: unknown; args?: unknown }
@@ -108,7 +91,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
       if (req.method !== 'POST') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'POST only')
       if (!sameToken(req.headers['x-memdir-token'] as string | undefined, token))
         throw new HttpError(401, 'UNAUTHORIZED', 'missing or wrong token')
-      const { method, args } = parseRpcBody(await readBody(req))
+      const { method, args } = parseRpcBody(await readBodyWithin(req, MAX_RPC_BYTES))
       json(res, 200, await opts.host.call(method, args))
       return
     }

@@ -15,6 +15,7 @@ import {
 } from '../fake-anthropic/server.js'
 import { runBuilt } from '../helpers/built-cli.js'
 import { sandbox } from '../helpers/temp-env.js'
+import { until } from '../helpers/until.js'
 
 /**
  * Hooks leave nothing behind: a SessionEnd with no transcript starts no process, and every
@@ -42,14 +43,6 @@ beforeEach(() => clearAutoMemPathCache())
 function memdirProcesses(marker: string): string[] {
   const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
   return out.split('\n').filter((l) => l.includes(marker) && l.includes('memdir') && !l.includes('ps -eo'))
-}
-
-async function until(what: string, ok: () => boolean, ms = 20_000) {
-  const end = Date.now() + ms
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
 }
 
 function world() {
@@ -102,7 +95,7 @@ describe('hooks leave nothing behind', () => {
     const before = memdirProcesses(sb.root).length
     const env = { ...sb.env, ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url }
     expect((await runBuilt(['hook', 'stop'], { env, input: input('Stop') })).code).toBe(0)
-    await until('the memory', () => existsSync(join(memoryDir, 'done.md')))
+    await until('the memory', () => existsSync(join(memoryDir, 'done.md')), 20_000)
     await until('the run to exit', () => memdirProcesses(sb.root).length === before, 10_000)
   })
 
@@ -137,8 +130,10 @@ describe('hooks leave nothing behind', () => {
     }
     expect((await runBuilt(['hook', 'stop'], { env, input: input('Stop') })).code).toBe(0)
     await until('the run to exit', () => memdirProcesses(sb.root).length === before, 10_000)
-    await until('its log line', () =>
-      readFileSync(hookLogPath(sb.env.MEMDIR_DATA_DIR!), 'utf8').includes('stopped: gave up after'),
+    await until(
+      'its log line',
+      () => readFileSync(hookLogPath(sb.env.MEMDIR_DATA_DIR!), 'utf8').includes('stopped: gave up after'),
+      20_000,
     )
   })
 })

@@ -23,6 +23,7 @@ export type FakeStep =
       model?: string
       /** Hold the reply this long (to test work that overlaps a run). */
       delayMs?: number
+      gate?: Gate
     }
   | {
       kind: 'error'
@@ -31,6 +32,7 @@ export type FakeStep =
       message?: string
       headers?: Record<string, string>
       delayMs?: number
+      gate?: Gate
     }
   /** Decide from the request (e.g. echo a tool result, pick by system prompt). */
   | { kind: 'dynamic'; respond: (req: RecordedRequest) => FakeStep }
@@ -49,11 +51,35 @@ export const toolUse = (
   input,
 })
 
+/** A reply held until the test releases it; `arrived` resolves when its request reaches the server. */
+interface Gate {
+  arrive: (req: RecordedRequest) => void
+  released: Promise<void>
+}
+
+export interface HeldStep {
+  step: FakeStep
+  arrived: Promise<RecordedRequest>
+  release: () => void
+}
+
+/**
+ * The step answers only once the test calls `release()`: work that must overlap a model call
+ * waits for `arrived` instead of guessing how long the call takes.
+ */
+export function held(step: Exclude<FakeStep, { kind: 'dynamic' }>): HeldStep {
+  let arrive!: (req: RecordedRequest) => void
+  let release!: () => void
+  const arrived = new Promise<RecordedRequest>((r) => (arrive = r))
+  const released = new Promise<void>((r) => (release = r))
+  return { step: { ...step, gate: { arrive, released } }, arrived, release }
+}
+
 export const delayed = (ms: number, step: FakeStep): FakeStep =>
   step.kind === 'dynamic' ? step : { ...step, delayMs: ms }
 
 /** One assistant turn; stop_reason follows from whether it calls tools. */
-export const reply = (...content: FakeBlock[]): FakeStep => ({
+export const reply = (...content: FakeBlock[]): Extract<FakeStep, { kind: 'message' }> => ({
   kind: 'message',
   content,
   stop_reason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
@@ -184,6 +210,10 @@ export async function startFakeAnthropic(
     }
     let step = queue.shift() ?? opts.fallback ?? failWith(500, {}, 'fake-anthropic: script exhausted')
     while (step.kind === 'dynamic') step = step.respond(recorded)
+    if (step.gate) {
+      step.gate.arrive(recorded)
+      await step.gate.released
+    }
     if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs))
     if (step.kind === 'error') {
       res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers })

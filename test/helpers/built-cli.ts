@@ -1,13 +1,45 @@
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-export const BIN = fileURLToPath(new URL('../../bin/memdir.js', import.meta.url))
-const CLI = fileURLToPath(new URL('../../out/main/cli.js', import.meta.url))
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+export const BIN = join(ROOT, 'bin/memdir.js')
+const CLI = join(ROOT, 'out/main/cli.js')
+/** What the CLI bundle is built from (tests are not bundled). */
+const SOURCES = ['src-main', 'src-shared', 'src-server']
 
-/** Throws a clear error when the CLI bundle has not been built. */
+function newestSource(): { path: string; mtimeMs: number } {
+  let newest = { path: '', mtimeMs: 0 }
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name)
+      if (e.isDirectory()) walk(p)
+      else if (/\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name)) {
+        const { mtimeMs } = statSync(p)
+        if (mtimeMs > newest.mtimeMs) newest = { path: p, mtimeMs }
+      }
+    }
+  }
+  for (const dir of SOURCES) walk(join(ROOT, dir))
+  return newest
+}
+
+let checked = false
+
+/**
+ * Throws a clear error when the CLI bundle is missing or older than a source it is built from:
+ * a stale bundle would test yesterday's code and pass.
+ */
 export function assertCliBuilt(): void {
+  if (checked) return
   if (!existsSync(CLI)) throw new Error('out/main/cli.js is missing: run `npm run build` before these tests')
+  const source = newestSource()
+  if (source.mtimeMs > statSync(CLI).mtimeMs)
+    throw new Error(
+      `out/main/cli.js is older than ${relative(ROOT, source.path)}: run \`npm run build\` before these tests`,
+    )
+  checked = true
 }
 
 export interface Ran {

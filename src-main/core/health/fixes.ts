@@ -13,28 +13,23 @@ import type { Finding } from './findings.js'
 
 export class FixError extends Error {}
 
+/** A fix applied to the files of one finding; returns the paths it changed. */
+export type Fix = (memoryDir: string, f: Finding, record?: RecordedWrite) => Promise<string[]>
+
 const need = <T>(v: T | undefined, what: string): T => {
   if (v === undefined) throw new FixError(`this finding has no ${what}`)
   return v
 }
 
 /** Removes the index line that points at a missing file. */
-export async function removeDeadPointer(
-  memoryDir: string,
-  f: Finding,
-  record?: RecordedWrite,
-): Promise<string[]> {
+export const removeDeadPointer: Fix = async (memoryDir, f, record) => {
   const target = need(f.subject, 'target')
   await removePointer(memoryDir, target, record)
   return [indexLocationFor(target).indexRel]
 }
 
 /** Adds the pointer line of a memory that has none, from its name and description. */
-export async function addMissingPointer(
-  memoryDir: string,
-  f: Finding,
-  record?: RecordedWrite,
-): Promise<string[]> {
+export const addMissingPointer: Fix = async (memoryDir, f, record) => {
   const text = await readFile(await resolveContainedPath(memoryDir, f.path), 'utf8')
   const m = parseMemoryFile(text)
   await upsertPointer(
@@ -47,11 +42,7 @@ export async function addMissingPointer(
 }
 
 /** Replaces a path the memory names with where git says it went (whole-token matches only). */
-export async function updateMentionedPath(
-  memoryDir: string,
-  f: Finding,
-  record?: RecordedWrite,
-): Promise<string[]> {
+export const updateMentionedPath: Fix = async (memoryDir, f, record) => {
   const from = need(f.subject, 'path')
   const to = need(f.movedTo, 'new path')
   const abs = await resolveContainedPath(memoryDir, f.path)
@@ -73,7 +64,7 @@ const POINTER_LINE = /^\s*[-*]\s*\[([^\]]*)\]\(\s*(?:\.\/)?([^)\s]+\.md)\s*\)\s*
  * hook within 150 characters); other text lines move into a memory of their own, linked from the
  * index. Headings and blank lines stay.
  */
-export async function compactIndex(memoryDir: string, f: Finding, record?: RecordedWrite): Promise<string[]> {
+export const compactIndex: Fix = async (memoryDir, f, record) => {
   const indexRel = f.path
   const abs = await resolveContainedPath(memoryDir, indexRel)
   const content = (await readIfExists(abs)) ?? ''

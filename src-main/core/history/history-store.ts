@@ -1,5 +1,6 @@
 import { ignoreFsError, orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
-import { appendFile, mkdir, open, readdir, readFile, stat, unlink } from 'node:fs/promises'
+import { readAppended } from '../store/appended-lines.js'
+import { appendFile, mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import lockfile from 'proper-lockfile'
 import { sha256Hex, writeFileAtomic } from '../store/atomic-write.js'
@@ -76,33 +77,23 @@ export class HistoryStore {
   /** Catches up with the log as other processes (or this one) left it. */
   private async refresh(): Promise<void> {
     await mkdir(join(this.dir, 'objects'), { recursive: true })
-    const st = await orIfMissing(stat(this.logPath), null)
-    if (!st) {
+    const got = await readAppended(this.logPath, { offset: this.offset, ino: this.ino })
+    if (!got) {
       if (this.ino !== -1 || this.offset) this.reset()
       return
     }
-    if (st.ino !== this.ino || st.size < this.offset) this.reset()
-    this.ino = st.ino
-    if (st.size === this.offset) return
-    const fh = await open(this.logPath, 'r')
-    try {
-      const buf = Buffer.alloc(st.size - this.offset)
-      const { bytesRead } = await fh.read(buf, 0, buf.length, this.offset)
-      const text = buf.subarray(0, bytesRead).toString('utf8')
-      const complete = text.lastIndexOf('\n') + 1
-      for (const line of text.slice(0, complete).split('\n')) {
-        if (!line.trim()) continue
-        try {
-          this.index(JSON.parse(line) as HistoryEntry)
-        } catch (e) {
-          rethrowUnless(e instanceof SyntaxError, e)
-          // torn or foreign line: skip
-        }
+    if (got.restarted) this.reset()
+    this.ino = got.ino
+    for (const line of got.text.split('\n')) {
+      if (!line.trim()) continue
+      try {
+        this.index(JSON.parse(line) as HistoryEntry)
+      } catch (e) {
+        rethrowUnless(e instanceof SyntaxError, e)
+        // torn or foreign line: skip
       }
-      this.offset += Buffer.byteLength(text.slice(0, complete))
-    } finally {
-      await fh.close()
     }
+    this.offset = got.end
   }
 
   private reset() {

@@ -19,14 +19,14 @@ export function getAutoMemoryEnablement(ctx: ProjectContext): Enablement {
   if (isRemoteMode(ctx) && !ctx.env.CLAUDE_CODE_REMOTE_MEMORY_DIR) {
     return { enabled: false, reason: 'remote mode without CLAUDE_CODE_REMOTE_MEMORY_DIR' }
   }
-  const setting = findSetting(loadAllSettings(ctx), 'autoMemoryEnabled')
-  if (setting && typeof setting.value === 'boolean') {
-    return {
-      enabled: setting.value,
-      reason: `autoMemoryEnabled=${setting.value} in ${setting.source} settings`,
-    }
-  }
-  return { enabled: true, reason: 'default' }
+  return fromSettings(ctx, 'autoMemoryEnabled') ?? { enabled: true, reason: 'default' }
+}
+
+/** A boolean switch from the settings sources (highest precedence wins), with where it came from. */
+function fromSettings(ctx: ProjectContext, key: string): Enablement | undefined {
+  const setting = findSetting(loadAllSettings(ctx), key)
+  if (!setting || typeof setting.value !== 'boolean') return undefined
+  return { enabled: setting.value, reason: `${key}=${setting.value} in ${setting.source} settings` }
 }
 
 export function isAutoMemoryEnabled(ctx: ProjectContext): boolean {
@@ -48,14 +48,7 @@ export function getTeamMemoryEnablement(ctx: ProjectContext): Enablement {
       enabled: ctx.teamMemorySwitch,
       reason: `switched ${ctx.teamMemorySwitch ? 'on' : 'off'} in Memdir`,
     }
-  const setting = findSetting(loadAllSettings(ctx), 'teamMemoryEnabled')
-  if (setting && typeof setting.value === 'boolean') {
-    return {
-      enabled: setting.value,
-      reason: `teamMemoryEnabled=${setting.value} in ${setting.source} settings`,
-    }
-  }
-  return { enabled: false, reason: 'team memory is off by default' }
+  return fromSettings(ctx, 'teamMemoryEnabled') ?? { enabled: false, reason: 'team memory is off by default' }
 }
 
 export function isTeamMemoryEnabled(ctx: ProjectContext): boolean {

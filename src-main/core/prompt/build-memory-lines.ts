@@ -1,12 +1,6 @@
 import type { MemoryFormat } from '../store/frontmatter.js'
 import { truncateEntrypointContent } from '../store/truncate.js'
-import {
-  closingGuidance,
-  DIR_EXISTS_GUIDANCE,
-  howToSaveSection,
-  typesSection,
-  WHAT_NOT_TO_SAVE,
-} from './sections.js'
+import { DIR_EXISTS_GUIDANCE, guidanceSections } from './sections.js'
 
 export interface MemoryLinesOptions {
   /** Heading title, e.g. `auto memory` or `agent memory (planner)`. */
@@ -27,10 +21,7 @@ export function buildMemoryLines(opts: MemoryLinesOptions): string[] {
     '',
     'Use it to remember, across conversations, what helps you work with this user and project: who they are, how they want the work done, and context the code does not show.',
     '',
-    ...typesSection({ withScope: false }),
-    ...WHAT_NOT_TO_SAVE,
-    ...howToSaveSection({ skipIndex: opts.skipIndex ?? false, format: opts.format }),
-    ...closingGuidance(),
+    ...guidanceSections({ withScope: false, skipIndex: opts.skipIndex ?? false, format: opts.format }),
   ]
   if (opts.extraGuidelines?.length) lines.push(...opts.extraGuidelines, '')
   return lines

@@ -1,11 +1,5 @@
 import type { MemoryFormat } from '../store/frontmatter.js'
-import {
-  closingGuidance,
-  DIR_EXISTS_GUIDANCE,
-  howToSaveSection,
-  typesSection,
-  WHAT_NOT_TO_SAVE,
-} from './sections.js'
+import { DIR_EXISTS_GUIDANCE, guidanceSections } from './sections.js'
 import { entrypointSection } from './build-memory-lines.js'
 
 export interface CombinedPromptOptions {
@@ -29,14 +23,12 @@ export function buildCombinedMemoryPrompt(opts: CombinedPromptOptions): string {
     '',
     'Decide the scope of every memory from its type (below). Team memory is read by all contributors: never put personal details, preferences of one person, or secrets in it — files containing secrets are refused by team sync.',
     '',
-    ...typesSection({ withScope: true }),
-    ...WHAT_NOT_TO_SAVE,
-    ...howToSaveSection({
+    ...guidanceSections({
+      withScope: true,
       skipIndex: false,
       indexHint: 'the `MEMORY.md` of the same directory (private or team)',
       format: opts.format,
     }),
-    ...closingGuidance(),
     ...entrypointSection(opts.privateIndex, '## MEMORY.md (private)'),
     '',
     ...entrypointSection(opts.teamIndex, '## team/MEMORY.md (team)'),

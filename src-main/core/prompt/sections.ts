@@ -98,11 +98,7 @@ export const WHAT_NOT_TO_SAVE = [
   '',
 ]
 
-export function howToSaveSection(opts: {
-  skipIndex: boolean
-  indexHint?: string
-  format?: MemoryFormat
-}): string[] {
+function howToSaveSection(opts: { skipIndex: boolean; indexHint?: string; format?: MemoryFormat }): string[] {
   if (opts.skipIndex) {
     return [
       '## How to save memories',
@@ -161,7 +157,7 @@ export const IGNORE_MEMORY_RULE =
   'If the user asks you to ignore memory or not to use it, behave as if MEMORY.md were empty: do not cite, mention, compare against or act on remembered content for the rest of that request.'
 
 /** The sections every full memory prompt shares after "How to save", in SPEC §4 order. */
-export function closingGuidance(): string[] {
+function closingGuidance(): string[] {
   return [
     ...WHEN_TO_ACCESS,
     ...BEFORE_RECOMMENDING,
@@ -170,5 +166,23 @@ export function closingGuidance(): string[] {
     '',
     IGNORE_MEMORY_RULE,
     '',
+  ]
+}
+
+/**
+ * The guidance a full memory prompt gives after its introduction, SPEC §4 order: the types, what
+ * not to save, how to save, then the closing sections.
+ */
+export function guidanceSections(opts: {
+  withScope: boolean
+  skipIndex: boolean
+  indexHint?: string
+  format?: MemoryFormat
+}): string[] {
+  return [
+    ...typesSection({ withScope: opts.withScope }),
+    ...WHAT_NOT_TO_SAVE,
+    ...howToSaveSection(opts),
+    ...closingGuidance(),
   ]
 }

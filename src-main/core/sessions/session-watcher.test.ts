@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SCENARIO_TEXT } from '../../../test/fake-anthropic/claude-code-scenario.js'
 import { tempDir } from '../../../test/helpers/temp-env.js'
 import { SessionWatcher, type TurnEndedEvent } from './session-watcher.js'
@@ -27,13 +27,38 @@ afterEach(async () => {
   while (watchers.length) await watchers.pop()!.close()
 })
 
-async function replay(lines: string[], opts: { idleMs: number; lateToolUseMs: number }) {
+/**
+ * The watcher's idle waits, started by it and fired by the test: "the session has been quiet long
+ * enough" is an event here, not a measured delay.
+ */
+function manualIdleClock() {
+  const waits: { fire: () => void; cancelled: boolean; afterWriting: boolean }[] = []
+  let writing = true
+  return {
+    start: (fire: () => void) => {
+      const wait = { fire, cancelled: false, afterWriting: !writing }
+      waits.push(wait)
+      return () => void (wait.cancelled = true)
+    },
+    doneWriting: () => void (writing = false),
+    pending: () => waits.filter((w) => !w.cancelled),
+    armedMidTurn: () => waits.filter((w) => !w.afterWriting).length,
+  }
+}
+
+/**
+ * Appends a real session line by line, the text block of a message well before its tool_use block
+ * (longer than the debounce), and resolves once the watcher has judged the last line: it either
+ * ended the turn or is waiting for the session to go quiet.
+ */
+async function replay(lines: string[], opts: { lateToolUseMs: number }) {
   const dir = tempDir()
-  const events: { at: number; e: TurnEndedEvent }[] = []
+  const clock = manualIdleClock()
+  const events: TurnEndedEvent[] = []
   const w = new SessionWatcher(dir, {
     debounceMs: 40,
-    idleMs: opts.idleMs,
-    onTurnEnded: (e) => events.push({ at: Date.now(), e }),
+    idleTimer: clock.start,
+    onTurnEnded: (e) => events.push(e),
   })
   watchers.push(w)
   await w.start()
@@ -41,10 +66,13 @@ async function replay(lines: string[], opts: { idleMs: number; lateToolUseMs: nu
   writeFileSync(file, '')
   for (const line of lines) {
     appendFileSync(file, line + '\n')
-    // The text block of a message is written well before its tool_use block (longer than the debounce).
     await sleep(line.includes(SCENARIO_TEXT.firstLook) ? opts.lateToolUseMs : 15)
   }
-  return { events, finishedAt: Date.now() }
+  clock.doneWriting()
+  await vi.waitFor(() =>
+    expect(events.length + clock.pending().filter((p) => p.afterWriting).length).toBeGreaterThan(0),
+  )
+  return { events, clock }
 }
 
 describe('SessionWatcher on a real client writing with delays', () => {
@@ -52,12 +80,14 @@ describe('SessionWatcher on a real client writing with delays', () => {
     '%s: one turn end, after the final answer, never after a text block awaiting its tool_use',
     async (version) => {
       const lines = firstTurn(version)
-      const { events } = await replay(lines, { idleMs: 600, lateToolUseMs: 250 })
-      await sleep(900)
-      expect(events).toHaveLength(1)
-      const last = events[0]!.e.messages[events[0]!.e.messages.length - 1]!
+      const { events, clock } = await replay(lines, { lateToolUseMs: 250 })
+      // Every idle wait armed by a text block was cancelled by its tool_use block arriving.
+      expect(clock.pending().filter((p) => !p.afterWriting)).toEqual([])
+      for (const p of clock.pending()) p.fire()
+      await vi.waitFor(() => expect(events).toHaveLength(1))
+      const last = events[0]!.messages[events[0]!.messages.length - 1]!
       expect(JSON.stringify(last.content)).toContain(SCENARIO_TEXT.done)
-      expect(events[0]!.e.messages.map((m) => m.role)).toEqual([
+      expect(events[0]!.messages.map((m) => m.role)).toEqual([
         'user',
         'assistant',
         'user',
@@ -72,11 +102,14 @@ describe('SessionWatcher on a real client writing with delays', () => {
 
   it('a client that writes no stop reason and no turn summary: the turn ends once the session is idle', async () => {
     const lines = firstTurn('2.1.34').filter((l) => !l.includes('stop_hook_summary'))
-    const { events, finishedAt } = await replay(lines, { idleMs: 500, lateToolUseMs: 300 })
-    await sleep(200)
-    expect(events).toHaveLength(0) // quiet for less than idleMs
-    await sleep(700)
-    expect(events).toHaveLength(1)
-    expect(events[0]!.at - finishedAt).toBeGreaterThanOrEqual(450)
+    const { events, clock } = await replay(lines, { lateToolUseMs: 300 })
+    // Until the session has been quiet, the final answer without a stop reason ends nothing.
+    expect(events).toHaveLength(0)
+    const pending = clock.pending()
+    expect(pending).toHaveLength(1)
+    expect(pending[0]!.afterWriting).toBe(true)
+    pending[0]!.fire()
+    await vi.waitFor(() => expect(events).toHaveLength(1))
+    expect(JSON.stringify(events[0]!.messages.at(-1)!.content)).toContain(SCENARIO_TEXT.done)
   })
 })

@@ -19,11 +19,21 @@ export interface SessionWatcherOptions {
    * the end of the turn (streaming clients write the tool_use block of the same message seconds later).
    */
   idleMs?: number
+  /**
+   * Starts the idle wait (default: a timer of `idleMs`); returns how to cancel it. Tests pass one
+   * they fire themselves, so that "quiet long enough" is an event, not a measured delay.
+   */
+  idleTimer?: (fire: () => void, ms: number) => () => void
   onTurnEnded: (e: TurnEndedEvent) => void
   onError?: (e: unknown) => void
 }
 
 export const DEFAULT_TURN_IDLE_MS = 30_000
+
+const defaultIdleTimer = (fire: () => void, ms: number) => {
+  const t = setTimeout(fire, ms)
+  return () => clearTimeout(t)
+}
 
 /** Subagent transcripts (`agent-*.jsonl`) never trigger extraction. */
 export function isMainSessionFile(path: string): boolean {
@@ -40,7 +50,7 @@ export class SessionWatcher {
   private readonly tails = new Map<string, TranscriptTail>()
   private readonly lastEmitted = new Map<string, string>()
   private readonly timers = new Map<string, NodeJS.Timeout>()
-  private readonly idleTimers = new Map<string, NodeJS.Timeout>()
+  private readonly idleTimers = new Map<string, () => void>()
 
   constructor(
     readonly transcriptDir: string,
@@ -90,7 +100,7 @@ export class SessionWatcher {
   }
 
   private schedule(path: string): void {
-    clearTimeout(this.idleTimers.get(path))
+    this.idleTimers.get(path)?.()
     clearTimeout(this.timers.get(path))
     this.timers.set(
       path,
@@ -106,9 +116,10 @@ export class SessionWatcher {
       if (s.state === 'open' || this.lastEmitted.get(path) === s.leafUuid) return
       if (s.state === 'maybe' && !idle) {
         // Re-armed by any append (schedule clears it): only a quiet session ends the turn.
+        const start = this.opts.idleTimer ?? defaultIdleTimer
         this.idleTimers.set(
           path,
-          setTimeout(() => void this.evaluate(path, true), this.opts.idleMs ?? DEFAULT_TURN_IDLE_MS),
+          start(() => void this.evaluate(path, true), this.opts.idleMs ?? DEFAULT_TURN_IDLE_MS),
         )
         return
       }
@@ -131,12 +142,13 @@ export class SessionWatcher {
    */
   async turnEnded(path: string): Promise<void> {
     clearTimeout(this.timers.get(path))
-    clearTimeout(this.idleTimers.get(path))
+    this.idleTimers.get(path)?.()
     await this.evaluate(path, true)
   }
 
   async close(): Promise<void> {
-    for (const t of [...this.timers.values(), ...this.idleTimers.values()]) clearTimeout(t)
+    for (const t of this.timers.values()) clearTimeout(t)
+    for (const cancel of this.idleTimers.values()) cancel()
     this.timers.clear()
     this.idleTimers.clear()
     await this.watcher?.close()

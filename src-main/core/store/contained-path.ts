@@ -65,17 +65,22 @@ async function realpathDeepestExisting(p: string): Promise<string> {
   }
 }
 
+/** `rel` joined to `root` when it names something strictly below it (no `..` or absolute tricks). */
+async function lexicallyInside(root: string, rel: string) {
+  checkRelativeKey(rel)
+  const absRoot = resolve(root)
+  const path = normalize(join(absRoot, rel))
+  if (!isInside(path, absRoot) || path === absRoot)
+    throw new PathTraversalError(`path escapes its directory: ${rel}`)
+  return { absRoot, path, realRoot: await orIfMissing(realpath(absRoot), absRoot) }
+}
+
 /**
  * Resolves `rel` under `root` and proves it stays there, also through symlinks: the deepest
  * existing ancestor is realpath'd and must lie inside the real root.
  */
 export async function resolveContainedPath(root: string, rel: string): Promise<string> {
-  checkRelativeKey(rel)
-  const absRoot = resolve(root)
-  const target = normalize(join(absRoot, rel))
-  if (!isInside(target, absRoot) || target === absRoot)
-    throw new PathTraversalError(`path escapes its directory: ${rel}`)
-  const realRoot = await orIfMissing(realpath(absRoot), absRoot)
+  const { absRoot, path: target, realRoot } = await lexicallyInside(root, rel)
   const realTarget = await realpathDeepestExisting(target)
   if (!isInside(realTarget, realRoot)) {
     throw new PathTraversalError(`path resolves outside ${absRoot} through a symlink: ${rel}`)
@@ -92,12 +97,7 @@ export async function resolveReadablePath(
   root: string,
   rel: string,
 ): Promise<{ path: string; linkedTo?: string }> {
-  checkRelativeKey(rel)
-  const absRoot = resolve(root)
-  const path = normalize(join(absRoot, rel))
-  if (!isInside(path, absRoot) || path === absRoot)
-    throw new PathTraversalError(`path escapes its directory: ${rel}`)
-  const realRoot = await orIfMissing(realpath(absRoot), absRoot)
+  const { path, realRoot } = await lexicallyInside(root, rel)
   const real = await orIfMissing(realpath(path), path)
   return isInside(real, realRoot) ? { path } : { path, linkedTo: real }
 }

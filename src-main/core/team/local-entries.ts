@@ -11,7 +11,9 @@ export { MAX_TEAM_FILE_BYTES }
 export type SkipKind =
   'too_large' | 'secret' | 'invalid_key' | 'over_entry_limit' | 'unreadable' | 'unwritable' | 'conflict'
 
+/** An entry a sync left out, and why, in words a user can act on (never the secret itself). */
 export interface SkippedEntry {
+  /** Its key under team/, as the server names it. */
   key: string
   kind: SkipKind
   reason: string

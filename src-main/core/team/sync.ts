@@ -127,15 +127,11 @@ export async function pullTeamMemory(deps: SyncDeps): Promise<PullResult> {
   const checksums = new Map(
     [...entries].map(([k, text]) => [k, r.doc.content.entryChecksums?.[k] ?? entryChecksum(text)]),
   )
-  for (const key of [...entries.keys()].sort()) {
-    const skip = await pullEntry(deps, key, entries.get(key)!, checksums.get(key)!, base, out)
-    if (skip) out.skipped.push(skip)
-  }
-  for (const [key, sum] of [...base]) {
-    if (entries.has(key)) continue
-    const skip = await removeDeletedEntry(deps, key, sum, base, out)
-    if (skip) out.skipped.push(skip)
-  }
+  const pull: Pull = { deps, base, out }
+  for (const key of [...entries.keys()].sort())
+    await atKey(pull, key, (path) => pullEntry(pull, key, path, entries.get(key)!, checksums.get(key)!))
+  for (const [key, sum] of [...base])
+    if (!entries.has(key)) await atKey(pull, key, (path) => removeDeletedEntry(pull, key, path, sum))
   deps.state.etag = r.etag
   deps.state.serverChecksums = checksums
   await deps.base?.save(base)
@@ -155,49 +151,65 @@ const unwritable = (key: string, e: unknown): SkippedEntry => {
   }
 }
 
-/** Writes one pulled entry (or leaves it, see pullTeamMemory); a skip record when it cannot. */
-async function pullEntry(
-  deps: SyncDeps,
+/** One pull in progress: what it writes with, the agreed base it updates, what it reports. */
+interface Pull {
+  deps: SyncDeps
+  base: Map<string, string>
+  out: PullResult
+}
+
+/** Runs one key's step at its validated path; a key it cannot write is reported and the pull goes on. */
+async function atKey(
+  pull: Pull,
   key: string,
+  step: (path: string) => Promise<SkippedEntry | undefined>,
+): Promise<void> {
+  let skip: SkippedEntry | undefined
+  try {
+    skip = await step(await validateTeamMemWritePath(pull.deps.teamDir, key))
+  } catch (e) {
+    skip = unwritable(key, e)
+  }
+  if (skip) pull.out.skipped.push(skip)
+}
+
+/** Writes one pulled entry (or leaves it, see pullTeamMemory); a skip record when it must not. */
+async function pullEntry(
+  { deps, base, out }: Pull,
+  key: string,
+  path: string,
   content: string,
   serverSum: string,
-  base: Map<string, string>,
-  out: PullResult,
 ): Promise<SkippedEntry | undefined> {
-  try {
-    const path = await validateTeamMemWritePath(deps.teamDir, key)
-    const current = await readIfExists(path)
-    if (current === content) {
-      base.set(key, serverSum)
-      out.unchanged++
-      return undefined
-    }
-    const was = base.get(key)
-    if (current !== null && was !== undefined && was === serverSum) {
-      out.pending.push(key) // only the local file changed: it waits for the push
-      return undefined
-    }
-    // Another client (an old Memdir, a script) may have stored a secret: it never reaches this disk.
-    const secret = await scanEntryForSecrets(key, content)
-    if (secret)
-      return {
-        ...secret,
-        reason: `not written: the server's version contains a ${secret.reason.replace(/^not uploaded: contains a /, '')}`,
-      }
-    if (current !== null) {
-      const kind = was !== undefined && entryChecksum(current) === was ? 'update' : 'conflict'
-      const version = await deps.beforeOverwrite?.(key, path, current, kind)
-      if (kind === 'conflict')
-        out.conflicts.push({ key, ...(typeof version === 'number' ? { localVersion: version } : {}) })
-    }
-    await mkdir(dirname(path), { recursive: true })
-    await putFile(path, content, deps.record)
+  const current = await readIfExists(path)
+  if (current === content) {
     base.set(key, serverSum)
-    out.pulled.push(key)
+    out.unchanged++
     return undefined
-  } catch (e) {
-    return unwritable(key, e)
   }
+  const was = base.get(key)
+  if (current !== null && was !== undefined && was === serverSum) {
+    out.pending.push(key) // only the local file changed: it waits for the push
+    return undefined
+  }
+  // Another client (an old Memdir, a script) may have stored a secret: it never reaches this disk.
+  const secret = await scanEntryForSecrets(key, content)
+  if (secret)
+    return {
+      ...secret,
+      reason: `not written: the server's version contains a ${secret.reason.replace(/^not uploaded: contains a /, '')}`,
+    }
+  if (current !== null) {
+    const kind = was !== undefined && entryChecksum(current) === was ? 'update' : 'conflict'
+    const version = await deps.beforeOverwrite?.(key, path, current, kind)
+    if (kind === 'conflict')
+      out.conflicts.push({ key, ...(typeof version === 'number' ? { localVersion: version } : {}) })
+  }
+  await mkdir(dirname(path), { recursive: true })
+  await putFile(path, content, deps.record)
+  base.set(key, serverSum)
+  out.pulled.push(key)
+  return undefined
 }
 
 /**
@@ -205,26 +217,20 @@ async function pullEntry(
  * local copy goes too (kept in history first); a locally edited one stays, to be pushed again.
  */
 async function removeDeletedEntry(
-  deps: SyncDeps,
+  { deps, base, out }: Pull,
   key: string,
+  path: string,
   sum: string,
-  base: Map<string, string>,
-  out: PullResult,
-): Promise<SkippedEntry | undefined> {
-  try {
-    const path = await validateTeamMemWritePath(deps.teamDir, key)
-    const local = await readIfExists(path)
-    if (local !== null && entryChecksum(local) !== sum) return undefined
-    if (local !== null) {
-      await deps.beforeOverwrite?.(key, path, local, 'update')
-      await putFile(path, null, deps.record)
-      out.removed.push(key)
-    }
-    base.delete(key)
-    return undefined
-  } catch (e) {
-    return unwritable(key, e)
+): Promise<undefined> {
+  const local = await readIfExists(path)
+  if (local !== null && entryChecksum(local) !== sum) return undefined
+  if (local !== null) {
+    await deps.beforeOverwrite?.(key, path, local, 'update')
+    await putFile(path, null, deps.record)
+    out.removed.push(key)
   }
+  base.delete(key)
+  return undefined
 }
 
 async function refreshHashes(deps: SyncDeps): Promise<void> {

@@ -3,6 +3,30 @@ import type { ExtractionEvent } from '../../core/extract/extract-memories.js'
 import type { TeamSyncEvent } from '../../core/team/scheduler.js'
 import type { ActivityInput } from './activity-store.js'
 
+type RunKind = { kind: 'extraction' | 'dream' }
+
+const waitingForReview = (
+  base: RunKind,
+  title: string,
+  detail: string,
+  proposalId: string,
+): ActivityInput => ({
+  ...base,
+  level: 'info',
+  title,
+  detail,
+  files: [],
+  proposalId,
+})
+
+const failed = (base: RunKind, title: string, error: string): ActivityInput => ({
+  ...base,
+  level: 'error',
+  title,
+  detail: error,
+  files: [],
+})
+
 /** What the feed shows for background events (the app, the CLI and hook-started runs alike). */
 export function extractionActivity(
   e: ExtractionEvent,
@@ -20,16 +44,13 @@ export function extractionActivity(
       runId,
     }
   if (e.type === 'proposed')
-    return {
-      ...base,
-      level: 'info',
-      title: 'New memories waiting for review',
-      detail: `${e.paths.length} file(s) proposed: ${e.paths.join(', ')}`,
-      files: [],
-      proposalId: e.proposalId,
-    }
-  if (e.type === 'failed')
-    return { ...base, level: 'error', title: 'Memory extraction failed', detail: e.error, files: [] }
+    return waitingForReview(
+      base,
+      'New memories waiting for review',
+      `${e.paths.length} file(s) proposed: ${e.paths.join(', ')}`,
+      e.proposalId,
+    )
+  if (e.type === 'failed') return failed(base, 'Memory extraction failed', e.error)
   if (e.type === 'skipped' && e.reason.startsWith('needs a model'))
     return { ...base, level: 'warning', title: 'Extraction needs a model', detail: e.reason, files: [] }
   return undefined
@@ -53,16 +74,13 @@ export function dreamActivity(e: DreamEvent, runId?: string): ActivityInput | un
       runId,
     }
   if (e.type === 'proposed')
-    return {
-      ...base,
-      level: 'info',
-      title: 'A consolidation is waiting for review',
-      detail: `${e.paths.length} file(s)`,
-      files: [],
-      proposalId: e.proposalId,
-    }
-  if (e.type === 'failed')
-    return { ...base, level: 'error', title: 'Consolidation failed', detail: e.error, files: [] }
+    return waitingForReview(
+      base,
+      'A consolidation is waiting for review',
+      `${e.paths.length} file(s)`,
+      e.proposalId,
+    )
+  if (e.type === 'failed') return failed(base, 'Consolidation failed', e.error)
   return undefined
 }
 

@@ -1,6 +1,7 @@
 import { orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
+import { readAppended } from '../../core/store/appended-lines.js'
 import { watch, type FSWatcher } from 'node:fs'
-import { appendFile, mkdir, open, readFile, rename, stat } from 'node:fs/promises'
+import { appendFile, mkdir, readFile, rename, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { ActivityItem } from '../../../src-shared/types.js'
 import type { ProjectContext } from '../../core/paths/context.js'
@@ -105,22 +106,11 @@ export class ActivityTail {
   }
 
   private async readNew(): Promise<void> {
-    const st = await orIfMissing(stat(this.file), undefined)
-    if (!st) return
-    if (st.size < this.offset) this.offset = 0 // rotated
-    if (st.size === this.offset) return
-    const fh = await open(this.file, 'r')
-    try {
-      const buf = Buffer.alloc(st.size - this.offset)
-      const { bytesRead } = await fh.read(buf, 0, buf.length, this.offset)
-      const text = buf.subarray(0, bytesRead).toString('utf8')
-      const complete = text.lastIndexOf('\n') + 1
-      this.offset += Buffer.byteLength(text.slice(0, complete))
-      const items = parseLines(text.slice(0, complete))
-      if (items.length) this.onItems(items)
-    } finally {
-      await fh.close()
-    }
+    const got = await readAppended(this.file, { offset: this.offset })
+    if (!got) return
+    this.offset = got.end
+    const items = parseLines(got.text)
+    if (items.length) this.onItems(items)
   }
 
   async close(): Promise<void> {

@@ -1,13 +1,11 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { sandbox, writeFile } from '../../../test/helpers/temp-env.js'
 import { clearAutoMemPathCache, getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ActivityItem } from '../../../src-shared/types.js'
 import { historyDirFor } from '../settings/app-data.js'
 import { createHost } from './host.js'
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 describe('no silent failures', () => {
   it('a change history cannot record shows up in the activity log with the file it concerns', async () => {
@@ -23,12 +21,16 @@ describe('no silent failures', () => {
       rmSync(objects, { recursive: true, force: true })
       writeFileSync(objects, 'not a folder')
       writeFileSync(join(memoryDir, 'a.md'), '---\nname: A\ndescription: alpha\ntype: user\n---\nedited\n')
-      let items: ActivityItem[] = []
-      for (let i = 0; i < 50 && !items.length; i++) {
-        await sleep(100)
-        const r = (await host.call('activity/list', undefined)) as { ok: true; value: ActivityItem[] }
-        items = r.value.filter((a) => a.title === 'History could not record a change')
-      }
+      // The warning arrives once the watcher has seen the edit and history failed to record it.
+      const items = await vi.waitFor(
+        async () => {
+          const r = (await host.call('activity/list', undefined)) as { ok: true; value: ActivityItem[] }
+          const found = r.value.filter((a) => a.title === 'History could not record a change')
+          expect(found).not.toEqual([])
+          return found
+        },
+        { timeout: 5000, interval: 100 },
+      )
       expect(items[0]).toMatchObject({ level: 'warning', files: ['a.md'], detail: expect.any(String) })
     } finally {
       await host.close()

@@ -17,6 +17,21 @@ import {
   type SecretCipher,
 } from './secrets.js'
 
+/** The plain settings the Settings form saves, and the settings.json key each is kept under. */
+const SAVED_AS: [keyof SettingsInput, keyof AppSettings][] = [
+  ['modelBaseURL', 'baseURL'],
+  ['selectorModel', 'selectorModel'],
+  ['agentModel', 'agentModel'],
+  ['extractionEnabled', 'extractionEnabled'],
+  ['dreamEnabled', 'dreamEnabled'],
+  ['dreamMinHours', 'dreamMinHours'],
+  ['dreamMinSessions', 'dreamMinSessions'],
+  ['reviewMode', 'reviewMode'],
+  ['memoryFormat', 'memoryFormat'],
+  ['teamMemoryEnabled', 'teamMemoryEnabled'],
+  ['keepInBackground', 'keepInBackground'],
+  ['startAtLogin', 'startAtLogin'],
+]
 export interface SettingsDeps {
   base: ProjectContext
   env: Env
@@ -116,23 +131,12 @@ export function createSettingsService(deps: SettingsDeps) {
   async function save(input: SettingsInput): Promise<SettingsView> {
     checkInput(input)
     const s: AppSettings = { ...readAppSettings(base).settings }
-    const set = <K extends keyof AppSettings>(k: K, v: AppSettings[K] | '' | null | undefined) => {
-      if (v === undefined) return
-      if (v === '' || v === null) delete s[k]
-      else s[k] = v
+    for (const [field, key] of SAVED_AS) {
+      const v = input[field]
+      if (v === undefined) continue
+      if (v === '' || v === null) delete s[key]
+      else (s as Record<string, unknown>)[key] = v
     }
-    set('baseURL', input.modelBaseURL)
-    set('selectorModel', input.selectorModel)
-    set('agentModel', input.agentModel)
-    set('extractionEnabled', input.extractionEnabled)
-    set('dreamEnabled', input.dreamEnabled)
-    set('dreamMinHours', input.dreamMinHours)
-    set('dreamMinSessions', input.dreamMinSessions)
-    set('reviewMode', input.reviewMode)
-    set('memoryFormat', input.memoryFormat)
-    set('teamMemoryEnabled', input.teamMemoryEnabled)
-    set('keepInBackground', input.keepInBackground)
-    set('startAtLogin', input.startAtLogin)
     const teamFields =
       input.teamUrl !== undefined || input.teamRepo !== undefined || input.teamToken !== undefined
     if (teamFields && !deps.open())

@@ -6,6 +6,8 @@ import { MarkdownEditor } from '../components/MarkdownEditor'
 import { MarkdownPreview } from '../components/MarkdownPreview'
 import { bodyOfFile } from '../lib/memory-text'
 import { useStore } from '../store'
+import { Segmented } from '../components/Segmented'
+import { SubmitForm } from '../components/SubmitForm'
 
 const TYPE_HINT: Record<MemoryType, string> = {
   user: 'about the user: role, preferences, how they like to work',
@@ -168,13 +170,7 @@ export function Editor() {
 
   if (!draft) return null
   return (
-    <form
-      className="editor"
-      onSubmit={(e) => {
-        e.preventDefault()
-        void save()
-      }}
-    >
+    <SubmitForm className="editor" onSubmit={save}>
       <header className="editor-head">
         <div className="editor-title">
           <h1 title={draft.name || doc?.relPath}>{isNew ? 'New memory' : draft.name || doc?.relPath}</h1>
@@ -285,24 +281,13 @@ export function Editor() {
       </fieldset>
       <div className="body-head">
         <span className="field-label">Content</span>
-        <div className="segmented" role="group" aria-label="Editor mode">
-          <button
-            type="button"
-            className={!preview ? 'on' : ''}
-            aria-pressed={!preview}
-            onClick={() => setPreview(false)}
-          >
-            Write
-          </button>
-          <button
-            type="button"
-            className={preview ? 'on' : ''}
-            aria-pressed={preview}
-            onClick={() => setPreview(true)}
-          >
-            Preview
-          </button>
-        </div>
+        <Segmented
+          label="Editor mode"
+          options={[false, true]}
+          value={preview}
+          onChange={setPreview}
+          render={(p) => (p ? 'Preview' : 'Write')}
+        />
       </div>
       {preview ? (
         <MarkdownPreview source={draft.body} onOpenMemory={(n) => void openByName(n)} />
@@ -356,6 +341,6 @@ export function Editor() {
           </button>
         </footer>
       )}
-    </form>
+    </SubmitForm>
   )
 }

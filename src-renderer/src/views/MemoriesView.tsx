@@ -10,6 +10,8 @@ import type {
 import { Highlight } from '../components/Highlight'
 import { VirtualList } from '../components/VirtualList'
 import { useStore, visibleMemories } from '../store'
+import { Segmented } from '../components/Segmented'
+import { IconButton } from '../components/IconButton'
 
 // The editor (CodeMirror, the Markdown renderer, the diff) loads when a memory is first opened.
 const Editor = lazy(() => import('./Editor').then((m) => ({ default: m.Editor })))
@@ -107,14 +109,12 @@ export function MemoriesView() {
     <div className={`split ${state.listCollapsed ? 'list-collapsed' : ''}`}>
       {state.listCollapsed ? (
         <div className="list-rail">
-          <button
-            className="ghost icon-only"
-            aria-label="Show the memory list"
+          <IconButton
+            label="Show the memory list"
             title="Show the list"
             onClick={state.toggleList}
-          >
-            <PanelLeftOpen size={16} aria-hidden />
-          </button>
+            icon={<PanelLeftOpen size={16} aria-hidden />}
+          />
         </div>
       ) : (
         <section
@@ -131,14 +131,12 @@ export function MemoriesView() {
                 : `${items.length} of ${memories.length}`}
             </span>
             <span className="spacer" />
-            <button
-              className="ghost icon-only"
-              aria-label="Hide the memory list"
+            <IconButton
+              label="Hide the memory list"
               title="Hide the list"
               onClick={state.toggleList}
-            >
-              <PanelLeftClose size={16} aria-hidden />
-            </button>
+              icon={<PanelLeftClose size={16} aria-hidden />}
+            />
             <button
               className="primary"
               onClick={() => state.newMemory()}
@@ -171,18 +169,12 @@ export function MemoriesView() {
                   </option>
                 ))}
               </select>
-              <div className="segmented" role="group" aria-label="Filter by scope">
-                {SCOPES.map((s) => (
-                  <button
-                    key={s}
-                    className={scopeFilter === s ? 'on' : ''}
-                    aria-pressed={scopeFilter === s}
-                    onClick={() => state.setScopeFilter(s)}
-                  >
-                    {s}
-                  </button>
-                ))}
-              </div>
+              <Segmented
+                label="Filter by scope"
+                options={SCOPES}
+                value={scopeFilter}
+                onChange={state.setScopeFilter}
+              />
             </div>
           </div>
           {loaded && memories.length === 0 ? (

@@ -3,6 +3,7 @@ import type { PromptPreview } from '../../../src-shared/types'
 import { errorMessage, getClient } from '../transport/client'
 import { useStore } from '../store'
 import { TextStats } from '../components/TextStats'
+import { Segmented } from '../components/Segmented'
 
 const MODES: PromptPreview['mode'][] = ['normal', 'team', 'kairos']
 
@@ -21,18 +22,13 @@ export function PromptView() {
     <div className="page">
       <header className="pane-head">
         <h1>Memory prompt</h1>
-        <div className="segmented" role="group" aria-label="Prompt mode">
-          {MODES.map((m) => (
-            <button
-              key={m}
-              className={mode === m ? 'on' : ''}
-              aria-pressed={mode === m}
-              onClick={() => setMode(m)}
-            >
-              {m === 'kairos' ? 'KAIROS (daily log)' : m}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          label="Prompt mode"
+          options={MODES}
+          value={mode}
+          onChange={setMode}
+          render={(m) => (m === 'kairos' ? 'KAIROS (daily log)' : m)}
+        />
       </header>
       <p className="muted">The section of the system prompt the agent receives for this workspace.</p>
       {error && <p className="error-text">{error}</p>}

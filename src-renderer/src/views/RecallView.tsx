@@ -3,6 +3,7 @@ import type { RecallPreview } from '../../../src-shared/types'
 import { errorMessage, getClient } from '../transport/client'
 import { useStore } from '../store'
 import { TextStats } from '../components/TextStats'
+import { SubmitForm } from '../components/SubmitForm'
 
 export function RecallView() {
   const { select, setView } = useStore()
@@ -37,13 +38,7 @@ export function RecallView() {
         What the agent would be shown for a prompt: up to five memories, with freshness notes, exactly as
         injected.
       </p>
-      <form
-        className="recall-form"
-        onSubmit={(e) => {
-          e.preventDefault()
-          void run()
-        }}
-      >
+      <SubmitForm className="recall-form" onSubmit={run}>
         <input
           aria-label="Query"
           placeholder="e.g. why are the integration tests failing?"
@@ -59,7 +54,7 @@ export function RecallView() {
         <button className="primary" disabled={busy || !query.trim()}>
           {busy ? 'Recalling…' : 'Preview recall'}
         </button>
-      </form>
+      </SubmitForm>
       {error && <p className="error-text">{error}</p>}
       {data && (
         <section aria-label="Recall result" className="recall-result">

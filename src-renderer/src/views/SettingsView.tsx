@@ -5,6 +5,7 @@ import { errorMessage, getClient } from '../transport/client'
 import { useStore } from '../store'
 import { IntegrationsPanel } from './IntegrationsPanel'
 import { setThemePreference, themePreference, type ThemePreference } from '../lib/theme'
+import { SubmitForm } from '../components/SubmitForm'
 
 /** Where a value in use comes from, when it is not the saved setting: the environment wins. */
 function FromEnv({ field }: { field: string }) {
@@ -79,13 +80,7 @@ export function SettingsView() {
           apply until then.
         </p>
       )}
-      <form
-        className="settings"
-        onSubmit={(e) => {
-          e.preventDefault()
-          void save()
-        }}
-      >
+      <SubmitForm className="settings" onSubmit={save}>
         <fieldset>
           <legend>Model</legend>
           <p className="muted">
@@ -238,7 +233,7 @@ export function SettingsView() {
             Save settings
           </button>
         </div>
-      </form>
+      </SubmitForm>
       <Appearance />
       <IntegrationsPanel />
     </div>

@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { errorMessage, getClient } from '../transport/client'
 import { RestoreMine } from '../components/RestoreMine'
 import { useStore } from '../store'
+import { SubmitForm } from '../components/SubmitForm'
 
 const STATE_LABEL = {
   off: 'Team memory off',
@@ -95,13 +96,7 @@ export function TeamView() {
       {state === 'not-configured' && team?.reason && (
         <p className="warning-box">Not syncing yet: {team.reason}</p>
       )}
-      <form
-        className="form-grid"
-        onSubmit={(e) => {
-          e.preventDefault()
-          void saveSettings()
-        }}
-      >
+      <SubmitForm className="form-grid" onSubmit={saveSettings}>
         <label className="wide">
           Server URL
           <input
@@ -152,7 +147,7 @@ export function TeamView() {
             {busy || team?.syncing ? 'Syncing…' : 'Sync now'}
           </button>
         </div>
-      </form>
+      </SubmitForm>
       {error && <p className="error-text">{error}</p>}
       {state === 'error' && team?.lastError && (
         <p className="error-text" role="alert">

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { checkReadOnlyCommand, type ParsedCommand } from '../bash-readonly.js'
-import { type AgentTool, numberArg, stringArg } from './types.js'
+import { type AgentTool, numberArg, stringArg, inputSchema, params } from './types.js'
 
 const DEFAULT_TIMEOUT_MS = 30_000
 const MAX_OUTPUT = 30_000
@@ -63,14 +63,10 @@ export const bashTool: AgentTool = {
   name: 'Bash',
   description:
     'Runs one read-only command, or a pipeline of them (ls, wc, head, tail, stat, du, grep, find tests, …), without a shell, and returns its combined output.',
-  input_schema: {
-    type: 'object',
-    properties: {
-      command: { type: 'string' },
-      timeout: { type: 'number', description: 'Milliseconds, default 30000' },
-    },
-    required: ['command'],
-  },
+  input_schema: inputSchema(
+    { command: params.string(), timeout: params.number('Milliseconds, default 30000') },
+    ['command'],
+  ),
   async run(input, ctx) {
     const command = stringArg(input, 'command', true)
     const timeout = Math.min(numberArg(input, 'timeout') ?? DEFAULT_TIMEOUT_MS, 120_000)

@@ -1,22 +1,21 @@
 import { readFile } from 'node:fs/promises'
 import { isAbsolute } from 'node:path'
 import { putFile } from '../../store/recorded-write.js'
-import { type AgentTool, refuseNewSecret, stringArg, ToolInputError } from './types.js'
+import { type AgentTool, refuseNewSecret, stringArg, ToolInputError, inputSchema, params } from './types.js'
 
 export const editTool: AgentTool = {
   name: 'Edit',
   description:
     'Replaces old_string with new_string in a file. old_string must occur exactly once unless replace_all is true. file_path must be absolute.',
-  input_schema: {
-    type: 'object',
-    properties: {
-      file_path: { type: 'string' },
-      old_string: { type: 'string' },
-      new_string: { type: 'string' },
-      replace_all: { type: 'boolean' },
+  input_schema: inputSchema(
+    {
+      file_path: params.string(),
+      old_string: params.string(),
+      new_string: params.string(),
+      replace_all: params.boolean(),
     },
-    required: ['file_path', 'old_string', 'new_string'],
-  },
+    ['file_path', 'old_string', 'new_string'],
+  ),
   async run(input, ctx) {
     const filePath = stringArg(input, 'file_path', true)
     const oldString = stringArg(input, 'old_string', true)

@@ -1,7 +1,7 @@
 import { orIfUnreadable } from '../../../../src-shared/errors.js'
 import { stat } from 'node:fs/promises'
 import { glob } from 'tinyglobby'
-import { type AgentTool, stringArg, resolvePathArg } from './types.js'
+import { type AgentTool, stringArg, resolvePathArg, inputSchema, params } from './types.js'
 
 const MAX_RESULTS = 100
 
@@ -19,14 +19,9 @@ export const globTool: AgentTool = {
   name: 'Glob',
   description:
     'Finds files by glob pattern (e.g. "**/*.md") under path (default: the working directory), newest first.',
-  input_schema: {
-    type: 'object',
-    properties: {
-      pattern: { type: 'string' },
-      path: { type: 'string', description: 'Directory to search in' },
-    },
-    required: ['pattern'],
-  },
+  input_schema: inputSchema({ pattern: params.string(), path: params.string('Directory to search in') }, [
+    'pattern',
+  ]),
   async run(input, ctx) {
     const pattern = stringArg(input, 'pattern', true)
     const dir = stringArg(input, 'path')

@@ -1,7 +1,7 @@
 import { messageOf, orIfUnreadable } from '../../../../src-shared/errors.js'
 import { readFile, stat } from 'node:fs/promises'
 import { globFiles } from './glob.js'
-import { type AgentTool, stringArg, ToolInputError, resolvePathArg } from './types.js'
+import { type AgentTool, stringArg, ToolInputError, resolvePathArg, inputSchema, params } from './types.js'
 
 const MAX_FILE_BYTES = 2 * 1024 * 1024
 const MAX_OUTPUT_LINES = 250
@@ -10,17 +10,16 @@ export const grepTool: AgentTool = {
   name: 'Grep',
   description:
     'Searches file contents with a JavaScript regular expression. output_mode: "files_with_matches" (default), "content" (matching lines with numbers) or "count". Optional glob filter and "-i" for case-insensitive.',
-  input_schema: {
-    type: 'object',
-    properties: {
-      pattern: { type: 'string' },
-      path: { type: 'string', description: 'File or directory to search (default: working directory)' },
-      glob: { type: 'string', description: 'Only files matching this glob, e.g. "*.md"' },
-      output_mode: { type: 'string', enum: ['files_with_matches', 'content', 'count'] },
-      '-i': { type: 'boolean' },
+  input_schema: inputSchema(
+    {
+      pattern: params.string(),
+      path: params.string('File or directory to search (default: working directory)'),
+      glob: params.string('Only files matching this glob, e.g. "*.md"'),
+      output_mode: params.oneOf(['files_with_matches', 'content', 'count']),
+      '-i': params.boolean(),
     },
-    required: ['pattern'],
-  },
+    ['pattern'],
+  ),
   async run(input, ctx) {
     const pattern = stringArg(input, 'pattern', true)
     const mode = stringArg(input, 'output_mode') ?? 'files_with_matches'

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { type AgentTool, numberArg, stringArg, resolvePathArg } from './types.js'
+import { type AgentTool, numberArg, stringArg, resolvePathArg, inputSchema, params } from './types.js'
 
 const DEFAULT_LIMIT = 2000
 const MAX_LINE = 2000
@@ -8,15 +8,14 @@ export const readTool: AgentTool = {
   name: 'Read',
   description:
     'Reads a text file. file_path must be absolute. Returns lines numbered from 1 (cat -n style); use offset and limit for long files.',
-  input_schema: {
-    type: 'object',
-    properties: {
-      file_path: { type: 'string', description: 'Absolute path of the file' },
-      offset: { type: 'number', description: 'First line to read (1-based)' },
-      limit: { type: 'number', description: 'How many lines to read' },
+  input_schema: inputSchema(
+    {
+      file_path: params.string('Absolute path of the file'),
+      offset: params.number('First line to read (1-based)'),
+      limit: params.number('How many lines to read'),
     },
-    required: ['file_path'],
-  },
+    ['file_path'],
+  ),
   async run(input, ctx) {
     const filePath = stringArg(input, 'file_path', true)
     const path = resolvePathArg(filePath, ctx)

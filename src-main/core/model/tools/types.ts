@@ -27,6 +27,27 @@ export interface AgentTool {
 
 export class ToolInputError extends Error {}
 
+type Param = { type: 'string' | 'number' | 'boolean'; description?: string; enum?: string[] }
+const param =
+  (type: Param['type']) =>
+  (description?: string): Param =>
+    description ? { type, description } : { type }
+
+/** A tool's parameters, as the Messages API declares them. */
+export const params = {
+  string: param('string'),
+  number: param('number'),
+  boolean: param('boolean'),
+  oneOf: (values: string[]): Param => ({ type: 'string', enum: values }),
+}
+
+export function inputSchema(
+  properties: Record<string, Param>,
+  required: string[],
+): Anthropic.Tool.InputSchema {
+  return { type: 'object', properties, required }
+}
+
 /** An agent's Write or Edit that would save a new detected secret fails with a reason it can act on. */
 export async function refuseNewSecret(filePath: string, before: string | null, after: string): Promise<void> {
   const reason = await agentSecretRefusal(basename(filePath), before, after)

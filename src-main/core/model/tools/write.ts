@@ -1,17 +1,16 @@
 import { isAbsolute } from 'node:path'
 import { putFile } from '../../store/recorded-write.js'
 import { readIfExists } from '../../store/atomic-write.js'
-import { type AgentTool, refuseNewSecret, stringArg, ToolInputError } from './types.js'
+import { type AgentTool, refuseNewSecret, stringArg, ToolInputError, inputSchema, params } from './types.js'
 
 export const writeTool: AgentTool = {
   name: 'Write',
   description:
     'Writes a file (creating parent directories), replacing it if it exists. file_path must be absolute.',
-  input_schema: {
-    type: 'object',
-    properties: { file_path: { type: 'string' }, content: { type: 'string' } },
-    required: ['file_path', 'content'],
-  },
+  input_schema: inputSchema({ file_path: params.string(), content: params.string() }, [
+    'file_path',
+    'content',
+  ]),
   async run(input, ctx) {
     const filePath = stringArg(input, 'file_path', true)
     const content = stringArg(input, 'content', true)

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { delayed, reply, text, toolUse } from '../../../test/fake-anthropic/server.js'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { held, reply, text, toolUse } from '../../../test/fake-anthropic/server.js'
 import { fakeModel } from '../../../test/helpers/model.js'
 import { tempDir } from '../../../test/helpers/temp-env.js'
 import { createAutoDream, type DreamEvent } from '../../core/dream/auto-dream.js'
@@ -17,7 +17,6 @@ afterEach(async () => {
   while (recorders.length) await recorders.pop()!.close()
 })
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const memo = (name: string, body: string) =>
   `---\nname: ${name}\ndescription: ${name} facts\ntype: project\n---\n\n${body}\n`
 
@@ -30,11 +29,12 @@ async function workspace() {
   const history = new HistoryStore(join(root, 'history'))
   const index = new MemoryIndex(memoryDir)
   await index.load()
+  const flushed = new Set<string>()
   const recorder = new ChangeRecorder({
     memoryDir,
     index,
     history,
-    onChanged: () => {},
+    onChanged: (paths) => paths.forEach((p) => flushed.add(p)),
     onHistoryError: (e) => {
       throw e
     },
@@ -54,22 +54,28 @@ async function workspace() {
       format: async () => 'flat',
     },
   )
-  return { memoryDir, history, recorder, crud, read: (f: string) => readFileSync(join(memoryDir, f), 'utf8') }
+  return {
+    memoryDir,
+    history,
+    recorder,
+    crud,
+    read: (f: string) => readFileSync(join(memoryDir, f), 'utf8'),
+    /** Resolves once the recorder has flushed each path to the index and history. */
+    recorded: (...paths: string[]) =>
+      vi.waitFor(() => expect([...flushed]).toEqual(expect.arrayContaining(paths)), { timeout: 5000 }),
+  }
 }
 
 describe('"Undo this run" undoes only the run', () => {
   it('a user edit and an external write made during an extraction stay when the run is undone', async () => {
     const ws = await workspace()
-    const { client } = await fakeModel([
-      // The model takes a while: the user and Claude Code write meanwhile.
-      delayed(
-        700,
-        reply(
-          toolUse('Write', { file_path: join(ws.memoryDir, 'a.md'), content: memo('a', 'a by extraction') }),
-        ),
+    // The model's answer is held: the user and Claude Code write while the run waits for it.
+    const firstAnswer = held(
+      reply(
+        toolUse('Write', { file_path: join(ws.memoryDir, 'a.md'), content: memo('a', 'a by extraction') }),
       ),
-      reply(text('Saved.')),
-    ])
+    )
+    const { client } = await fakeModel([firstAnswer.step, reply(text('Saved.'))])
     const events: ExtractionEvent[] = []
     const extractor = initExtractMemories({
       memoryDir: ws.memoryDir,
@@ -82,7 +88,7 @@ describe('"Undo this run" undoes only the run', () => {
     const run = extractor.executeExtractMemories({
       messages: [{ uuid: 'u1', role: 'user', content: [{ type: 'text', text: 'remember things' }] }],
     })
-    await sleep(250)
+    await firstAnswer.arrived
     const b = await ws.crud.read('b.md')
     await ws.crud.update(
       'b.md',
@@ -90,8 +96,10 @@ describe('"Undo this run" undoes only the run', () => {
       b.hash,
     )
     writeFileSync(join(ws.memoryDir, 'c.md'), memo('c', 'c by Claude Code'))
+    await ws.recorded('b.md', 'c.md')
+    firstAnswer.release()
     await run
-    await sleep(300) // the watcher has seen everything
+    await ws.recorded('a.md')
     const runId = events.find((e) => e.type === 'wrote')!.runId
     const credited = (await ws.history.list({ runId })).map((e) => e.path)
     expect(credited).toEqual(['a.md'])
@@ -111,33 +119,27 @@ describe('"Undo this run" undoes only the run', () => {
       'c.md:external': 'modify',
       'a.md:extraction': 'modify',
     })
+    expect(authors).not.toHaveProperty(['a.md:external'])
   })
 
   it('an extraction during a dream: each run keeps its own paths, and undoing one leaves the other', async () => {
     const ws = await workspace()
     const transcripts = tempDir()
-    const ext = await fakeModel([
-      delayed(
-        300,
-        reply(
-          toolUse('Write', { file_path: join(ws.memoryDir, 'a.md'), content: memo('a', 'a by extraction') }),
-        ),
+    // Interleaved by held answers: the dream starts, the extraction starts, the dream deletes d.md,
+    // the extraction writes a.md, then the dream merges into b.md.
+    const extWrite = held(
+      reply(
+        toolUse('Write', { file_path: join(ws.memoryDir, 'a.md'), content: memo('a', 'a by extraction') }),
       ),
-      reply(text('Saved.')),
-    ])
-    const dr = await fakeModel([
-      delayed(150, reply(toolUse('Write', { file_path: join(ws.memoryDir, 'd.md'), content: '' }))),
-      delayed(
-        400,
-        reply(
-          toolUse('Write', {
-            file_path: join(ws.memoryDir, 'b.md'),
-            content: memo('b', 'b merged by dream'),
-          }),
-        ),
+    )
+    const ext = await fakeModel([extWrite.step, reply(text('Saved.'))])
+    const dreamDelete = held(reply(toolUse('Write', { file_path: join(ws.memoryDir, 'd.md'), content: '' })))
+    const dreamMerge = held(
+      reply(
+        toolUse('Write', { file_path: join(ws.memoryDir, 'b.md'), content: memo('b', 'b merged by dream') }),
       ),
-      reply(text('Merged d into b.')),
-    ])
+    )
+    const dr = await fakeModel([dreamDelete.step, dreamMerge.step, reply(text('Merged d into b.'))])
     const dreamEvents: DreamEvent[] = []
     const dream = createAutoDream({
       memoryDir: ws.memoryDir,
@@ -158,15 +160,19 @@ describe('"Undo this run" undoes only the run', () => {
       recordFor: (runId) => ws.recorder.writer({ author: 'extraction', runId }),
       onEvent: (e) => extEvents.push(e),
     })
-    await Promise.all([
-      dream.executeAutoDream({ force: true }),
-      sleep(100).then(() =>
-        extractor.executeExtractMemories({
-          messages: [{ uuid: 'u1', role: 'user', content: [{ type: 'text', text: 'hi' }] }],
-        }),
-      ),
-    ])
-    await sleep(300)
+    const dreaming = dream.executeAutoDream({ force: true })
+    await dreamDelete.arrived
+    const extracting = extractor.executeExtractMemories({
+      messages: [{ uuid: 'u1', role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+    })
+    await extWrite.arrived
+    dreamDelete.release()
+    await dreamMerge.arrived
+    extWrite.release()
+    await extracting
+    dreamMerge.release()
+    await dreaming
+    await ws.recorded('a.md', 'b.md', 'd.md')
     const dreamRun = dreamEvents.find((e) => e.type === 'improved')
     expect(dreamRun?.type).toBe('improved')
     const dreamId = (dreamRun as { runId: string }).runId

@@ -69,7 +69,7 @@ describe.each(backends)('team server operations ($name)', ({ databaseUrl }) => {
     expect(listed).toHaveLength(3)
     expect(listed.every((t) => /^[0-9a-f]{12}$/.test(t.id))).toBe(true)
     expect(JSON.stringify(listed)).not.toContain('tmt_')
-    const { sha256 } = await import('./store.js')
+    const { sha256 } = await import('./tokens.js')
     const goneId = sha256(gone).slice(0, 12)
     expect(await s.store.revokeToken(goneId)).toBe(true)
     expect(await s.store.revokeToken(goneId)).toBe(false)

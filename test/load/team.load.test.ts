@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { runTeamLoad, type TeamLoadOptions } from './load/team-load.js'
+import { runTeamLoad, type TeamLoadOptions } from './team-load.js'
 
 // A shorter run of bench/team-load: the same clients, faults and kill, fewer rounds.
 const SHORT: Omit<TeamLoadOptions, 'databaseUrl' | 'instances'> = {

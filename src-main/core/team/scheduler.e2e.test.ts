@@ -6,16 +6,9 @@ import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import { TeamApiClient } from './api-client.js'
 import { TeamSyncScheduler, type TeamSyncEvent } from './scheduler.js'
 import { createSyncState } from './sync.js'
+import { until } from '../../../test/helpers/until.js'
 
 const REPO = 'acme/shop'
-
-async function until(check: () => boolean, ms = 8000) {
-  const end = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out')
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 function scheduler(url: string, token: string, teamDir: string, events: TeamSyncEvent[]) {
   return new TeamSyncScheduler({

@@ -19,6 +19,7 @@ import { activityFileFor, readActivity } from '../../host/activity/activity-stor
 import { listenForAgentJobs, type TurnEndedJob } from '../../host/integrations/agent-socket.js'
 import { historyDirFor } from '../../host/settings/app-data.js'
 import { hookLogPath } from './hook-log.js'
+import { until } from '../../../test/helpers/until.js'
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'hook-input')
 const VERSIONS = readdirSync(FIXTURES)
@@ -41,21 +42,6 @@ const fakes: FakeAnthropic[] = []
 afterEach(async () => {
   while (fakes.length) await fakes.pop()!.close()
 })
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-async function until<T>(
-  what: string,
-  get: () => T | undefined | false | Promise<T | undefined | false>,
-  ms = 20_000,
-): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await get()
-    if (v) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await sleep(100)
-  }
-}
 
 function project() {
   const sb = sandbox()
@@ -206,14 +192,18 @@ describe('memdir hook stop', () => {
     const r = await runBuilt(['hook', 'stop'], { env, input: JSON.stringify(input) })
     expect(r).toMatchObject({ code: 0, stdout: '' })
     expect(r.ms).toBeLessThan(3000) // returns at once: the run continues in the background
-    await until('the background extraction', () => existsSync(join(memoryDir, 'notes_location.md')))
+    await until('the background extraction', () => existsSync(join(memoryDir, 'notes_location.md')), 20_000)
     const history = new HistoryStore(historyDirFor(sb.ctx(), memoryDir))
-    const feed = await until('the activity entry', () => {
-      const lines = existsSync(activityFileFor(sb.ctx(), memoryDir))
-        ? readFileSync(activityFileFor(sb.ctx(), memoryDir), 'utf8')
-        : ''
-      return lines.includes('"source":"hook"') && lines
-    })
+    const feed = await until(
+      'the activity entry',
+      () => {
+        const lines = existsSync(activityFileFor(sb.ctx(), memoryDir))
+          ? readFileSync(activityFileFor(sb.ctx(), memoryDir), 'utf8')
+          : ''
+        return lines.includes('"source":"hook"') && lines
+      },
+      20_000,
+    )
     expect(feed).toContain('Memory updated in proj')
     const entries = await history.list({ path: 'notes_location.md' })
     expect(entries.map((e) => e.author)).toEqual(['extraction'])
@@ -221,8 +211,10 @@ describe('memdir hook stop', () => {
     // The same turn again (SessionEnd after Stop): the shared cursor says nothing new.
     const end = hookInput(VERSIONS[0]!, 'SessionEnd', sb)
     await runBuilt(['hook', 'stop'], { env, input: JSON.stringify(end) })
-    await until('the second run', () =>
-      readFileSync(hookLogPath(sb.env.MEMDIR_DATA_DIR!), 'utf8').includes('no new messages'),
+    await until(
+      'the second run',
+      () => readFileSync(hookLogPath(sb.env.MEMDIR_DATA_DIR!), 'utf8').includes('no new messages'),
+      20_000,
     )
     expect(fake.requests.filter((q) => q.path.startsWith('/v1/messages'))).toHaveLength(2)
   })
@@ -257,13 +249,17 @@ describe('memdir hook stop', () => {
       const r = await runBuilt(['hook', 'stop'], { env, input: JSON.stringify(input) })
       expect(r).toMatchObject({ code: 0, stdout: '' })
       expect(readFileSync(hookLogPath(sb.env.MEMDIR_DATA_DIR!), 'utf8')).toContain('handed to app')
-      await until('the app’s extraction', () => existsSync(join(memoryDir, 'from_app.md')))
-      const item = await until('the activity item', async () => {
-        const r = (await host.call('activity/list', undefined)) as {
-          value: { title: string; files: string[] }[]
-        }
-        return r.value.find((i) => i.title.startsWith('Memory updated'))
-      })
+      await until('the app’s extraction', () => existsSync(join(memoryDir, 'from_app.md')), 20_000)
+      const item = await until(
+        'the activity item',
+        async () => {
+          const r = (await host.call('activity/list', undefined)) as {
+            value: { title: string; files: string[] }[]
+          }
+          return r.value.find((i) => i.title.startsWith('Memory updated'))
+        },
+        20_000,
+      )
       expect(item.files).toContain('from_app.md')
     } finally {
       await host.close()

@@ -9,6 +9,7 @@ import { clearAutoMemPathCache, getAutoMemPath } from '../core/paths/auto-mem-pa
 import { getProjectTranscriptDir } from '../core/paths/team-agent-paths.js'
 import { createHost } from '../host/app/host.js'
 import { drainOnQuit, type QuittableApp } from './quit.js'
+import { until } from '../../test/helpers/until.js'
 
 /** Electron's app as far as quitting goes: records prevented quits and the final one. */
 function stubApp() {
@@ -25,14 +26,6 @@ function stubApp() {
     },
   }
   return app
-}
-
-const until = async (check: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out')
-    await new Promise((r) => setTimeout(r, 20))
-  }
 }
 
 describe('quitting the desktop app', () => {

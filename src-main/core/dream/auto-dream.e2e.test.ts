@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto'
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { failWith, reply, text, toolUse } from '../../../test/fake-anthropic/server.js'
+import { fakeModel } from '../../../test/helpers/model.js'
+import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
+import type { ModelClient } from '../model/client.js'
+import { HealthChecker } from '../health/health-checker.js'
+import { createAutoDream, type DreamDeps, type DreamEvent } from './auto-dream.js'
+import { lockPath, readLastConsolidatedAt } from './lock.js'
+import { loadSnapshot, restoreSnapshot } from './snapshot.js'
+
+const HOUR = 3_600_000
+
+function setup(client: ModelClient | undefined, over: Partial<DreamDeps> = {}, sessions = 5) {
+  const root = tempDir()
+  const memoryDir = join(root, 'memory') + '/'
+  const transcriptDir = join(root, 'transcripts')
+  mkdirSync(memoryDir)
+  mkdirSync(transcriptDir)
+  for (let i = 0; i < sessions; i++) writeFileSync(join(transcriptDir, `${randomUUID()}.jsonl`), '{}\n')
+  writeFileSync(join(transcriptDir, 'agent-1234.jsonl'), '{}\n') // subagent transcripts never count
+  const events: DreamEvent[] = []
+  const dream = createAutoDream({
+    memoryDir,
+    transcriptDir,
+    snapshotDir: join(root, 'app-data', 'snapshots'),
+    client,
+    enabled: () => ({ ok: true }),
+    systemPrompt: async () => 'main system prompt',
+    onEvent: (e) => events.push(e),
+    ...over,
+  })
+  return { root, memoryDir, transcriptDir, events, dream }
+}
+
+function setLock(memoryDir: string, pid: number, ageMs: number) {
+  writeFileSync(lockPath(memoryDir), `${pid}\n`)
+  const t = (Date.now() - ageMs) / 1000
+  utimesSync(lockPath(memoryDir), t, t)
+}
+
+describe('autoDream runs', () => {
+  it('merges and deletes files, reports "Improved N memories", and the snapshot undoes it byte for byte', async () => {
+    const { fake, client } = await fakeModel()
+    const { dream, memoryDir, events, root } = setup(client)
+    const before = {
+      'MEMORY.md':
+        '- [DB a](db_a.md) — real DB\n- [DB b](db_b.md) — real database\n- [Deploy](deploy.md) — ship it\n',
+      'db_a.md': '---\nname: DB a\ndescription: real DB\ntype: feedback\n---\nUse the real DB.\n',
+      'db_b.md':
+        '---\nname: DB b\ndescription: real database\ntype: feedback\n---\nNo mocks, since yesterday.\n',
+      'deploy.md': '---\nname: Deploy\ndescription: ship it\ntype: project\n---\nmake ship\n',
+    }
+    for (const [f, c] of Object.entries(before)) writeFile(join(memoryDir, f), c)
+    fake.enqueue(
+      reply(toolUse('Bash', { command: 'ls' }), toolUse('Read', { file_path: join(memoryDir, 'MEMORY.md') })),
+      reply(
+        toolUse('Write', {
+          file_path: join(memoryDir, 'db_a.md'),
+          content:
+            '---\nname: Real DB\ndescription: Integration tests hit the real DB\ntype: feedback\n---\nUse the real DB; no mocks (since 2026-12-01).\n',
+        }),
+        toolUse('Write', { file_path: join(memoryDir, 'db_b.md'), content: '' }),
+        toolUse('Write', {
+          file_path: join(memoryDir, 'MEMORY.md'),
+          content:
+            '- [Real DB](db_a.md) — integration tests hit the real DB\n- [Deploy](deploy.md) — ship it\n',
+        }),
+        toolUse('Bash', { command: `rm ${join(memoryDir, 'deploy.md')}` }),
+      ),
+      reply(text('Merged the two DB memories.')),
+    )
+    const outcome = await dream.executeAutoDream()
+    expect(outcome).toMatchObject({ type: 'improved', count: 2, summary: 'Improved 2 memories' })
+    if (outcome.type !== 'improved') throw new Error('expected improved')
+    expect(outcome.files).toEqual([
+      { path: 'db_a.md', change: 'modified' },
+      { path: 'db_b.md', change: 'deleted' },
+      { path: 'MEMORY.md', change: 'modified' },
+    ])
+    expect(existsSync(join(memoryDir, 'db_b.md'))).toBe(false)
+    expect(existsSync(join(memoryDir, 'deploy.md'))).toBe(true) // rm was refused
+    expect(events.map((e) => e.type)).toEqual(['started', 'improved'])
+    expect(JSON.stringify(fake.requests[0]!.body.messages)).toContain('Phase 1 — Orient')
+    expect(Date.now() - (await readLastConsolidatedAt(memoryDir))).toBeLessThan(60_000)
+
+    const snap = await loadSnapshot(join(root, 'app-data', 'snapshots'), outcome.snapshotId)
+    await restoreSnapshot(snap)
+    for (const [f, c] of Object.entries(before)) expect(readFileSync(join(memoryDir, f), 'utf8')).toBe(c)
+    expect(
+      readdirSync(memoryDir)
+        .filter((f) => f.endsWith('.md'))
+        .sort(),
+    ).toEqual(Object.keys(before).sort())
+  })
+
+  it('gets the health findings as input and says which ones its changes fixed', async () => {
+    const { fake, client } = await fakeModel()
+    const health: { checker?: HealthChecker } = {}
+    const { dream, memoryDir } = setup(client, {
+      healthFindings: async () => (await health.checker!.check()).findings,
+    })
+    health.checker = new HealthChecker({ memoryDir })
+    const body =
+      'Integration tests must hit the real database and never mocks because a mocked migration once hid a broken deploy'
+    writeFile(
+      join(memoryDir, 'MEMORY.md'),
+      '- [DB a](db_a.md) — real DB\n- [DB b](db_b.md) — real database\n- [Gone](gone.md) — x\n',
+    )
+    writeFile(
+      join(memoryDir, 'db_a.md'),
+      `---\nname: DB a\ndescription: real DB\ntype: feedback\n---\n${body}\n`,
+    )
+    writeFile(
+      join(memoryDir, 'db_b.md'),
+      `---\nname: DB b\ndescription: real database\ntype: feedback\n---\n${body}.\n`,
+    )
+    fake.enqueue(
+      reply(
+        toolUse('Write', { file_path: join(memoryDir, 'db_b.md'), content: '' }),
+        toolUse('Write', {
+          file_path: join(memoryDir, 'MEMORY.md'),
+          content: '- [DB a](db_a.md) — real DB\n- [Gone](gone.md) — x\n',
+        }),
+      ),
+      reply(text('Merged the DB memories.')),
+    )
+    const outcome = await dream.executeAutoDream()
+    const prompt = JSON.stringify(fake.requests[0]!.body.messages)
+    expect(prompt).toContain('## Found by a health check')
+    expect(prompt).toContain('db_a.md: Says nearly the same as db_b.md')
+    expect(prompt).toContain('MEMORY.md: Points at gone.md, which does not exist')
+    if (outcome.type !== 'improved') throw new Error(`expected improved, got ${outcome.type}`)
+    expect(outcome.fixed?.map((f) => f.split(' (')[0])).toEqual(['db_a.md: Says nearly the same as db_b.md'])
+  })
+
+  it('a failed run leaves the last-consolidated time unchanged', async () => {
+    const { client } = await fakeModel([failWith(500)])
+    const { dream, memoryDir } = setup(client)
+    setLock(memoryDir, 999_999_999, 48 * HOUR)
+    const before = statSync(lockPath(memoryDir)).mtimeMs
+    expect(await dream.executeAutoDream()).toMatchObject({ type: 'failed' })
+    // utimes takes float seconds: equal to the millisecond
+    expect(Math.abs(statSync(lockPath(memoryDir)).mtimeMs - before)).toBeLessThan(1)
+  })
+
+  it('a failed first run leaves no lock behind; --force skips the gates but not the model', async () => {
+    const { client } = await fakeModel([failWith(500)])
+    const { dream, memoryDir } = setup(client, {}, 0)
+    expect(await dream.executeAutoDream({ force: true })).toMatchObject({ type: 'failed' })
+    expect(existsSync(lockPath(memoryDir))).toBe(false)
+    expect(await readLastConsolidatedAt(memoryDir)).toBe(0)
+  })
+})
+
+describe('autoDream gates, each on its own', () => {
+  it('a live lock is respected', async () => {
+    const { fake, client } = await fakeModel()
+    const { dream, memoryDir } = setup(client, { lock: { isAlive: () => true }, minHours: 0 })
+    setLock(memoryDir, 4242, 10 * 60_000) // fresh, and its holder still runs
+    expect(await dream.executeAutoDream()).toMatchObject({
+      gate: 'locked',
+      reason: expect.stringContaining('pid 4242'),
+    })
+    expect(readFileSync(lockPath(memoryDir), 'utf8').trim()).toBe('4242')
+    expect(fake.requests).toHaveLength(0)
+  })
+})
