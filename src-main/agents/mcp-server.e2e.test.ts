@@ -63,7 +63,7 @@ describe('memdir mcp (the SDK client over stdio)', () => {
 
     const search = await call('memory_search', { query: 'how do we run the postgres integration tests' })
     expect(search.isError).toBeFalsy()
-    expect(search.text).toContain('offline ranking')
+    expect(search.text).toMatch(/^1 relevant among 1 memory \(offline ranking/)
     expect(search.text).toContain(`Memory (saved today): ${join(memoryDir, 'testing.md')}:`)
     expect(search.text).toContain('Run `npm test` with TEST_DATABASE_URL set.')
 
@@ -184,5 +184,16 @@ describe('memdir mcp (the SDK client over stdio)', () => {
       reason: 'learned during the release',
     })
     expect(proposal!.files[0]!.after).toContain('Run the e2e suite')
+  })
+
+  it('searching a project with no memories says so in words', async () => {
+    const sb = sandbox()
+    sb.env.MEMDIR_DATA_DIR = join(sb.root, 'data')
+    clearAutoMemPathCache()
+    const { call } = await connect(sb.env, sb.project)
+    const r = await call('memory_search', { query: 'how do we deploy to staging' })
+    expect(r.isError).toBeFalsy()
+    expect(r.text).toBe('No memories to search yet: this project has none.')
+    expect(r.text).not.toMatch(/undefined|null|NaN/)
   })
 })

@@ -1,3 +1,4 @@
+import type { RecallPreview } from '../../src-shared/types.js'
 import { AGENT_ADVICE, MemdirError, orIfMissing, toErrorValue } from '../../src-shared/errors.js'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -87,10 +88,8 @@ export function createMcpServer(ctx: ProjectContext, version: string): McpServer
     (args) =>
       answer(async () => {
         const r = await mem.search(args.query, args.recent_tools)
-        const how = r.mode === 'offline' ? r.note : 'selected by the model'
-        const head = `${r.selected.length} of ${r.candidates} memories (${how})`
         if (r.error) throw new MemdirError('RECALL_FAILED', r.error)
-        return [head, ...r.injections].join('\n\n')
+        return [recallHeadline(r), ...r.injections].join('\n\n')
       }),
   )
   server.registerTool(
@@ -153,4 +152,12 @@ export function createMcpServer(ctx: ProjectContext, version: string): McpServer
     },
   )
   return server
+}
+
+/** The first line of a memory_search answer: how many memories were found among how many, and how. */
+export function recallHeadline(r: Pick<RecallPreview, 'mode' | 'note' | 'candidates' | 'selected'>): string {
+  if (r.candidates === 0) return 'No memories to search yet: this project has none.'
+  const how = r.mode === 'model' ? 'selected by the model' : (r.note ?? 'offline ranking')
+  const found = r.selected.length === 0 ? 'No relevant memory' : `${r.selected.length} relevant`
+  return `${found} among ${r.candidates} ${r.candidates === 1 ? 'memory' : 'memories'} (${how}).`
 }

@@ -89,9 +89,10 @@ describe.each(VERSIONS)('memdir hook prompt (input captured from Claude Code %s)
     }
     expect(out.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit')
     expect(out.hookSpecificOutput.additionalContext).toContain(
-      `<system-reminder>\nMemory (saved today): ${join(memoryDir, 'testing.md')}:`,
+      `Memory (saved today): ${join(memoryDir, 'testing.md')}:`,
     )
     expect(out.hookSpecificOutput.additionalContext).toContain('TEST_DATABASE_URL')
+    expect(out.hookSpecificOutput.additionalContext).not.toContain('system-reminder')
 
     // The same session asking again: already surfaced, nothing printed.
     const again = await runBuilt(['hook', 'prompt'], { env: sb.env, input: JSON.stringify(input) })

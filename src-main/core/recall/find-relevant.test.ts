@@ -37,16 +37,18 @@ describe('offline recall', () => {
 describe('injection', () => {
   const now = Date.UTC(2026, 11, 2)
 
-  it('labels fresh memories as saved today/yesterday and old ones with the freshness warning', () => {
+  it('labels fresh memories as saved today/yesterday and old ones with the freshness warning, in plain text', () => {
+    // Claude Code frames hook context itself: no tags of Memdir's own.
     expect(formatRecalledMemory('/m/a.md', now - 1000, 'body', now)).toBe(
-      '<system-reminder>\nMemory (saved today): /m/a.md:\n\nbody\n</system-reminder>',
+      'Memory (saved today): /m/a.md:\n\nbody',
     )
     expect(formatRecalledMemory('/m/a.md', now - DAY, 'body', now)).toContain(
       'Memory (saved yesterday): /m/a.md:',
     )
     const old = formatRecalledMemory('/m/a.md', now - 10 * DAY, 'body', now)
-    expect(old).toMatch(/^<system-reminder>\nThis memory is 10 days old\./)
-    expect(old).toContain('\n\nMemory: /m/a.md:\n\nbody\n</system-reminder>')
+    expect(old).toMatch(/^This memory is 10 days old\./)
+    expect(old).toMatch(/\n\nMemory: \/m\/a\.md:\n\nbody$/)
+    expect(old).not.toContain('system-reminder')
   })
 
   it('reads at most 4,096 bytes and says where the rest is', async () => {

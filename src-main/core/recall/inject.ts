@@ -35,7 +35,12 @@ export function recallHeader(path: string, mtimeMs: number, now: number = Date.n
   return `Memory (saved ${memoryAge(mtimeMs, now)}): ${path}:`
 }
 
-/** The exact text injected for one recalled memory, wrapped in <system-reminder>. */
+/**
+ * The exact text injected for one recalled memory: the header, a staleness note, the content.
+ * Plain text: Claude Code frames hook context itself (2.1.88 inside its own `<system-reminder>`,
+ * 2.1.33x escaping any tags inside), so a frame of Memdir's own would reach the model doubled or
+ * as literal `&lt;system-reminder>` text.
+ */
 export function formatRecalledMemory(
   path: string,
   mtimeMs: number,
@@ -44,7 +49,7 @@ export function formatRecalledMemory(
   staleness?: string,
 ): string {
   const note = staleness ? `\n${staleness}` : ''
-  return `<system-reminder>\n${recallHeader(path, mtimeMs, now)}${note}\n\n${content}\n</system-reminder>`
+  return `${recallHeader(path, mtimeMs, now)}${note}\n\n${content}`
 }
 
 /**

@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -111,5 +111,39 @@ describe('SessionWatcher on a real client writing with delays', () => {
     pending[0]!.fire()
     await vi.waitFor(() => expect(events).toHaveLength(1))
     expect(JSON.stringify(events[0]!.messages.at(-1)!.content)).toContain(SCENARIO_TEXT.done)
+  })
+})
+
+describe('SessionWatcher at start', () => {
+  async function started(files: { name: string; lines: string[]; ageMs: number }[]) {
+    const dir = tempDir()
+    for (const f of files) {
+      const path = join(dir, f.name)
+      writeFileSync(path, f.lines.join('\n') + '\n')
+      const at = (Date.now() - f.ageMs) / 1000
+      utimesSync(path, at, at)
+    }
+    const events: TurnEndedEvent[] = []
+    const w = new SessionWatcher(dir, { debounceMs: 40, onTurnEnded: (e) => events.push(e) })
+    watchers.push(w)
+    await w.start()
+    return events
+  }
+
+  it('a session whose turn ended just before start is followed as new: its turn ends once', async () => {
+    const events = await started([
+      { name: '0b5e7e3c-0000-4000-8000-00000000000a.jsonl', lines: firstTurn('2.1.332'), ageMs: 2_000 },
+    ])
+    await vi.waitFor(() => expect(events).toHaveLength(1))
+    expect(JSON.stringify(events[0]!.messages.at(-1)!.content)).toContain(SCENARIO_TEXT.done)
+  })
+
+  it('an older session counts as seen: nothing ends until it grows', async () => {
+    const file = '0b5e7e3c-0000-4000-8000-00000000000b.jsonl'
+    const events = await started([{ name: file, lines: firstTurn('2.1.332'), ageMs: 60 * 60_000 }])
+    // Nothing is pending: the watcher primed it without scheduling anything.
+    expect(events).toHaveLength(0)
+    await sleep(200)
+    expect(events).toHaveLength(0)
   })
 })

@@ -1,4 +1,6 @@
+import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
+import { orIfMissing } from '../../../src-shared/errors.js'
 import { type DirWatch, watchDir } from '../store/dir-watch.js'
 import { TranscriptTail } from './transcript-tail.js'
 import { mainChain, toMessages, turnState, type TranscriptMessage } from './transcript.js'
@@ -24,11 +26,18 @@ export interface SessionWatcherOptions {
    * they fire themselves, so that "quiet long enough" is an event, not a measured delay.
    */
   idleTimer?: (fire: () => void, ms: number) => () => void
+  /**
+   * A session already there at start whose file changed within this window is followed as new:
+   * a turn that ended just before the app started (the first turn of a new session included) is
+   * still extracted. Older sessions count as seen. Default 10 minutes.
+   */
+  catchUpWithinMs?: number
   onTurnEnded: (e: TurnEndedEvent) => void
   onError?: (e: unknown) => void
 }
 
 export const DEFAULT_TURN_IDLE_MS = 30_000
+export const DEFAULT_CATCH_UP_MS = 10 * 60_000
 
 const defaultIdleTimer = (fire: () => void, ms: number) => {
   const t = setTimeout(fire, ms)
@@ -82,8 +91,16 @@ export class SessionWatcher {
     await Promise.all(initial)
   }
 
-  /** Reads a file that existed before start: its current turn end counts as already seen. */
+  /**
+   * A file that existed before start: a recent one is evaluated like a new one (the extraction's
+   * cursor skips what was already extracted); an older one's current turn end counts as seen.
+   */
   private async prime(path: string): Promise<void> {
+    const changed = await orIfMissing(
+      stat(path).then((s) => s.mtimeMs),
+      0,
+    )
+    if (Date.now() - changed <= (this.opts.catchUpWithinMs ?? DEFAULT_CATCH_UP_MS)) return this.schedule(path)
     const tail = this.tailFor(path)
     await tail.readNew().catch((e: unknown) => this.opts.onError?.(e))
     const s = turnState(tail.entries)
