@@ -228,6 +228,23 @@ export interface SettingsView {
   sources: Record<string, { source: SettingSource; envVar?: string }>
   /** The settings file could not be read (it was set aside); defaults apply. */
   problem?: string
+  /** The open project's Claude Code, and what follows from it (absent with no project open). */
+  client?: ClientMemoryView
+}
+
+/** The Claude Code the user runs beside Memdir, and how Memdir lives with it. */
+export interface ClientMemoryView {
+  /** Its version: from the project's newest transcript, else `claude --version`. */
+  version?: string
+  versionSource?: 'transcript' | 'installed'
+  /** How Memdir writes new memories here (the setting, else what that client writes). */
+  format: 'flat' | 'nested'
+  /** The keys stamped on each memory written (`node_type`, `originSessionId`, `modified`). */
+  stamps: string[]
+  /** The client saves memories itself: Memdir does not extract its turns again. */
+  extracts: boolean
+  /** The client recalls memories itself: Memdir does not inject one it already surfaced. */
+  recalls: boolean
 }
 
 export type HookScope = 'user' | 'project' | 'local'

@@ -20,7 +20,7 @@ import { agentMemoryRoot, docOf, listItemOf, scopeOf } from '../host/memories/me
 import { createMemoriesService, newMemoryPath } from '../host/memories/service.js'
 import { modelRuntimeFor } from '../host/settings/model-runtime.js'
 import { recallPreview } from '../host/previews/recall-view.js'
-import { memoryFormatFor } from '../host/previews/prompt-view.js'
+import { memoryStyleOf } from '../host/previews/prompt-view.js'
 import { scannerFor } from '../core/store/scan-worker-client.js'
 
 export type WriteOutcome =
@@ -104,13 +104,13 @@ export class AgentMemory {
       agentRoot: agentMemoryRoot(this.ctx.projectRoot),
       writer: history.writer,
       as: { author: 'mcp', client: this.client() },
-      format: () => memoryFormatFor(this.ctx, this.memoryDir),
+      style: () => memoryStyleOf(this.ctx, this.memoryDir),
     })
   }
 
   /** The existing memory to update, or where a new one goes (the same rule as the editor's). */
   private async targetPath(args: McpArgs<'memory_write'>): Promise<string> {
-    const format = await memoryFormatFor(this.ctx, this.memoryDir)
+    const { format } = await memoryStyleOf(this.ctx, this.memoryDir)
     return newMemoryPath(args.scope, args.name, args.path, format)
   }
 
@@ -119,8 +119,8 @@ export class AgentMemory {
     this.assertWritable(relPath)
     const fields = { name: args.name, description: args.description, type: args.type, body: args.body }
     if (this.reviewMode()) {
-      const format = await memoryFormatFor(this.ctx, this.memoryDir)
-      const files = await planMemoryWrite(this.memoryDir, relPath, fields, args.expected_hash, format)
+      const { format, stamps } = await memoryStyleOf(this.ctx, this.memoryDir)
+      const files = await planMemoryWrite(this.memoryDir, relPath, fields, args.expected_hash, format, stamps)
       const proposal = await new ProposalStore(proposalsDirFor(this.ctx, this.memoryDir)).create({
         author: 'mcp',
         client: this.client(),

@@ -6,37 +6,89 @@ import { join } from 'node:path'
 /**
  * The real Claude Code client as a test instrument: installed from the npm registry into a cache
  * dir (never a dependency of this project), run against test/fake-anthropic.
+ *
+ * Two packages carry it: `@anthropic-ai/claude-code` (the Node build up to 2.1.88, then a wrapper
+ * around the native binary) and the native binary itself, `@anthropic-ai/claude-code-<os>-<arch>`,
+ * which the registry sometimes serves newer versions of than the wrapper.
  */
 export function cacheDir(): string {
   return join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'memdir-claude-code')
 }
 
+const WRAPPER = '@anthropic-ai/claude-code'
+const NATIVE = `@anthropic-ai/claude-code-${process.platform}-${process.arch}`
+
+const latestOf = (pkg: string) =>
+  execFileSync('npm', ['view', pkg, 'version'], { encoding: 'utf8', timeout: 60_000 }).trim()
+
+function newer(a: string, b: string): boolean {
+  const pa = a.split('.').map(Number)
+  const pb = b.split('.').map(Number)
+  for (let i = 0; i < 3; i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pa[i] ?? 0) > (pb[i] ?? 0)
+  return false
+}
+
+/**
+ * `latest`: the wrapper's latest; `newest`: the newest version either package serves (the native
+ * build is often a few versions ahead); anything else as given.
+ */
 export function resolveVersion(v: string): string {
-  if (v !== 'latest') return v
-  return execFileSync('npm', ['view', '@anthropic-ai/claude-code', 'version'], { encoding: 'utf8' }).trim()
+  if (v === 'latest') return latestOf(WRAPPER)
+  if (v !== 'newest') return v
+  const wrapper = latestOf(WRAPPER)
+  try {
+    const native = latestOf(NATIVE)
+    return newer(native, wrapper) ? native : wrapper
+  } catch {
+    return wrapper
+  }
+}
+
+function npmInstall(dir: string, spec: string): void {
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, 'package.json'), '{"private":true}\n')
+  execFileSync('npm', ['i', '--no-audit', '--no-fund', '--no-package-lock', spec], {
+    cwd: dir,
+    stdio: 'inherit',
+    timeout: 600_000,
+  })
+}
+
+const published = (pkg: string, version: string) => {
+  try {
+    return (
+      execFileSync('npm', ['view', `${pkg}@${version}`, 'version'], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      }).trim() !== ''
+    )
+  } catch {
+    return false
+  }
+}
+
+export interface InstalledClient {
+  version: string
+  cmd: string
+  args: string[]
+  runtime: 'node' | 'native'
 }
 
 /** Installs one client version into the cache; returns the command that runs it. */
-export function install(version: string): { cmd: string; args: string[]; runtime: 'node' | 'native' } {
+export function install(version: string): InstalledClient {
   const dir = join(cacheDir(), version)
-  const pkg = join(dir, 'node_modules', '@anthropic-ai', 'claude-code')
-  if (!existsSync(join(pkg, 'package.json'))) {
-    mkdirSync(dir, { recursive: true })
-    writeFileSync(join(dir, 'package.json'), '{"private":true}\n')
-    execFileSync(
-      'npm',
-      ['i', '--no-audit', '--no-fund', '--no-package-lock', `@anthropic-ai/claude-code@${version}`],
-      { cwd: dir, stdio: 'inherit' },
-    )
+  const wrapper = join(dir, 'node_modules', '@anthropic-ai', 'claude-code')
+  const native = join(dir, 'node_modules', ...NATIVE.split('/'), 'claude')
+  if (!existsSync(join(wrapper, 'package.json')) && !existsSync(native)) {
+    // Versions the wrapper package never had are installed from the native package directly.
+    npmInstall(dir, published(WRAPPER, version) ? `${WRAPPER}@${version}` : `${NATIVE}@${version}`)
   }
-  if (existsSync(join(pkg, 'cli.js')))
-    return { cmd: process.execPath, args: [join(pkg, 'cli.js')], runtime: 'node' }
-  const native = join(
-    dir,
-    'node_modules',
-    '@anthropic-ai',
-    `claude-code-${process.platform}-${process.arch}`,
-    'claude',
-  )
-  return { cmd: existsSync(native) ? native : join(pkg, 'bin', 'claude.exe'), args: [], runtime: 'native' }
+  if (existsSync(join(wrapper, 'cli.js')))
+    return { version, cmd: process.execPath, args: [join(wrapper, 'cli.js')], runtime: 'node' }
+  return {
+    version,
+    cmd: existsSync(native) ? native : join(wrapper, 'bin', 'claude.exe'),
+    args: [],
+    runtime: 'native',
+  }
 }

@@ -1,3 +1,4 @@
+import { savedByClient } from '../../core/sessions/client-memory.js'
 import { readFile, stat } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { dirname, sep } from 'node:path'
@@ -75,7 +76,8 @@ export async function runExtractionJob(
   log: (line: string) => void,
 ): Promise<ExtractionEvent[]> {
   const memoryDir = getAutoMemPath(ctx)
-  const messages = toMessages(mainChain(await settledTranscript(transcriptPath)))
+  const entries = await settledTranscript(transcriptPath)
+  const messages = toMessages(mainChain(entries))
   const config = loadEffectiveConfig(ctx)
   const history = await historyForCli(ctx)
   const feed = activityFileFor(ctx, memoryDir)
@@ -97,7 +99,7 @@ export async function runExtractionJob(
       if (item) pending.push(appendActivity(feed, newActivityItem({ ...item, source: 'hook' })))
     },
   })
-  await extractor.executeExtractMemories({ messages, sessionId })
+  await extractor.executeExtractMemories({ messages, sessionId, clientSaved: savedByClient(entries) })
   await extractor.drainPendingExtraction()
   await Promise.all(pending)
   return events

@@ -1,5 +1,5 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   delayed,
@@ -21,6 +21,7 @@ import { historyDirFor } from '../../host/settings/app-data.js'
 import { hookLogPath } from './hook-log.js'
 import { until } from '../../../test/helpers/until.js'
 
+const CLIENT_MEMORY = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'client-memory')
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'hook-input')
 const VERSIONS = readdirSync(FIXTURES)
   .filter((f) => /^claude-code-.*\.json$/.test(f))
@@ -99,6 +100,21 @@ describe.each(VERSIONS)('memdir hook prompt (input captured from Claude Code %s)
     expect(again).toMatchObject({ code: 0, stdout: '' })
     const feed = await readActivity(activityFileFor(sb.ctx(), memoryDir))
     expect(feed).toMatchObject([{ kind: 'recall', source: 'hook', files: ['testing.md'] }])
+  })
+  it('does not add a memory the client already recalled itself in this session', async () => {
+    const { sb, memoryDir } = project()
+    const input = hookInput(version, 'UserPromptSubmit', sb, {
+      prompt: 'how do we run the integration tests against postgres?',
+    })
+    // The client's own recall, recorded the way 2.1.336 records it (test/fixtures/client-memory).
+    const recalled = readFileSync(join(CLIENT_MEMORY, 'claude-code-2.1.336', 'transcript.jsonl'), 'utf8')
+      .split('\n')
+      .find((l) => l.includes('"relevant_memories"'))!
+      .replace(/\/ROOT\/[^"]*\/memory\/plain-flat\.md/g, join(memoryDir, 'testing.md'))
+    mkdirSync(dirname(input.transcript_path as string), { recursive: true })
+    writeFileSync(input.transcript_path as string, recalled + '\n')
+    const r = await runBuilt(['hook', 'prompt'], { env: sb.env, input: JSON.stringify(input) })
+    expect(r).toMatchObject({ code: 0, stdout: '' })
   })
 })
 

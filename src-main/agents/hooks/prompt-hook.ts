@@ -6,6 +6,8 @@ import { getAutoMemoryEnablement } from '../../core/paths/enablement.js'
 import { createModelClient } from '../../core/model/client.js'
 import { sanitizePath } from '../../core/paths/sanitize.js'
 import { RecallSession } from '../../core/recall/recall-session.js'
+import { recalledInTranscript } from '../../core/sessions/client-memory.js'
+import { isFsError, rethrowUnless } from '../../../src-shared/errors.js'
 import { activityFileFor, appendActivity, newActivityItem } from '../../host/activity/activity-store.js'
 import { getAppDataDir, loadAppSettings } from '../../host/settings/app-data.js'
 import { cachedScan, termCacheFor } from '../../host/memories/memory-caches.js'
@@ -52,6 +54,12 @@ export async function runPromptHook(input: UserPromptSubmitHook, env: Env): Prom
     scanner: inlineScanner,
   })
   state.surfaced.forEach((p) => session.surfaced.add(p))
+  // What the client recalled itself in this session is in its context already.
+  const byClient = await recalledInTranscript(input.transcript_path).catch((e: unknown) => {
+    rethrowUnless(isFsError(e), e)
+    return []
+  })
+  byClient.forEach((p) => session.surfaced.add(p))
   session.injectedBytes = state.injectedBytes
   // Only the model selector reads which tools the agent just used: the offline ranker needs no
   // transcript, so a hook without a model never parses the transcript's tail.

@@ -1,3 +1,4 @@
+import { savedByClient } from '../../core/sessions/client-memory.js'
 import { readFile } from 'node:fs/promises'
 import { MemoryCursorStore } from '../../core/extract/cursor-store.js'
 import type { ExtractionEvent } from '../../core/extract/extract-memories.js'
@@ -45,7 +46,11 @@ export async function extractCommand(
       if (!json) io.stdout(describeExtractionEvent(e) + '\n')
     },
   })
-  await extractor.executeExtractMemories({ messages, sessionId: session })
+  await extractor.executeExtractMemories({
+    messages,
+    sessionId: session,
+    clientSaved: savedByClient(parsed.entries),
+  })
   await extractor.drainPendingExtraction()
   if (json) printJson(io, { messages: messages.length, malformedLines: parsed.malformedLines, events })
   else if (parsed.malformedLines.length)

@@ -24,7 +24,11 @@ export async function watchCommand(ctx: ProjectContext, io: CliIO, signal: Abort
     idleMs: Number(ctx.env.MEMDIR_TURN_IDLE_MS) || undefined,
     onTurnEnded: (e) => {
       io.stdout(`turn ended in session ${e.sessionId}\n`)
-      void extractor.executeExtractMemories({ messages: e.messages, sessionId: e.sessionId })
+      void extractor.executeExtractMemories({
+        messages: e.messages,
+        sessionId: e.sessionId,
+        clientSaved: e.clientSaved,
+      })
     },
     onError: (e) => io.stderr(`watch: ${messageOf(e)}\n`),
   })

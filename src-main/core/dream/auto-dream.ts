@@ -8,7 +8,9 @@ import type { ModelClient } from '../model/client.js'
 import { MEMORY_AGENT_TOOLS, toAnthropicTool } from '../model/tools/index.js'
 import { ENTRYPOINT_NAME, isPathInside } from '../paths/auto-mem-path.js'
 import type { MemoryFormat } from '../store/frontmatter.js'
-import { type MemoryFormatSetting, preferredMemoryFormat } from '../store/memory-format.js'
+import { type MemoryStyle, preferredMemoryStyle } from '../store/memory-format.js'
+import { memoryStamper } from '../store/memory-stamps.js'
+import type { MemoryHeader } from '../store/memory-header.js'
 import { scanMemoryFiles, type Scanner } from '../store/scan.js'
 import { buildConsolidationPrompt } from './consolidation-prompt.js'
 import {
@@ -57,7 +59,8 @@ export interface DreamDeps {
   /** The agent's system prompt, telling it the frontmatter format to write. */
   systemPrompt: (format: MemoryFormat) => Promise<string>
   /** Which frontmatter format memories use; default: detected from the newest memory. */
-  memoryFormat?: () => MemoryFormatSetting
+  /** How new memories are written (format and stamps); default: the newest memory's format, no stamps. */
+  memoryStyle?: (newestFirst: readonly MemoryHeader[]) => Promise<MemoryStyle>
   minHours?: number
   minSessions?: number
   scanIntervalMs?: number
@@ -158,10 +161,9 @@ export function createAutoDream(deps: DreamDeps) {
       const snap = await createSnapshot(deps.memoryDir, deps.snapshotDir, 'dream', t)
       snapshotId = snap.id
       emit({ type: 'started', runId, sessions: sessions.length, snapshotId })
-      const format = preferredMemoryFormat(
-        await scanMemoryFiles(deps.memoryDir, { scanner: deps.scanner }),
-        deps.memoryFormat?.(),
-      )
+      const headers = await scanMemoryFiles(deps.memoryDir, { scanner: deps.scanner })
+      const style = deps.memoryStyle ? await deps.memoryStyle(headers) : preferredMemoryStyle(headers)
+      const format = style.format
       const base = buildCacheSafeParams({
         model: deps.client.config.agentModel,
         system: await deps.systemPrompt(format),
@@ -187,6 +189,8 @@ export function createAutoDream(deps: DreamDeps) {
         cwd: deps.cwd ?? deps.memoryDir,
         review: deps.review,
         record,
+        // A consolidation rewrites memories: a kept `modified` is bumped, a new file stamped.
+        stamp: memoryStamper([deps.memoryDir], { stamps: style.stamps }),
       })
       if (proposed && deps.review) {
         // A successful run: its time stands, so the same consolidation is not proposed again and again.

@@ -208,3 +208,55 @@ describe('extraction service', () => {
     expect(events[0]).toMatchObject({ type: 'skipped', reason: expect.stringContaining('needs a model') })
   })
 })
+
+describe('beside the client the user runs', () => {
+  it('writes a new memory as that client would, stamped with the session it came from', async () => {
+    const { fake, client } = await fakeModel()
+    const { memoryDir, extractor } = setup(client, {
+      memoryStyle: async () => ({
+        format: 'nested',
+        stamps: ['node_type', 'originSessionId', 'modified'],
+        client: { version: '2.1.336', source: 'transcript' },
+      }),
+    })
+    fake.enqueue(
+      reply(
+        toolUse('Write', {
+          file_path: join(memoryDir, 'deploy_day.md'),
+          content:
+            '---\nname: deploy-day\ndescription: We deploy on Fridays\nmetadata:\n  type: project\n---\n\nFridays.\n',
+        }),
+      ),
+      reply(text('Saved.')),
+    )
+    await extractor.executeExtractMemories({
+      messages: [user('we deploy on fridays'), assistant('noted')],
+      sessionId: 'cd62782f-a0ea-4e0b-abdf-71d48fe8cf71',
+    })
+    // The model was asked for the nested format, and the file carries the client's stamps.
+    expect(requestText(fake.requests[0]!.body) + JSON.stringify(fake.requests[0]!.body.system)).toContain(
+      'metadata:',
+    )
+    const written = readFileSync(join(memoryDir, 'deploy_day.md'), 'utf8')
+    expect(written).toMatch(
+      /^---\nname: deploy-day\ndescription: We deploy on Fridays\nmetadata:\n {2}node_type: memory\n {2}type: project\n {2}originSessionId: cd62782f-a0ea-4e0b-abdf-71d48fe8cf71\n {2}modified: \d{4}-\d\d-\d\dT[\d:.]+Z\n---\n/,
+    )
+  })
+
+  it('leaves a turn the client extracts itself: no model call, the cursor moves on', async () => {
+    const { fake, client } = await fakeModel()
+    for (const over of [
+      { ctx: { clientSaved: ['/m/probe_new.md'] }, deps: {} },
+      { ctx: {}, deps: { clientExtracts: async () => true } },
+    ]) {
+      const { events, extractor } = setup(client, over.deps)
+      const messages = [user('we deploy on fridays'), assistant('noted')]
+      await extractor.executeExtractMemories({ messages, sessionId: 's', ...over.ctx })
+      expect(events).toEqual([
+        { type: 'skipped', reason: 'Claude Code saves memories itself in this session' },
+      ])
+      expect(extractor.state.cursor).toBe(messages[1]!.uuid)
+    }
+    expect(fake.requests).toHaveLength(0)
+  })
+})

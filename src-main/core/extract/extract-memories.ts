@@ -9,8 +9,10 @@ import { isPathInside, ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { toApiMessages, type TranscriptMessage } from '../sessions/transcript.js'
 import { formatMemoryManifest } from '../store/manifest.js'
 import type { MemoryFormat } from '../store/frontmatter.js'
-import { type MemoryFormatSetting, preferredMemoryFormat } from '../store/memory-format.js'
+import { type MemoryStyle, preferredMemoryStyle } from '../store/memory-format.js'
+import { memoryStamper } from '../store/memory-stamps.js'
 import { scanMemoryFiles, type Scanner } from '../store/scan.js'
+import type { MemoryHeader } from '../store/memory-header.js'
 import { type CursorStore, MemoryCursorStore } from './cursor-store.js'
 import { buildExtractionPrompt } from './extraction-prompt.js'
 import { hasMemoryWritesSince, messagesSince } from './mutual-exclusion.js'
@@ -33,6 +35,8 @@ export interface ExtractionContext {
   agentId?: string
   /** The parent's request params, when known; otherwise rebuilt from the messages. */
   cacheSafeParams?: CacheSafeParams
+  /** Memories the client saved itself in this session (its `memory_saved` entries): it extracts it. */
+  clientSaved?: readonly string[]
 }
 
 export interface ExtractionGate {
@@ -52,8 +56,10 @@ export interface ExtractDeps {
   gates: () => ExtractionGate[]
   /** The parent system prompt used when a context carries no cacheSafeParams, telling agents the format to write. */
   systemPrompt: (format: MemoryFormat) => Promise<string>
-  /** Which frontmatter format new memories use; default: detected from the newest memory. */
-  memoryFormat?: () => MemoryFormatSetting
+  /** How new memories are written (format and stamps); default: the newest memory's format, no stamps. */
+  memoryStyle?: (newestFirst: readonly MemoryHeader[]) => Promise<MemoryStyle>
+  /** Whether the user's client extracts memories itself (its own switch is on): its turns are its own. */
+  clientExtracts?: () => Promise<boolean>
   /** Run every N eligible turns (default 1). */
   throttleEvery?: number
   maxTurns?: number
@@ -146,13 +152,20 @@ export function initExtractMemories(deps: ExtractDeps): Extractor {
       await advance(last.uuid)
       return skip('the main agent already wrote memory this turn')
     }
+    // The client's own extraction runs after the turn, too late to look for its notice: its switch
+    // (or an earlier notice in the session) says the turn is its to extract.
+    if (ctx.clientSaved?.length || (await deps.clientExtracts?.())) {
+      await advance(last.uuid)
+      return skip('Claude Code saves memories itself in this session')
+    }
     if (!deps.client) return skip('needs a model: set ANTHROPIC_API_KEY or configure one in settings')
 
     const runId = `extraction-${Date.now()}-${++runIds}`
     emit({ type: 'started', runId, newMessageCount: fresh.length, trailing })
     try {
       const headers = await scanMemoryFiles(deps.memoryDir, { scanner: deps.scanner })
-      const format = preferredMemoryFormat(headers, deps.memoryFormat?.())
+      const style = deps.memoryStyle ? await deps.memoryStyle(headers) : preferredMemoryStyle(headers)
+      const format = style.format
       const prompt = buildExtractionPrompt({
         newMessageCount: fresh.length,
         memoryDir: deps.memoryDir,
@@ -171,6 +184,10 @@ export function initExtractMemories(deps: ExtractDeps): Extractor {
         cwd: deps.cwd ?? deps.memoryDir,
         review: deps.review,
         record: deps.recordFor?.(runId),
+        stamp: memoryStamper([deps.memoryDir, ...(deps.teamDir ? [deps.teamDir] : [])], {
+          stamps: style.stamps,
+          sessionId: ctx.sessionId,
+        }),
       })
       await advance(last.uuid)
       if (proposed && deps.review) {

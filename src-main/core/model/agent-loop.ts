@@ -4,7 +4,7 @@ import type { RecordedWrite } from '../store/recorded-write.js'
 import type { ModelClient } from './client.js'
 import { type CacheSafeParams, withMessageBreakpoint } from './cache-safe.js'
 import type { CanUseTool } from './permissions.js'
-import { type AgentTool, ToolInputError } from './tools/types.js'
+import { type AgentTool, ToolInputError, type ToolContext } from './tools/types.js'
 
 export interface ToolDenial {
   tool: string
@@ -27,6 +27,8 @@ export interface AgentLoopOptions {
   signal?: AbortSignal
   /** How the tools' writes reach history (the run's recorded write). */
   record?: RecordedWrite
+  /** What Write/Edit finally write for a path (ToolContext.stamp). */
+  stamp?: ToolContext['stamp']
 }
 
 export interface AgentLoopResult {
@@ -63,7 +65,12 @@ async function runToolUse(
   const tool = opts.tools.find((t) => t.name === block.name)
   if (!tool) return result(`Unknown tool: ${block.name}`, true)
   try {
-    const r = await tool.run(input, { cwd: opts.cwd, signal: opts.signal, record: opts.record })
+    const r = await tool.run(input, {
+      cwd: opts.cwd,
+      signal: opts.signal,
+      record: opts.record,
+      stamp: opts.stamp,
+    })
     if (r.writtenPath) written.add(r.writtenPath)
     return result(r.content, r.isError)
   } catch (e) {

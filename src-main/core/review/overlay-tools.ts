@@ -38,17 +38,18 @@ export function createOverlayTools(memoryDir: string, base: readonly AgentTool[]
     },
     Write: {
       ...writeTool,
-      async run(input) {
+      async run(input, ctx) {
         const path = stringArg(input, 'file_path', true)
         const content = stringArg(input, 'content', true)
-        await refuseNewSecret(path, await readIfExists(path), content)
-        overlay.set(path, content)
+        const before = await readIfExists(path)
+        await refuseNewSecret(path, before, content)
+        overlay.set(path, ctx.stamp ? ctx.stamp(path, before, content) : content)
         return { content: `Proposed ${path} (review mode: saved for the user's approval)`, writtenPath: path }
       },
     },
     Edit: {
       ...editTool,
-      async run(input) {
+      async run(input, ctx) {
         const path = stringArg(input, 'file_path', true)
         const oldString = stringArg(input, 'old_string', true)
         const newString = stringArg(input, 'new_string', true)
@@ -62,8 +63,9 @@ export function createOverlayTools(memoryDir: string, base: readonly AgentTool[]
             ? text.split(oldString).join(newString)
             : text.replace(oldString, () => newString)
         // Against what is on disk: a secret split over two proposed edits is still caught.
-        await refuseNewSecret(path, await readIfExists(path), next)
-        overlay.set(path, next)
+        const onDisk = await readIfExists(path)
+        await refuseNewSecret(path, onDisk, next)
+        overlay.set(path, ctx.stamp ? ctx.stamp(path, onDisk, next) : next)
         return { content: `Proposed an edit of ${path} (review mode)`, writtenPath: path }
       },
     },

@@ -5,6 +5,7 @@ import type { CacheSafeParams } from '../model/cache-safe.js'
 import type { ModelClient } from '../model/client.js'
 import { createAutoMemCanUseTool } from '../model/permissions.js'
 import { MEMORY_AGENT_TOOLS } from '../model/tools/index.js'
+import type { ToolContext } from '../model/tools/types.js'
 import { createOverlayTools, type ProposedFile } from './overlay-tools.js'
 import type { ProposalStore } from './proposals.js'
 
@@ -27,6 +28,8 @@ export async function runMemoryAgent(opts: {
   review?: ReviewSetting
   /** The run's recorded write: its Write/Edit land in history as this run's, exactly. */
   record?: RecordedWrite
+  /** The stamps the user's client puts on the memories it writes (ToolContext.stamp). */
+  stamp?: ToolContext['stamp']
 }): Promise<{ result: AgentLoopResult; proposed?: ProposedFile[] }> {
   const overlay = opts.review?.enabled() ? createOverlayTools(opts.memoryDir, MEMORY_AGENT_TOOLS) : undefined
   const result = await runAgentLoop({
@@ -38,6 +41,7 @@ export async function runMemoryAgent(opts: {
     maxTurns: opts.maxTurns,
     cwd: opts.cwd,
     record: opts.record,
+    stamp: opts.stamp,
   })
   return { result, proposed: overlay ? await overlay.changes() : undefined }
 }

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { orIfMissing } from '../../../src-shared/errors.js'
 import { type DirWatch, watchDir } from '../store/dir-watch.js'
+import { savedByClient } from './client-memory.js'
 import { TranscriptTail } from './transcript-tail.js'
 import { mainChain, toMessages, turnState, type TranscriptMessage } from './transcript.js'
 
@@ -10,6 +11,8 @@ export interface TurnEndedEvent {
   transcriptPath: string
   /** uuid of the assistant entry that closed the turn. */
   leafUuid: string
+  /** Memories the client saved itself in this session (its own extraction is on for it). */
+  clientSaved: string[]
   messages: TranscriptMessage[]
 }
 
@@ -146,6 +149,7 @@ export class SessionWatcher {
         sessionId: basename(path, '.jsonl'),
         transcriptPath: path,
         leafUuid: leaf,
+        clientSaved: savedByClient(tail.entries),
         messages: toMessages(mainChain(tail.entries)),
       })
     } catch (e) {

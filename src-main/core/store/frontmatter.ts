@@ -9,7 +9,7 @@ let yaml: YamlModule | undefined
  * The YAML library loads on first use: most headers Claude Code writes take the fast path below,
  * and a command that reads only those (`memdir list`, the prompt hook) never pays its start-up.
  */
-function yamlLibrary(): YamlModule {
+export function yamlLibrary(): YamlModule {
   return (yaml ??= createRequire(import.meta.url)('yaml') as YamlModule)
 }
 
@@ -32,31 +32,43 @@ export interface ParsedMemory {
 // Whitespace other than single spaces: only then does oneLine need its regex replace.
 const UNUSUAL_SPACE = /\s\s|[^\S ]/
 
+/**
+ * A description as Claude Code reads it: a string, kept as written (spaces, tabs and the lines of a
+ * block scalar), without the newline a block scalar ends with; anything else (a number, a list) is none.
+ */
+function asWritten(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined
+  const text = v.replace(/\n+$/, '')
+  return text.trim() ? text : undefined
+}
+
 function oneLine(v: unknown): string | undefined {
   if (typeof v === 'string') return (UNUSUAL_SPACE.test(v) ? v.replace(/\s+/g, ' ') : v).trim() || undefined
   if (typeof v === 'number' || typeof v === 'boolean') return String(v)
   return undefined
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /**
- * The frontmatter block: `---` on the first line up to the next line that is `---`. An unclosed
+ * The frontmatter block, as Claude Code finds it: an optional byte order mark, `---` on the first
+ * line (spaces or tabs may follow it), up to the next line that is `---` (the same). An unclosed
  * block is no frontmatter: the whole text is the body.
  */
-function splitFrontmatter(text: string): { yaml: string; bodyStart: number } | undefined {
-  let pos: number
-  if (text.startsWith('---\n')) pos = 4
-  else if (text.startsWith('---\r\n')) pos = 5
-  else return undefined
+export function splitFrontmatter(
+  text: string,
+): { yaml: string; yamlStart: number; bodyStart: number } | undefined {
+  const open = /^\uFEFF?---[ \t]*\r?\n/.exec(text)
+  if (!open) return undefined
+  let pos = open[0].length
   const start = pos
   while (pos <= text.length) {
     const nl = text.indexOf('\n', pos)
     const end = nl === -1 ? text.length : nl
     const line = text.slice(pos, text.charCodeAt(end - 1) === 13 ? end - 1 : end)
     if (line.trimEnd() === '---')
-      return { yaml: text.slice(start, pos), bodyStart: Math.min(end + 1, text.length) }
+      return { yaml: text.slice(start, pos), yamlStart: start, bodyStart: Math.min(end + 1, text.length) }
     if (nl === -1) return undefined
     pos = nl + 1
   }
@@ -157,6 +169,9 @@ function quoteValues(yaml: string): string {
     .join('\n')
 }
 
+/** Tabs that indent a line, as two spaces each: YAML forbids them, Claude Code reads past them. */
+const indentTabsAsSpaces = (yaml: string) => yaml.replace(/^\t+/gm, (tabs) => '  '.repeat(tabs.length))
+
 function yamlMapping(yaml: string): Record<string, unknown> | undefined {
   try {
     // YAML 1.2 core schema: dates stay strings ("2026-03-05"), yes/no stay words.
@@ -183,7 +198,8 @@ export function parseFrontmatterData(
   const data =
     (opts.fastPath === false ? undefined : parseSimpleFrontmatter(block.yaml)) ??
     yamlMapping(block.yaml) ??
-    yamlMapping(quoteValues(block.yaml))
+    yamlMapping(quoteValues(block.yaml)) ??
+    (/^\t/m.test(block.yaml) ? yamlMapping(quoteValues(indentTabsAsSpaces(block.yaml))) : undefined)
   return data ? { data, bodyStart: block.bodyStart } : undefined
 }
 
@@ -211,15 +227,16 @@ export function parseMemoryHeaderFields(text: string): MemoryHeaderFields {
   return headerFields(parseFrontmatterData(text)?.data ?? {})
 }
 
+/** `metadata.type` wins over a top-level `type`, as the newest client reads them. */
 function headerFields(data: Record<string, unknown>): MemoryHeaderFields {
   const flat = parseMemoryType(data.type)
   const meta = isRecord(data.metadata) ? data.metadata : undefined
   const nested = meta ? parseMemoryType(meta.type) : undefined
   return {
     name: oneLine(data.name),
-    description: oneLine(data.description) ?? null,
-    type: flat ?? nested,
-    format: flat ? 'flat' : nested || meta?.type !== undefined ? 'nested' : undefined,
+    description: asWritten(data.description) ?? null,
+    type: nested ?? flat,
+    format: nested ? 'nested' : flat ? 'flat' : meta?.type !== undefined ? 'nested' : undefined,
   }
 }
 

@@ -135,3 +135,50 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     })
   })
 })
+
+describe('a memory the client stamped', () => {
+  const stamped =
+    '---\nname: deploy-day\ndescription: We deploy on Fridays\nmetadata:\n  node_type: memory\n  type: project\n  originSessionId: first-session\n  modified: 2026-01-01T00:00:00.000Z\n  reviewer: ana\nx-team-tag: ops\n---\n\nFridays.\n'
+
+  it('an update from the editor bumps modified and keeps every key Memdir does not know', async () => {
+    const dir = tempDir()
+    writeFile(join(dir, 'deploy_day.md'), stamped)
+    const rec = await readMemory(dir, 'deploy_day.md')
+    const before = Date.now()
+    await updateMemory(
+      dir,
+      'deploy_day.md',
+      {
+        ...rec,
+        name: rec.name!,
+        description: 'We deploy on Fridays only',
+        type: 'project',
+        body: 'Fridays only.\n',
+      },
+      rec.hash,
+      'nested',
+    )
+    const after = (await readMemory(dir, 'deploy_day.md')).raw
+    const meta = /metadata:\n([\s\S]*?)\n[^ ]/.exec(after)![1]!
+    expect(meta).toContain('node_type: memory')
+    expect(meta).toContain('originSessionId: first-session')
+    expect(meta).toContain('reviewer: ana')
+    expect(after).toContain('x-team-tag: ops')
+    const modified = Date.parse(/modified: (\S+)/.exec(meta)![1]!)
+    expect(modified).toBeGreaterThanOrEqual(before - 1000)
+  })
+
+  it('a new memory gets the stamps of the client the user runs, and none for an older one', async () => {
+    const dir = tempDir()
+    await createMemory(dir, {
+      ...fields,
+      format: 'nested',
+      stamps: ['node_type', 'originSessionId', 'modified'],
+    })
+    const file = readFileSync(join(dir, 'testing_policy.md'), 'utf8')
+    expect(file).toMatch(/metadata:\n {2}node_type: memory\n {2}type: feedback\n {2}modified: /)
+    expect(file).not.toContain('originSessionId') // the editor is no session
+    await createMemory(dir, { ...fields, name: 'Flat one', format: 'flat' })
+    expect(readFileSync(join(dir, 'flat_one.md'), 'utf8')).not.toMatch(/modified|node_type/)
+  })
+})

@@ -1,3 +1,5 @@
+import type { MemoryStamp } from './memory-format.js'
+import { stampMemoryText } from './memory-stamps.js'
 import { errnoOf, MemdirError } from '../../../src-shared/errors.js'
 import { formatBytes, MAX_MEMORY_BYTES } from '../../../src-shared/limits.js'
 import { checkMemoryName, checkMemoryTitle } from '../../../src-shared/memory-names.js'
@@ -166,6 +168,8 @@ async function editIndex(
 export interface WriteOptions {
   record?: RecordedWrite
   acceptPrivateSecret?: boolean
+  /** The stamps the user's client puts on every memory it writes (a kept `modified` is bumped anyway). */
+  stamps?: readonly MemoryStamp[]
 }
 
 /**
@@ -205,7 +209,10 @@ export async function createMemory(
   validateFields(fields)
   const relPath = fields.relPath ?? `${slugForName(fields.name)}.md`
   const path = await resolveNewMemoryPath(memoryDir, relPath)
-  const raw = withinSizeLimit(relPath, serializeMemoryFile(fields, {}, fields.format))
+  const raw = withinSizeLimit(
+    relPath,
+    stampMemoryText(serializeMemoryFile(fields, {}, fields.format), null, { stamps: fields.stamps ?? [] }),
+  )
   await guardMemoryWrite(relPath, raw, fields)
   const record = fields.record ?? unrecordedWrite
   try {
@@ -239,7 +246,9 @@ export async function updateMemory(
   const parsed = existing === null ? undefined : parseMemoryFile(existing)
   const raw = withinSizeLimit(
     relPath,
-    serializeMemoryFile(fields, parsed?.data ?? {}, parsed?.format ?? format),
+    stampMemoryText(serializeMemoryFile(fields, parsed?.data ?? {}, parsed?.format ?? format), existing, {
+      stamps: opts.stamps ?? [],
+    }),
   )
   await guardMemoryWrite(relPath, raw, opts)
   const record = opts.record ?? unrecordedWrite
@@ -366,6 +375,7 @@ export async function planMemoryWrite(
   fields: MemoryFields,
   expectedHash: string | undefined,
   format: MemoryFormat,
+  stamps: readonly MemoryStamp[] = [],
 ): Promise<PlannedFile[]> {
   validateFields(fields)
   const path =
@@ -380,7 +390,9 @@ export async function planMemoryWrite(
   const parsed = existing === null ? undefined : parseMemoryFile(existing)
   const raw = withinSizeLimit(
     relPath,
-    serializeMemoryFile(fields, parsed?.data ?? {}, parsed?.format ?? format),
+    stampMemoryText(serializeMemoryFile(fields, parsed?.data ?? {}, parsed?.format ?? format), existing, {
+      stamps,
+    }),
   )
   await guardMemoryWrite(relPath, raw)
   return [

@@ -11,8 +11,7 @@ import { getAutoMemoryEnablement, getTeamMemoryEnablement } from '../../core/pat
 import { getTeamMemPath } from '../../core/paths/team-agent-paths.js'
 import { ProposalStore } from '../../core/review/proposals.js'
 import { removeStaleTempFiles } from '../../core/store/atomic-write.js'
-import type { MemoryFormat } from '../../core/store/frontmatter.js'
-import { preferredMemoryFormat } from '../../core/store/memory-format.js'
+import { memoryStyleFor } from '../settings/memory-style.js'
 import { MemoryIndex } from '../../core/store/memory-index.js'
 import { listMemoryFiles } from '../../core/store/scan.js'
 import { scannerFor } from '../../core/store/scan-worker-client.js'
@@ -103,9 +102,8 @@ export class Workspace {
         }),
     })
     const writer = this.recorder.writer.bind(this.recorder)
-    // The format new memories are written in: the setting, else the newest memory's.
-    const format = async (): Promise<MemoryFormat> =>
-      preferredMemoryFormat(await this.index.list(), config.memoryFormat.value)
+    // How new memories are written: the setting, the user's Claude Code version, the newest memory.
+    const style = async () => memoryStyleFor(ctx, await this.index.list(), config.memoryFormat.value)
     this.memories = createMemoriesService(ctx, {
       memoryDir: this.memoryDir,
       agentRoot: agentMemoryRoot(ctx.projectRoot),
@@ -113,7 +111,7 @@ export class Workspace {
       search: this.search,
       writer,
       as: { author: 'user' },
-      format,
+      style,
     })
     this.previews = createPreviewsService(ctx, {
       memoryDir: this.memoryDir,
@@ -121,7 +119,7 @@ export class Workspace {
       scan: () => this.index.list(200),
       // The offline ranker's terms, kept across recall previews and shared with the CLI and hooks.
       termCache: termCacheFor(ctx, this.memoryDir),
-      format,
+      format: async () => (await style()).format,
     })
     this.timeline = createHistoryService(ctx, {
       memoryDir: this.memoryDir,

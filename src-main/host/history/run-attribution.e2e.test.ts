@@ -51,7 +51,7 @@ async function workspace() {
       index,
       writer: (who) => recorder.writer(who),
       as: { author: 'user' },
-      format: async () => 'flat',
+      style: async () => ({ format: 'flat', stamps: [] }),
     },
   )
   return {

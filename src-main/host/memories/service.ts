@@ -4,6 +4,7 @@ import type { MemoryDoc, MemoryListItem, SearchHitView } from '../../../src-shar
 import type { ProjectContext } from '../../core/paths/context.js'
 import { TEAM_DIRNAME } from '../../core/paths/team-agent-paths.js'
 import { kebabSlug, type MemoryFormat } from '../../core/store/frontmatter.js'
+import type { MemoryStyle } from '../../core/store/memory-format.js'
 import {
   createMemory,
   deleteMemory,
@@ -30,8 +31,8 @@ export interface MemoriesDeps {
   writer: (who: Writer) => RecordedWrite
   /** Who this service writes as: the user (the editor), or `mcp` with the client's name. */
   as: Writer
-  /** The frontmatter format new memories are written in. */
-  format: () => Promise<MemoryFormat>
+  /** How new memories are written: their frontmatter format and the client's stamps. */
+  style: () => Promise<MemoryStyle>
   /** The app's watcher-fed headers (kept current after each write); without one, every list scans. */
   index?: MemoryIndex
   /** Full-text search over the memories (the app builds it in the background). */
@@ -103,7 +104,7 @@ export function createMemoriesService(ctx: ProjectContext, deps: MemoriesDeps) {
 
     /** Where a new memory of this name goes, in this project's format. */
     async pathFor(scope: 'private' | 'team', name: string, fileName?: string): Promise<string> {
-      return newMemoryPath(scope, name, fileName, await deps.format())
+      return newMemoryPath(scope, name, fileName, (await deps.style()).format)
     },
 
     async create(
@@ -112,7 +113,7 @@ export function createMemoriesService(ctx: ProjectContext, deps: MemoriesDeps) {
       fileName?: string,
       acceptSecretWarning = false,
     ): Promise<MemoryDoc> {
-      const format = await deps.format()
+      const { format, stamps } = await deps.style()
       const doc = await createMemory(deps.memoryDir, {
         name: input.name,
         description: input.description,
@@ -120,6 +121,7 @@ export function createMemoriesService(ctx: ProjectContext, deps: MemoriesDeps) {
         body: input.body,
         relPath: newMemoryPath(scope, input.name, fileName, format),
         format,
+        stamps,
         acceptPrivateSecret: acceptSecretWarning,
         record: record(),
       })
@@ -134,13 +136,14 @@ export function createMemoriesService(ctx: ProjectContext, deps: MemoriesDeps) {
       acceptSecretWarning = false,
     ): Promise<MemoryDoc> {
       const rel = writable(relPath)
+      const { format, stamps } = await deps.style()
       const doc = await updateMemory(
         deps.memoryDir,
         rel,
         { ...input, type: input.type ?? undefined },
         expectedHash,
-        await deps.format(),
-        { acceptPrivateSecret: acceptSecretWarning, record: record() },
+        format,
+        { acceptPrivateSecret: acceptSecretWarning, record: record(), stamps },
       )
       await refresh([rel])
       return docOf(doc)

@@ -2,9 +2,9 @@ import type { PromptPreview } from '../../../src-shared/types.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { loadMemoryPromptDetailed } from '../../core/prompt/load.js'
 import type { MemoryFormat } from '../../core/store/frontmatter.js'
-import { preferredMemoryFormat } from '../../core/store/memory-format.js'
+import type { MemoryStyle } from '../../core/store/memory-format.js'
+import { memoryStyleFor } from '../settings/memory-style.js'
 import { scanMemoryFiles } from '../../core/store/scan.js'
-import { loadAppSettings } from '../settings/app-data.js'
 import { scannerFor } from '../../core/store/scan-worker-client.js'
 
 /** The memory prompt section for a mode (the UI's Prompt view and `memdir prompt`). */
@@ -19,10 +19,7 @@ export async function promptPreview(
     : { mode: mode ?? 'normal', enabled: false, prompt: null, reason: r.reason }
 }
 
-/** The frontmatter format new memories get in this project: the setting, else the newest memory's. */
-export async function memoryFormatFor(ctx: ProjectContext, memoryDir: string): Promise<MemoryFormat> {
-  return preferredMemoryFormat(
-    await scanMemoryFiles(memoryDir, { scanner: scannerFor(ctx) }),
-    loadAppSettings(ctx).memoryFormat,
-  )
+/** How new memories are written in this project, for a process that keeps no index (CLI, MCP). */
+export async function memoryStyleOf(ctx: ProjectContext, memoryDir: string): Promise<MemoryStyle> {
+  return memoryStyleFor(ctx, await scanMemoryFiles(memoryDir, { scanner: scannerFor(ctx) }))
 }

@@ -8,6 +8,7 @@ import { loadMemoryPrompt } from '../../core/prompt/load.js'
 import { snapshotDirFor } from '../settings/app-data.js'
 import { loadEffectiveConfig, type EffectiveConfig } from '../settings/config.js'
 import { scannerFor } from '../../core/store/scan-worker-client.js'
+import { memoryStyleFor } from '../settings/memory-style.js'
 
 export function createDreamService(
   ctx: ProjectContext,
@@ -41,7 +42,7 @@ export function createDreamService(
       const auto = getAutoMemoryEnablement(ctx)
       return auto.enabled ? { ok: true } : { ok: false, reason: `auto memory is off: ${auto.reason}` }
     },
-    memoryFormat: () => config.memoryFormat.value,
+    memoryStyle: (headers) => memoryStyleFor(ctx, headers, config.memoryFormat.value),
     systemPrompt: async (format) => (await loadMemoryPrompt(ctx, { format })) ?? '',
   })
 }

@@ -17,6 +17,8 @@ import { getAutoMemoryEnablement, isTeamMemoryEnabled } from '../../core/paths/e
 import { getTeamMemPath } from '../../core/paths/team-agent-paths.js'
 import { loadMemoryPrompt } from '../../core/prompt/load.js'
 import { scannerFor } from '../../core/store/scan-worker-client.js'
+import { clientOwnMemory } from '../../core/sessions/client-memory.js'
+import { memoryStyleFor } from '../settings/memory-style.js'
 
 export interface ExtractionServiceOptions {
   client?: ModelClient
@@ -64,7 +66,8 @@ export function createExtractionService(ctx: ProjectContext, opts: ExtractionSer
         { ok: !isRemoteMode(ctx), reason: 'remote mode' },
       ]
     },
-    memoryFormat: () => config.memoryFormat.value,
+    memoryStyle: (headers) => memoryStyleFor(ctx, headers, config.memoryFormat.value),
+    clientExtracts: () => clientOwnMemory(ctx).then((c) => c.extracts),
     systemPrompt: async (format) => {
       const memory = await loadMemoryPrompt(ctx, { format })
       return memory ? `${MAIN_AGENT_INTRO}\n\n${memory}` : MAIN_AGENT_INTRO

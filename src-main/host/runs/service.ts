@@ -83,7 +83,11 @@ export function createRunsService(ctx: ProjectContext, deps: RunsDeps) {
         idleMs: Number(env.MEMDIR_TURN_IDLE_MS) || undefined,
         onTurnEnded: (e) =>
           void extractor
-            .executeExtractMemories({ messages: e.messages, sessionId: e.sessionId })
+            .executeExtractMemories({
+              messages: e.messages,
+              sessionId: e.sessionId,
+              clientSaved: e.clientSaved,
+            })
             .catch((err: unknown) => report('extraction', err)),
         onError: (e) => report('sessions', e),
       })

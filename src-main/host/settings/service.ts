@@ -1,7 +1,11 @@
 import { MemdirError, rethrowUnless } from '../../../src-shared/errors.js'
 import type { AppSettings } from '../../../src-shared/settings.js'
 import type { SettingsInput } from '../../../src-shared/contract.js'
-import type { SettingsView } from '../../../src-shared/types.js'
+import type { ClientMemoryView, SettingsView } from '../../../src-shared/types.js'
+import { clientOwnMemory } from '../../core/sessions/client-memory.js'
+import { scanMemoryFiles } from '../../core/store/scan.js'
+import { scannerFor } from '../../core/store/scan-worker-client.js'
+import { memoryStyleFor } from './memory-style.js'
 import type { Env, ProjectContext } from '../../core/paths/context.js'
 import type { FeatureHandlers } from '../../../src-shared/contract.js'
 import { resolveTeamTarget } from './team-target.js'
@@ -46,12 +50,30 @@ export interface SettingsDeps {
   changed: (view: SettingsView) => void
 }
 
+/** The project's Claude Code and how Memdir lives beside it (Settings shows it). */
+async function clientView(
+  ctx: ProjectContext,
+  memoryDir: string,
+  setting: 'auto' | 'flat' | 'nested',
+): Promise<ClientMemoryView> {
+  const [style, own] = await Promise.all([
+    scanMemoryFiles(memoryDir, { scanner: scannerFor(ctx) }).then((h) => memoryStyleFor(ctx, h, setting)),
+    clientOwnMemory(ctx),
+  ])
+  return {
+    ...(style.client ? { version: style.client.version, versionSource: style.client.source } : {}),
+    format: style.format,
+    stamps: [...style.stamps],
+    ...own,
+  }
+}
+
 /** Memdir's settings as the UI shows and saves them: one effective configuration, each value with its source. */
 export function createSettingsService(deps: SettingsDeps) {
   const { base, cipher, secrets } = deps
 
   /** The settings, with the team server, repo and token of the open project (never another's). */
-  function view(): SettingsView {
+  async function view(): Promise<SettingsView> {
     const loaded = readAppSettings(base)
     const open = deps.open()
     const c = effectiveConfig(
@@ -91,6 +113,7 @@ export function createSettingsService(deps: SettingsDeps) {
       startAtLogin: loaded.settings.startAtLogin ?? false,
       sources,
       ...(loaded.problem ? { problem: loaded.problem } : {}),
+      ...(open ? { client: await clientView(open.ctx, open.memoryDir, c.memoryFormat.value) } : {}),
     }
   }
 
@@ -150,7 +173,7 @@ export function createSettingsService(deps: SettingsDeps) {
     if (teamFields) await saveTeamValues(input)
     const desktopOnly = Object.keys(input).every((k) => k === 'keepInBackground' || k === 'startAtLogin')
     if (!desktopOnly) await deps.apply()
-    const next = view()
+    const next = await view()
     deps.changed(next)
     return next
   }

@@ -1,6 +1,7 @@
 import { SecretStored } from '../components/SecretStored'
 import { useState } from 'react'
 import type { SettingsInput } from '../../../src-shared/contract'
+import type { ClientMemoryView } from '../../../src-shared/types'
 import { errorMessage, getClient } from '../transport/client'
 import { useStore } from '../store'
 import { IntegrationsPanel } from './IntegrationsPanel'
@@ -132,6 +133,12 @@ export function SettingsView() {
             />
             Extract memories when a Claude Code turn ends <FromEnv field="extractionEnabled" />
           </label>
+          {settings.client?.extracts && (
+            <p className="muted small" data-testid="client-extracts">
+              Claude Code saves memories itself; Memdir reviews, checks and syncs them. Turns it saves from
+              are not extracted again.
+            </p>
+          )}
           <label className="check">
             <input
               type="checkbox"
@@ -219,11 +226,14 @@ export function SettingsView() {
               value={v('memoryFormat', settings.memoryFormat)}
               onChange={(e) => edit({ memoryFormat: e.target.value as 'auto' | 'flat' | 'nested' })}
             >
-              <option value="auto">As the newest memory (what your Claude Code writes)</option>
-              <option value="flat">type: … (Claude Code up to 2.1.x)</option>
-              <option value="nested">metadata.type and a kebab-case name (newer Claude Code)</option>
+              <option value="auto">What your Claude Code writes</option>
+              <option value="flat">type: … (Claude Code up to 2.1.138)</option>
+              <option value="nested">
+                metadata.type and a kebab-case name (Claude Code 2.1.139 and later)
+              </option>
             </select>
           </label>
+          {settings.client && <ClientLine client={settings.client} />}
         </fieldset>
         <div className="actions">
           {error && <span className="error-text">{error}</span>}
@@ -237,5 +247,21 @@ export function SettingsView() {
       <Appearance />
       <IntegrationsPanel />
     </div>
+  )
+}
+
+/** Which Claude Code Memdir follows here, and how it writes new memories for it. */
+function ClientLine({ client }: { client: ClientMemoryView }) {
+  const format = client.format === 'nested' ? 'metadata.type, kebab-case name' : 'flat type'
+  const stamps = client.stamps.length ? `; stamps ${client.stamps.join(', ')}` : ''
+  const who = client.version
+    ? `Claude Code ${client.version} (${client.versionSource === 'transcript' ? "this project's newest session" : 'the installed claude'})`
+    : 'No Claude Code found for this project'
+  return (
+    <p className="muted small" data-testid="client-line">
+      {who}: new memories are written with {format}
+      {stamps}.
+      {client.recalls ? ' It recalls memories itself: Memdir never injects one it already showed.' : ''}
+    </p>
   )
 }

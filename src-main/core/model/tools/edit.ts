@@ -33,7 +33,7 @@ export const editTool: AgentTool = {
         ? text.split(oldString).join(newString)
         : text.replace(oldString, () => newString)
     await refuseNewSecret(filePath, text, next)
-    await putFile(filePath, next, ctx.record)
+    await putFile(filePath, ctx.stamp ? ctx.stamp(filePath, text, next) : next, ctx.record)
     return { content: `Edited ${filePath}`, writtenPath: filePath }
   },
 }

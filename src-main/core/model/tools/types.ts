@@ -9,6 +9,8 @@ export interface ToolContext {
   signal?: AbortSignal
   /** How Write/Edit reach history: the run's own recorded write (its run id, exact before/after). */
   record?: RecordedWrite
+  /** What Write/Edit finally write for a path: memory files get the stamps the user's client adds. */
+  stamp?: (path: string, before: string | null, after: string) => string
 }
 
 export interface ToolResult {

@@ -15,8 +15,9 @@ export const writeTool: AgentTool = {
     const filePath = stringArg(input, 'file_path', true)
     const content = stringArg(input, 'content', true)
     if (!isAbsolute(filePath)) throw new ToolInputError('file_path must be absolute')
-    await refuseNewSecret(filePath, await readIfExists(filePath), content)
-    await putFile(filePath, content, ctx.record)
+    const before = await readIfExists(filePath)
+    await refuseNewSecret(filePath, before, content)
+    await putFile(filePath, ctx.stamp ? ctx.stamp(filePath, before, content) : content, ctx.record)
     return { content: `Wrote ${filePath}`, writtenPath: filePath }
   },
 }
