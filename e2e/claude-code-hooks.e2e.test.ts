@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { scenarioResponder } from '../test/fake-anthropic/claude-code-scenario.js'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { SCENARIO_TEXT, scenarioResponder } from '../test/fake-anthropic/claude-code-scenario.js'
 import {
   reply,
   startFakeAnthropic,
@@ -13,143 +12,304 @@ import {
   type RecordedRequest,
 } from '../test/fake-anthropic/server.js'
 import { runBuilt } from '../test/helpers/built-cli.js'
-import { install } from '../test/helpers/claude-code.js'
 import { sandbox, writeFile } from '../test/helpers/temp-env.js'
+import { until } from '../test/helpers/until.js'
+import { passDialogs, sleep, Tmux, waitFor } from '../test/helpers/tmux.js'
+import { normalizeMessages } from '../test/fixtures/transcripts/normalize.js'
 import { SELECTOR_SYSTEM_PROMPT } from '../src-main/core/recall/selector-prompt.js'
+import { hookLogPath } from '../src-main/agents/hooks/hook-log.js'
 import { HistoryStore } from '../src-main/core/history/history-store.js'
 import { clearAutoMemPathCache, getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
+import { getProjectTranscriptDir } from '../src-main/core/paths/team-agent-paths.js'
 import { activityFileFor, readActivity } from '../src-main/host/activity/activity-store.js'
 import { historyDirFor } from '../src-main/host/settings/app-data.js'
-import { until } from '../test/helpers/until.js'
+import {
+  CLIENT_VERSIONS,
+  clientEnv,
+  realClient,
+  runClient,
+  writeClientConfig,
+  type ClientOrSkip,
+} from './real-client.js'
 
 /**
- * The real Claude Code client with Memdir's hooks installed, against the fake Messages API: the
- * recalled memory must reach the model, and the Stop hook must lead to an extraction run.
- * The client comes from the npm registry (cached; never a dependency); without registry access
- * the test is skipped with a message.
+ * The real Claude Code clients (the last Node build and the newest native one) with Memdir's hooks
+ * installed, against the fake Messages API: the recalled memory reaches the model as the client
+ * frames it, the Stop hook extracts the whole session in the format that client writes, and
+ * where the client does the memory work itself Memdir does not do it again.
  */
-const VERSION = process.env.MEMDIR_CLAUDE_CODE_VERSION ?? '2.1.88'
-let client: ReturnType<typeof install> | undefined
-let unavailable = ''
-beforeAll(() => {
-  try {
-    client = install(VERSION)
-  } catch (e) {
-    unavailable = (e as Error).message.split('\n')[0] ?? 'install failed'
-    console.warn(
-      `e2e/claude-code-hooks: skipped — cannot install @anthropic-ai/claude-code@${VERSION}: ${unavailable}`,
-    )
-  }
-}, 240_000)
+type Message = { role: string; content: unknown }
+const messagesOf = (r: RecordedRequest) => r.body.messages as Message[]
+const textOf = (r: RecordedRequest) =>
+  JSON.stringify(r.body.messages ?? []) + JSON.stringify(r.body.system ?? '')
+/** Memdir's own requests, told apart by Memdir's own prompts. */
+const isMemdirExtraction = (r: RecordedRequest) =>
+  textOf(r).includes('You are now the memory extraction agent')
+const isMemdirSelector = (r: RecordedRequest) =>
+  JSON.stringify(r.body.system ?? '').includes(SELECTOR_SYSTEM_PROMPT.slice(0, 60))
+const lastUserText = (r: RecordedRequest) => JSON.stringify(messagesOf(r).findLast((m) => m.role === 'user'))
+
+const TESTING =
+  '---\nname: Integration tests\ndescription: integration tests run against a real postgres database, never mocks\ntype: feedback\n---\n\nRun them with `npm test` and TEST_DATABASE_URL set; never mock the database.\n'
 
 const fakes: FakeAnthropic[] = []
-afterAll(async () => {
+afterEach(async () => {
   while (fakes.length) await fakes.pop()!.close()
 })
 
-const textOf = (req: RecordedRequest) => JSON.stringify(req.body.messages ?? [])
-const isExtraction = (req: RecordedRequest) => textOf(req).includes('You are now the memory extraction agent')
-const isSelector = (req: RecordedRequest) =>
-  JSON.stringify(req.body.system ?? '').includes(SELECTOR_SYSTEM_PROMPT.slice(0, 60))
+/** A project with one memory, Claude Code's files under ~/.claude, Memdir's data in the sandbox. */
+function world(switches: Record<string, boolean> = {}) {
+  const sb = sandbox()
+  sb.env.MEMDIR_DATA_DIR = join(sb.root, 'data')
+  // Claude Code keeps its files under ~/.claude (no CLAUDE_CONFIG_DIR): Memdir resolves the same.
+  delete sb.env.CLAUDE_CONFIG_DIR
+  clearAutoMemPathCache()
+  const ctx = sb.ctx({ env: sb.env })
+  const memoryDir = getAutoMemPath(ctx)
+  writeFile(join(memoryDir, 'testing.md'), TESTING)
+  writeFile(join(memoryDir, 'MEMORY.md'), '- [Integration tests](testing.md) — real postgres, never mocks\n')
+  writeFile(join(sb.project, 'a.txt'), 'alpha: deploys go out on Tuesdays\n')
+  writeFile(join(sb.project, 'b.txt'), 'beta: the staging database is reset nightly\n')
+  writeClientConfig(sb.home, sb.project, switches)
+  return { sb, ctx, memoryDir }
+}
 
-describe('Claude Code with Memdir hooks', () => {
-  it('carries the recalled memory to the model and extracts when the turn ends', async (t) => {
-    if (!client) return t.skip(`no Claude Code client: ${unavailable}`)
-    const sb = sandbox()
-    sb.env.MEMDIR_DATA_DIR = join(sb.root, 'data')
-    // Claude Code keeps its files under ~/.claude (no CLAUDE_CONFIG_DIR): Memdir resolves the same.
-    delete sb.env.CLAUDE_CONFIG_DIR
-    clearAutoMemPathCache()
-    const memoryDir = getAutoMemPath(sb.ctx({ env: sb.env }))
-    writeFile(
-      join(memoryDir, 'testing.md'),
-      '---\nname: Integration tests\ndescription: integration tests run against a real postgres database, never mocks\ntype: feedback\n---\n\nRun them with `npm test` and TEST_DATABASE_URL set; never mock the database.\n',
-    )
-    writeFile(
-      join(memoryDir, 'MEMORY.md'),
-      '- [Integration tests](testing.md) — real postgres, never mocks\n',
-    )
+/** Memdir's extraction model: writes the memory in the format Memdir's prompt asked for. */
+function memdirExtraction(memoryDir: string) {
+  return (req: RecordedRequest): FakeStep => {
+    if (lastUserText(req).includes('tool_result')) return reply(text('Saved one memory.'))
+    const nested = /\nmetadata:\n\s+type: /.test(textOf(req).replaceAll('\\n', '\n'))
+    const content = nested
+      ? '---\nname: ci-database\ndescription: CI runs the integration tests against postgres 15\nmetadata:\n  type: project\n---\n\nCI uses postgres 15.\n'
+      : '---\nname: CI database\ndescription: CI runs the integration tests against postgres 15\ntype: project\n---\n\nCI uses postgres 15.\n'
+    return reply(toolUse('Write', { file_path: join(memoryDir, 'ci_database.md'), content }))
+  }
+}
 
+async function installHooks(env: Record<string, string>, project: string) {
+  const installed = await runBuilt(['hooks', 'install', '--scope', 'project', '--cwd', project], { env })
+  expect(installed.code, installed.stderr).toBe(0)
+}
+
+describe.each(CLIENT_VERSIONS)('Claude Code %s with Memdir hooks', (requested) => {
+  let found: ClientOrSkip = {}
+  beforeAll(() => {
+    found = realClient(requested)
+  }, 600_000)
+
+  it('carries the recalled memory as plain context, and extracts the whole session in the format the client writes', async (t) => {
+    if (!found.client) return t.skip(`no Claude Code ${requested}: ${found.skipped}`)
+    const client = found.client
+    const { sb, ctx, memoryDir } = world()
     const scenario = scenarioResponder({ projectDir: sb.project })
-    const extractionStep = (req: RecordedRequest): FakeStep => {
-      const last = JSON.stringify((req.body.messages as unknown[]).at(-1))
-      if (last.includes('tool_result')) return reply(text('Saved one memory.'))
-      return reply(
-        toolUse('Write', {
-          file_path: join(memoryDir, 'ci_database.md'),
-          content:
-            '---\nname: CI database\ndescription: CI runs the integration tests against postgres 15\ntype: project\n---\n\nCI uses postgres 15 for the integration tests.\n',
-        }),
-      )
-    }
     const fake = await startFakeAnthropic([], {
       fallback: {
         kind: 'dynamic',
         respond: (req) => {
-          if (isSelector(req)) return reply(text('{"selected_memories":["testing.md"]}'))
-          if (isExtraction(req)) return extractionStep(req)
+          if (isMemdirSelector(req)) return reply(text('{"selected_memories":["testing.md"]}'))
+          if (isMemdirExtraction(req)) return memdirExtraction(memoryDir)(req)
           return scenario.kind === 'dynamic' ? scenario.respond(req) : scenario
         },
       },
     })
     fakes.push(fake)
-    const env = {
-      ...sb.env,
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      IS_SANDBOX: '1',
-      ANTHROPIC_BASE_URL: fake.url,
-      ANTHROPIC_API_KEY: 'sk-ant-api03-memdir-e2e-key-000000000000',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_TELEMETRY: '1',
-    }
-    const installed = await runBuilt(['hooks', 'install', '--scope', 'project', '--cwd', sb.project], { env })
-    expect(installed.code, installed.stderr).toBe(0)
+    const env = clientEnv(sb.env, fake.url)
+    await installHooks(env, sb.project)
 
-    const prompt = '[scenario:again] How do we run the integration tests against postgres?'
-    const child = spawn(client.cmd, [...client.args, '-p', prompt, '--dangerously-skip-permissions'], {
+    const prompt =
+      '[scenario:read] Look at the notes in a.txt and b.txt. How do we run the integration tests against postgres?'
+    const run = await runClient(client, ['-p', prompt, '--dangerously-skip-permissions'], {
       cwd: sb.project,
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
     })
-    let out = ''
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()))
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
-    expect(code, out).toBe(0)
+    expect(run.code, run.out).toBe(0)
 
-    // Recall: Memdir's hook asked the selector, and the memory it picked reached the model.
-    expect(fake.requests.some(isSelector)).toBe(true)
+    // Recall: Memdir's hook asked its selector, and the memory reached the model once, framed only by
+    // the client (2.1.88 wraps hook context in its own tags, 2.1.33x escapes tags inside it).
+    expect(fake.requests.some(isMemdirSelector)).toBe(true)
     const main = fake.requests.filter(
-      (r) => !isSelector(r) && !isExtraction(r) && textOf(r).includes('[scenario:again]'),
+      (r) => !isMemdirSelector(r) && !isMemdirExtraction(r) && textOf(r).includes('[scenario:read]'),
     )
-    expect(main.length).toBeGreaterThan(0)
     const carried = main.find((r) =>
       textOf(r).includes(`Memory (saved today): ${join(memoryDir, 'testing.md')}:`),
     )
     expect(carried, 'a model request carrying the recalled memory').toBeDefined()
-    expect(textOf(carried!)).toContain('never mock the database')
+    const sent = textOf(carried!)
+    expect(sent).toContain('never mock the database')
+    expect(sent).not.toContain('&lt;system-reminder')
+    expect(sent).not.toMatch(/<system-reminder>(\\n|\s)*<system-reminder>/)
+    expect(sent).not.toMatch(/<system-reminder>(\\n|\s)*Memory \(saved/)
 
-    // Extraction: the Stop hook's background run wrote the memory, recorded and reported it
-    // (the feed entry comes last, after the write and its history record).
-    const feedFile = activityFileFor(sb.ctx({ env: sb.env }), memoryDir)
+    // Extraction: the Stop hook's background run got every message of the session, then wrote.
+    const feed = activityFileFor(ctx, memoryDir)
     await until(
       'the extraction in the activity feed',
-      () => existsSync(feedFile) && readFileSync(feedFile, 'utf8').includes('"kind":"extraction"'),
-      60_000,
+      () => existsSync(feed) && readFileSync(feed, 'utf8').includes('"kind":"extraction"'),
+      90_000,
     )
-    const saved = join(memoryDir, 'ci_database.md')
-    expect(readFileSync(saved, 'utf8')).toContain('postgres 15')
-    const entries = await new HistoryStore(historyDirFor(sb.ctx({ env: sb.env }), memoryDir)).list({
-      path: 'ci_database.md',
-    })
+    const extraction = fake.requests.find(isMemdirExtraction)!
+    const last = main.toSorted((a, b) => messagesOf(b).length - messagesOf(a).length)[0]!
+    expect(normalizeMessages(messagesOf(extraction).slice(0, -1) as never)).toEqual([
+      ...normalizeMessages(messagesOf(last) as never),
+      { role: 'assistant', blocks: [{ text: SCENARIO_TEXT.done }] },
+    ])
+    const entries = await new HistoryStore(historyDirFor(ctx, memoryDir)).list({ path: 'ci_database.md' })
     expect(entries.map((e) => e.author)).toEqual(['extraction'])
-    const items = await readActivity(feedFile)
+
+    // New memories as this client writes them: its format, and from 2.1.139 its stamps.
+    const written = readFileSync(join(memoryDir, 'ci_database.md'), 'utf8')
+    const session = readdirSync(getProjectTranscriptDir(ctx))
+      .find((f) => f.endsWith('.jsonl'))!
+      .replace('.jsonl', '')
+    if (client.version === '2.1.88') {
+      expect(written).toMatch(/^---\nname: CI database\ndescription: .*\ntype: project\n---\n/)
+      expect(written).not.toMatch(/node_type|originSessionId|modified/)
+    } else {
+      expect(written).toMatch(
+        /\nmetadata:\n {2}node_type: memory\n {2}type: project\n {2}originSessionId: (\S+)\n {2}modified: \S+Z\n---/,
+      )
+      expect(/originSessionId: (\S+)/.exec(written)![1]).toBe(session)
+    }
+    const items = await readActivity(feed)
     expect(items.map((i) => [i.kind, i.source])).toEqual(
       expect.arrayContaining([
         ['recall', 'hook'],
         ['extraction', 'hook'],
       ]),
     )
-  }, 240_000)
+  }, 300_000)
+
+  it('leaves a turn to the client when it saves memories itself', async (t) => {
+    if (!found.client) return t.skip(`no Claude Code ${requested}: ${found.skipped}`)
+    const client = found.client
+    const { sb, memoryDir } = world({ tengu_passport_quail: true, tengu_slate_thimble: true })
+    const byClient = join(memoryDir, 'deploy_day.md')
+    const fake = await startFakeAnthropic([], {
+      fallback: {
+        kind: 'dynamic',
+        respond: (req) => {
+          if (isMemdirSelector(req)) return reply(text('{"selected_memories":[]}'))
+          const said = lastUserText(req)
+          if (isMemdirExtraction(req)) return reply(text('Nothing to save.'))
+          if (said.includes('tool_result')) return reply(text('Saved.'))
+          // The client's own extraction lists the existing memories in its last message.
+          if (/testing\.md \(/.test(said) && !said.includes('[scenario'))
+            return reply(
+              toolUse('Write', {
+                file_path: byClient,
+                content:
+                  '---\nname: deploy-day\ndescription: We deploy on Fridays\ntype: project\n---\n\nFridays.\n',
+              }),
+            )
+          return reply(text('Noted: we deploy on Fridays.'))
+        },
+      },
+    })
+    fakes.push(fake)
+    const env = clientEnv(sb.env, fake.url)
+    await installHooks(env, sb.project)
+    const run = await runClient(
+      client,
+      ['-p', '[scenario:again] Remember: we deploy on Fridays.', '--dangerously-skip-permissions'],
+      {
+        cwd: sb.project,
+        env,
+      },
+    )
+    expect(run.code, run.out).toBe(0)
+    expect(existsSync(byClient), 'the client saved the memory itself').toBe(true)
+    // Memdir's Stop hook ran and stood back: no extraction request of its own.
+    await until(
+      'the hook’s background run',
+      () => {
+        const log = hookLogPath(sb.env.MEMDIR_DATA_DIR!)
+        return existsSync(log) && readFileSync(log, 'utf8').includes('saves memories itself')
+      },
+      60_000,
+    )
+    expect(fake.requests.filter(isMemdirExtraction)).toHaveLength(0)
+  }, 300_000)
+})
+
+/**
+ * The client's own recall, at a terminal: only the newest clients record it in the transcript
+ * (2.1.88 selects memories but keeps no trace a hook could read).
+ */
+const NEWEST = CLIENT_VERSIONS.at(-1)!
+describe(`Claude Code ${NEWEST} recalling memories itself`, () => {
+  let found: ClientOrSkip = {}
+  beforeAll(() => {
+    found = realClient(NEWEST)
+  }, 600_000)
+
+  it('never injects a memory the client already recalled itself in the session (at a terminal)', async (t) => {
+    if (!found.client) return t.skip(`no Claude Code ${NEWEST}: ${found.skipped}`)
+    const client = found.client
+    const { sb, ctx, memoryDir } = world({
+      tengu_moth_copse: true,
+      tengu_passport_quail: true,
+      tengu_slate_thimble: true,
+    })
+    const isClientSelector = (r: RecordedRequest) =>
+      ((r.body.tools as unknown[] | undefined)?.length ?? 0) === 0 && /testing\.md \(/.test(textOf(r))
+    let prompts = 0
+    const fake = await startFakeAnthropic([], {
+      fallback: {
+        kind: 'dynamic',
+        respond: (req) => {
+          // Memdir's selector finds nothing for the first prompt: only the client recalls then.
+          if (isMemdirSelector(req))
+            return reply(text(JSON.stringify({ selected_memories: prompts > 1 ? ['testing.md'] : [] })))
+          if (isMemdirExtraction(req)) return reply(text('Nothing to save.'))
+          if (isClientSelector(req)) return reply(text('{"selected_memories":["testing.md"]}'))
+          // One tool call per turn: the client attaches what it recalled to the turn's next request.
+          if (lastUserText(req).includes('tool_result')) return reply(text(SCENARIO_TEXT.again))
+          return reply(toolUse('Read', { file_path: join(sb.project, 'a.txt') }))
+        },
+      },
+    })
+    fakes.push(fake)
+    const env = clientEnv(sb.env, fake.url)
+    await installHooks(env, sb.project)
+    const transcript = () =>
+      readdirSync(getProjectTranscriptDir(ctx))
+        .filter((f) => f.endsWith('.jsonl'))
+        .map((f) => readFileSync(join(getProjectTranscriptDir(ctx), f), 'utf8'))
+        .join('')
+    const answers = () => transcript().split(SCENARIO_TEXT.again).length - 1
+    const tmux = new Tmux()
+    try {
+      tmux.start(sb.project, { ...env, TERM: 'xterm-256color' }, [
+        client.cmd,
+        ...client.args,
+        '--dangerously-skip-permissions',
+      ])
+      await passDialogs(tmux)
+      for (const prompt of [
+        '[scenario:again] How do we run the integration tests against postgres?',
+        '[scenario:again] Which database do those tests use?',
+      ]) {
+        prompts++
+        tmux.type(prompt)
+        await sleep(700)
+        tmux.key('Enter')
+        await waitFor(
+          `answer ${prompts}`,
+          () => answers() >= prompts,
+          90_000,
+          () => tmux.pane(),
+        )
+      }
+    } finally {
+      tmux.kill()
+    }
+    // The client surfaced the memory itself on the first prompt...
+    expect(transcript().includes('"relevant_memories"'), 'the client recorded its own recall').toBe(true)
+    expect(fake.requests.some(isClientSelector)).toBe(true)
+    // ...so on the second Memdir had nothing left to choose from: no selector call, nothing added.
+    expect(fake.requests.filter(isMemdirSelector)).toHaveLength(1)
+    const feed = activityFileFor(ctx, memoryDir)
+    const recalls = existsSync(feed) ? (await readActivity(feed)).filter((i) => i.kind === 'recall') : []
+    expect(recalls).toEqual([])
+  }, 300_000)
 })

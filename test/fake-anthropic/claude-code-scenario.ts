@@ -67,6 +67,16 @@ function scripts(projectDir: string, tools: string[]): Record<string, FakeBlock[
       ],
       [text(SCENARIO_TEXT.done)],
     ],
+    // The tools scenario without the subagent: one turn that ends when its answer does.
+    read: [
+      [text(SCENARIO_TEXT.firstLook), toolUse('Bash', { command: 'ls', description: 'List files' })],
+      [
+        text(SCENARIO_TEXT.reading),
+        toolUse('Read', { file_path: file('a.txt') }),
+        toolUse('Read', { file_path: file('b.txt') }),
+      ],
+      [text(SCENARIO_TEXT.done)],
+    ],
     sub: [[toolUse('Read', { file_path: file('a.txt') })], [text(SCENARIO_TEXT.subDone)]],
     after: [[text(SCENARIO_TEXT.after)]],
     again: [[text(SCENARIO_TEXT.again)]],
