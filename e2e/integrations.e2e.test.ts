@@ -39,6 +39,14 @@ describe('Settings → Integrations', () => {
       expect(claudeCode).toMatch(/^claude mcp add memdir -- .* mcp --cwd /)
       const desktop = JSON.parse((await panel.getByLabel(/Claude Desktop/).textContent()) ?? '')
       expect(desktop.mcpServers.memdir.args).toContain('mcp')
+      // Codex and Gemini CLI: this install's command and this project's path, in each one's format.
+      const codex = (await panel.getByLabel(/Codex CLI/).textContent()) ?? ''
+      expect(codex.split('\n')[0]).toBe('[mcp_servers.memdir]')
+      expect(codex).toContain(`"mcp", "--cwd", ${JSON.stringify(sb.project)}]`)
+      expect(codex).toContain(`command = ${JSON.stringify(desktop.mcpServers.memdir.command)}`)
+      const gemini = JSON.parse((await panel.getByLabel(/Gemini CLI/).textContent()) ?? '')
+      expect(gemini.mcpServers.memdir).toEqual({ ...desktop.mcpServers.memdir, trust: true })
+      expect(gemini.mcpServers.memdir.args.slice(-3)).toEqual(['mcp', '--cwd', sb.project])
 
       await projectRow.getByRole('button', { name: 'Uninstall' }).click()
       await plan.getByRole('button', { name: 'Write this change' }).click()

@@ -21,15 +21,33 @@ export interface ClientOrSkip {
 
 /** Installs a client version, or says loudly why it cannot. */
 export function realClient(requested: string): ClientOrSkip {
+  const found = installOrSkip(
+    `Claude Code ${requested}`,
+    'MEMDIR_REQUIRE_CLAUDE_CODE',
+    'test:claude-code',
+    () => install(resolveVersion(requested)),
+  )
+  return found.value ? { client: found.value } : { skipped: found.skipped }
+}
+
+/**
+ * Runs `install`, or, when it fails (no registry), warns loudly and says why; with `requireVar`
+ * set to 1 (the npm script named) the failure is thrown instead, so the run cannot pass by skipping.
+ */
+export function installOrSkip<T>(
+  label: string,
+  requireVar: string,
+  script: string,
+  install: () => T,
+): { value?: T; skipped?: string } {
   try {
-    return { client: install(resolveVersion(requested)) }
+    return { value: install() }
   } catch (e) {
-    const why = (e as Error).message.split('\n')[0] ?? 'install failed'
-    if (process.env.MEMDIR_REQUIRE_CLAUDE_CODE === '1')
-      throw new Error(`the real Claude Code client ${requested} is required here: ${why}`)
+    const why = (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? 'install failed'
+    if (process.env[requireVar] === '1') throw new Error(`the real ${label} is required here: ${why}`)
     console.warn(
-      `\n!!! SKIPPED: real-client tests for Claude Code ${requested} did not run (${why}).\n` +
-        '!!! They prove Memdir against the client users run; `npm run test:claude-code` fails on this.\n',
+      `\n!!! SKIPPED: real-agent tests for ${label} did not run (${why}).\n` +
+        `!!! They prove Memdir against the agent users run; \`npm run ${script}\` fails on this.\n`,
     )
     return { skipped: why }
   }
@@ -75,7 +93,7 @@ export function writeClientConfig(
 
 /** Runs `claude -p` (or any arguments) to its end; its output is returned for failure messages. */
 export function runClient(
-  client: InstalledClient,
+  client: Pick<InstalledClient, 'cmd' | 'args'>,
   args: string[],
   opts: { cwd: string; env: Record<string, string>; timeoutMs?: number },
 ): Promise<{ code: number | null; out: string }> {

@@ -282,6 +282,10 @@ export interface IntegrationsView {
     claudeDesktop: string
     /** The same for Cursor's .cursor/mcp.json. */
     cursor: string
+    /** The `[mcp_servers.memdir]` table for Codex CLI's ~/.codex/config.toml. */
+    codex: string
+    /** The `mcpServers` entry for Gemini CLI's ~/.gemini/settings.json (trusted: no prompt per call). */
+    gemini: string
   }
 }
 

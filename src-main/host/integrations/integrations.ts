@@ -4,26 +4,15 @@ import type { ProjectContext } from '../../core/paths/context.js'
 import { ConflictError, sha256Hex } from '../../core/store/atomic-write.js'
 import { getAppDataDir } from '../settings/app-data.js'
 import { applyHooks, HOOK_SCOPES, hookStatus, planHooks } from './claude-hooks.js'
-import { memdirCommandBase, memdirCommandParts, shellQuote } from './hook-command.js'
+import { memdirCommandBase, memdirCommandParts } from './hook-command.js'
+import { mcpConfigs } from './mcp-configs.js'
 
 /** Settings → Integrations: hook status per scope and ready-to-copy MCP configs for this project. */
 export async function integrationsView(ctx: ProjectContext): Promise<IntegrationsView> {
   const base = memdirCommandBase(ctx.env)
   const hooks: HookStatusView[] = await Promise.all(HOOK_SCOPES.map((s) => hookStatus(ctx, s, base)))
   const { command, args } = memdirCommandParts(ctx.env)
-  const mcpArgs = [...args, 'mcp', '--cwd', ctx.projectRoot]
-  const server = JSON.stringify({ mcpServers: { memdir: { command, args: mcpArgs } } }, null, 2)
-  return {
-    hookCommand: base,
-    hooks,
-    mcp: {
-      claudeCode: ['claude', 'mcp', 'add', 'memdir', '--', command, ...mcpArgs]
-        .map((w) => shellQuote(w))
-        .join(' '),
-      claudeDesktop: server,
-      cursor: server,
-    },
-  }
+  return { hookCommand: base, hooks, mcp: mcpConfigs(command, args, ctx.projectRoot) }
 }
 
 export async function planHookChange(

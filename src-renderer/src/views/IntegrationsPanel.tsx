@@ -189,6 +189,8 @@ export function IntegrationsPanel() {
         <CopyBlock label="Claude Code" text={view.mcp.claudeCode} />
         <CopyBlock label="Claude Desktop (claude_desktop_config.json)" text={view.mcp.claudeDesktop} />
         <CopyBlock label="Cursor (.cursor/mcp.json)" text={view.mcp.cursor} />
+        <CopyBlock label="Codex CLI (~/.codex/config.toml)" text={view.mcp.codex} />
+        <CopyBlock label="Gemini CLI (~/.gemini/settings.json)" text={view.mcp.gemini} />
       </fieldset>
     </section>
   )

@@ -1,0 +1,196 @@
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { HistoryStore } from '../src-main/core/history/history-store.js'
+import { clearAutoMemPathCache, getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
+import { mcpConfigs } from '../src-main/host/integrations/mcp-configs.js'
+import { historyDirFor } from '../src-main/host/settings/app-data.js'
+import { geminiContents, geminiTools, startFakeGemini } from '../test/fake-providers/gemini.js'
+import {
+  responsesInput,
+  responsesTools,
+  startFakeResponses,
+} from '../test/fake-providers/openai-responses.js'
+import type { FakeProvider, ModelTurn, ProviderRequest } from '../test/fake-providers/recording-server.js'
+import { assertCliBuilt, BIN } from '../test/helpers/built-cli.js'
+import { AGENTS, installAgent, type AgentName, type InstalledAgent } from '../test/helpers/other-agents.js'
+import { sandbox, writeFile, type Sandbox } from '../test/helpers/temp-env.js'
+import { installOrSkip, runClient } from './real-client.js'
+
+/**
+ * Memdir reaches every agent through MCP. Two real agents from the npm registry, configured with
+ * exactly the snippet Settings → Integrations shows, run against fakes of their own model APIs on
+ * loopback: the model searches memory, then saves a memory, and each answer reaches its next request.
+ */
+const fakes: FakeProvider[] = []
+afterEach(async () => {
+  while (fakes.length) await fakes.pop()!.close()
+})
+
+const PROMPT = '[mcp] How do we run the integration tests? Note the release checklist.'
+const NEW_MEMORY = {
+  name: 'Release checklist',
+  description: 'what to check before tagging a release',
+  type: 'project',
+  body: 'Run the e2e suite; bump the version.',
+  reason: 'learned in this session',
+}
+
+/** How one agent names Memdir's tools and hands their answers back to the model. */
+interface AgentWire {
+  start(decide: (req: ProviderRequest) => ModelTurn): Promise<FakeProvider>
+  tools(req: ProviderRequest): string[]
+  search: string
+  write: string
+  /** The tool whose answer this request carries last, with that answer. */
+  answered(req: ProviderRequest): { tool: string; answer: string } | undefined
+  /** Writes the agent's config (the Integrations snippet inside it) and returns its environment. */
+  configure(sb: Sandbox, fakeUrl: string, snippet: string): Record<string, string>
+  args: string[]
+}
+
+const WIRES: Record<AgentName, AgentWire> = {
+  codex: {
+    start: startFakeResponses,
+    tools: responsesTools,
+    search: 'mcp__memdir/memory_search',
+    write: 'mcp__memdir/memory_write',
+    answered(req) {
+      const input = responsesInput(req)
+      const out = input.at(-1)
+      if (out?.type !== 'function_call_output') return undefined
+      const call = input.find((i) => i.type === 'function_call' && i.call_id === out.call_id)
+      return { tool: `${call?.namespace}/${call?.name}`, answer: JSON.stringify(out.output) }
+    },
+    configure(sb, fakeUrl, snippet) {
+      const config = [
+        'model = "fake-model"',
+        'model_provider = "fake"',
+        '',
+        '[model_providers.fake]',
+        'name = "Fake Responses API"',
+        `base_url = "${fakeUrl}/v1"`,
+        'wire_api = "responses"',
+        'env_key = "FAKE_OPENAI_API_KEY"',
+        '',
+        // Off, or Codex tries to fetch plugins and apps from the network.
+        '[features]',
+        'plugins = false',
+        'apps = false',
+        '',
+        snippet,
+        '',
+      ].join('\n')
+      writeFile(join(sb.home, '.codex', 'config.toml'), config)
+      return { FAKE_OPENAI_API_KEY: 'sk-fake' }
+    },
+    args: ['exec', '--skip-git-repo-check', PROMPT],
+  },
+  gemini: {
+    start: startFakeGemini,
+    tools: geminiTools,
+    search: 'mcp_memdir_memory_search',
+    write: 'mcp_memdir_memory_write',
+    answered(req) {
+      const part = geminiContents(req)
+        .at(-1)
+        ?.parts?.find((p) => p.functionResponse)?.functionResponse
+      return part ? { tool: part.name, answer: JSON.stringify(part.response) } : undefined
+    },
+    configure(sb, fakeUrl, snippet) {
+      const settings = { security: { auth: { selectedType: 'gemini-api-key' } }, ...JSON.parse(snippet) }
+      writeFile(join(sb.home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2))
+      return {
+        GOOGLE_GEMINI_BASE_URL: fakeUrl,
+        GEMINI_API_KEY: 'fake-key',
+        GEMINI_CLI_TRUST_WORKSPACE: 'true',
+      }
+    },
+    // A fixed model: `auto` first asks a classifier model to route the prompt.
+    args: ['-m', 'gemini-2.5-flash', '-p', PROMPT],
+  },
+}
+
+describe.each(Object.keys(AGENTS) as AgentName[])('%s CLI with Memdir as its MCP server', (name) => {
+  let agent: InstalledAgent | undefined
+  let skipped: string | undefined
+  beforeAll(() => {
+    assertCliBuilt()
+    const found = installOrSkip(
+      `${name} CLI ${AGENTS[name].version}`,
+      'MEMDIR_REQUIRE_AGENTS',
+      'test:agents',
+      () => installAgent(name),
+    )
+    agent = found.value
+    skipped = found.skipped
+  }, 600_000)
+
+  it('the model searches memory, then saves a memory; each answer reaches its next request', async (t) => {
+    if (!agent) return t.skip(`no ${name} CLI: ${skipped}`)
+    const wire = WIRES[name]
+    const sb = sandbox()
+    delete sb.env.CLAUDE_CONFIG_DIR
+    clearAutoMemPathCache()
+    // A path each config format must escape: quotes, a backslash, a space, non-ASCII.
+    const project = join(sb.root, 'work', `the "memo" dir\\ ünïcode's`)
+    mkdirSync(project, { recursive: true })
+    const ctx = sb.ctx({ env: sb.env, projectRoot: project })
+    const memoryDir = getAutoMemPath(ctx)
+    writeFile(
+      join(memoryDir, 'testing.md'),
+      '---\nname: Integration tests\ndescription: integration tests run against a real postgres database, never mocks\ntype: feedback\n---\n\nNever mock the database; set TEST_DATABASE_URL.\n',
+    )
+
+    const steps: string[] = []
+    const fake = await wire.start((req) => {
+      if (!JSON.stringify(req.body).includes('[mcp]')) return { text: 'ok' }
+      const answered = wire.answered(req)
+      steps.push(answered?.tool ?? 'prompt')
+      if (answered?.tool === wire.write) return { text: 'Saved the release checklist.' }
+      if (answered?.tool === wire.search) return { call: { name: wire.write, args: NEW_MEMORY } }
+      if (wire.tools(req).includes(wire.search))
+        return { call: { name: wire.search, args: { query: 'how do we run the integration tests' } } }
+      return { text: 'The memdir tools are not there.' }
+    })
+    fakes.push(fake)
+    // Exactly what Settings → Integrations shows for this install and project.
+    const snippet = mcpConfigs(process.execPath, [BIN], project)[name]
+    const env = {
+      HOME: sb.home,
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      ...wire.configure(sb, fake.url, snippet),
+    }
+    // The agent runs in another dir: `--cwd` in the snippet names the project.
+    const run = await runClient({ cmd: agent.cmd, args: [] }, wire.args, {
+      cwd: sb.project,
+      env,
+      timeoutMs: 180_000,
+    })
+    expect(run.code, run.out).toBe(0)
+
+    const turns = fake.requests.map((r) => ({ req: r, answered: wire.answered(r) }))
+    // The search's answer (the recalled memory, as recall injects it) reached the model...
+    const afterSearch = turns.find((x) => x.answered?.tool === wire.search)
+    expect(
+      afterSearch,
+      `the model never got the search answer: ${steps.join(' → ')}\n${run.out}`,
+    ).toBeDefined()
+    expect(afterSearch!.answered!.answer).toContain('1 relevant among 1 memory')
+    expect(afterSearch!.answered!.answer).toContain('Never mock the database')
+    // ...and so did the write's, naming the memory it saved, indexed and recorded as an MCP write.
+    const afterWrite = turns.find((x) => x.answered?.tool === wire.write)
+    expect(afterWrite, `the model never got the write answer: ${steps.join(' → ')}\n${run.out}`).toBeDefined()
+    const saved = readdirSync(memoryDir).filter(
+      (f) => f.endsWith('.md') && f !== 'MEMORY.md' && f !== 'testing.md',
+    )
+    expect(saved, afterWrite!.answered!.answer).toHaveLength(1)
+    const file = saved[0]!
+    expect(afterWrite!.answered!.answer).toContain(file)
+    expect(readFileSync(join(memoryDir, file), 'utf8')).toContain('Run the e2e suite; bump the version.')
+    expect(readFileSync(join(memoryDir, 'MEMORY.md'), 'utf8')).toContain(`(${file})`)
+    const history = await new HistoryStore(historyDirFor(ctx, memoryDir)).list({ path: file })
+    expect(history.map((e) => e.author)).toEqual(['mcp'])
+    expect(steps).toEqual(['prompt', wire.search, wire.write])
+  }, 300_000)
+})
