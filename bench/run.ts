@@ -1,4 +1,5 @@
 import { benchCli } from './cli.js'
+import { benchClientHooks } from './client-hooks.js'
 import { benchDiff } from './diff.js'
 import { benchHealth } from './health.js'
 import { benchHooks } from './hooks.js'
@@ -19,6 +20,7 @@ const all: Record<string, () => Promise<void>> = {
   cli: () => benchCli(),
   diff: () => benchDiff(),
   hooks: () => benchHooks(),
+  'client-hooks': () => benchClientHooks(),
   health: () => benchHealth(),
   'team-load': () => benchTeamLoad(),
 }
