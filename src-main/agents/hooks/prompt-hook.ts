@@ -50,7 +50,7 @@ export async function runPromptHook(input: UserPromptSubmitHook, env: Env): Prom
     offlineFallback: true,
     projectRoot: ctx.projectRoot,
     termCache: termCacheFor(ctx, memoryDir),
-    scan: cachedScan(ctx),
+    scan: cachedScan(ctx, Infinity),
     scanner: inlineScanner,
   })
   state.surfaced.forEach((p) => session.surfaced.add(p))

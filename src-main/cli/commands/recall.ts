@@ -27,7 +27,7 @@ export async function recallCommand(
     recentTools: tools,
     projectRoot: ctx.projectRoot,
     termCache: termCacheFor(ctx, memoryDir),
-    scan: cachedScan(ctx),
+    scan: cachedScan(ctx, Infinity),
     scanner: scannerFor(ctx),
   })
   if (json) {

@@ -1,7 +1,13 @@
 import { messageOf } from '../../../src-shared/errors.js'
 import type { ModelClient } from '../model/client.js'
 import { formatMemoryManifest } from '../store/manifest.js'
-import { type MemoryHeader, type Scanner, scanMemoryFiles } from '../store/scan.js'
+import {
+  MAX_MEMORY_FILES,
+  type MemoryHeader,
+  newestFirst,
+  type Scanner,
+  scanMemoryFiles,
+} from '../store/scan.js'
 import { rankMemoriesOffline } from './offline-ranker.js'
 import type { TermCache } from './term-cache.js'
 import {
@@ -24,7 +30,10 @@ export interface RecallOptions {
   /** Without a client the offline ranker answers, labelled as such. */
   client?: ModelClient
   signal?: AbortSignal
-  /** Supplies the candidate headers (an incremental index); defaults to a fresh scan. */
+  /**
+   * Supplies every memory's header, newest first (an incremental index); defaults to a fresh scan
+   * of all. The offline ranker ranks them all; the model selector's manifest takes the newest 200.
+   */
   scan?: (memoryDir: string) => Promise<MemoryHeader[]>
   /** When the selector call fails or times out, answer with the offline ranker (labelled) instead. */
   offlineFallback?: boolean
@@ -50,28 +59,35 @@ function selectionFrom(reply: unknown): string[] {
   return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : []
 }
 
-/** SPEC §6: scan → drop already surfaced → manifest → selector → keep only listed names (≤ 5). */
+/**
+ * SPEC §6: scan → drop already surfaced → manifest → selector → keep only listed names (≤ 5).
+ * The selector sees the newest 200 as Claude Code's does; the offline ranker, with no prompt to
+ * fit, ranks every memory, so an old memory that alone answers a query is still found.
+ */
 export async function findRelevantMemories(
   query: string,
   memoryDir: string,
   opts: RecallOptions = {},
 ): Promise<RecallResult> {
   const surfaced = new Set(opts.alreadySurfaced ?? [])
-  const all = await (opts.scan ?? ((dir: string) => scanMemoryFiles(dir, { scanner: opts.scanner })))(
-    memoryDir,
-  )
-  const candidates = all.filter((m) => !surfaced.has(m.filePath))
+  const all = await (
+    opts.scan ?? ((dir: string) => scanMemoryFiles(dir, { scanner: opts.scanner, limit: Infinity }))
+  )(memoryDir)
+  const unseen = all.filter((m) => !surfaced.has(m.filePath))
+  const manifest = [...unseen].sort(newestFirst).slice(0, MAX_MEMORY_FILES)
+  const candidates = opts.client ? manifest : unseen
   const base = { candidates: candidates.length, rawSelection: [] as string[] }
-  if (!candidates.length) return { ...base, memories: [], mode: opts.client ? 'model' : 'offline' }
+  if (!unseen.length) return { ...base, memories: [], mode: opts.client ? 'model' : 'offline' }
 
   const offline = async (why: string): Promise<RecallResult> => {
-    const ranked = await rankMemoriesOffline(query, candidates, {
+    const ranked = await rankMemoriesOffline(query, unseen, {
       cache: opts.termCache,
       scanner: opts.scanner,
     })
     await opts.termCache?.save(all)
     return {
       ...base,
+      candidates: unseen.length,
       mode: 'offline',
       note: `offline ranking (${why}): lexical match on name, description and body`,
       memories: ranked.map((r) => ({ path: r.header.filePath, mtimeMs: r.header.mtimeMs })),

@@ -116,7 +116,7 @@ export class Workspace {
     this.previews = createPreviewsService(ctx, {
       memoryDir: this.memoryDir,
       client: deps.model.client,
-      scan: () => this.index.list(200),
+      scan: () => this.index.list(Infinity),
       // The offline ranker's terms, kept across recall previews and shared with the CLI and hooks.
       termCache: termCacheFor(ctx, this.memoryDir),
       format: async () => (await style()).format,

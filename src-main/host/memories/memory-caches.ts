@@ -4,7 +4,7 @@ import { sanitizePath } from '../../core/paths/sanitize.js'
 import { TermCache } from '../../core/recall/term-cache.js'
 import { HeaderCache } from '../../core/store/header-cache.js'
 import type { MemoryHeader } from '../../core/store/memory-header.js'
-import { scanMemoryFiles } from '../../core/store/scan.js'
+import { MAX_MEMORY_FILES, scanMemoryFiles } from '../../core/store/scan.js'
 import { scannerFor } from '../../core/store/scan-worker-client.js'
 import { getAppDataDir } from '../settings/app-data.js'
 
@@ -26,14 +26,18 @@ export function headerCacheFor(ctx: ProjectContext, memoryDir: string): HeaderCa
 }
 
 /**
- * The scan a CLI command or hook runs: on the calling thread, the newest headers through that
+ * The scan a CLI command or hook runs: on the calling thread, the newest `limit` headers (all for
+ * recall) through that
  * dir's header cache (a stat pass); with threads, a plain scan in the worker threads.
  */
-export function cachedScan(ctx: ProjectContext): (memoryDir: string) => Promise<MemoryHeader[]> {
+export function cachedScan(
+  ctx: ProjectContext,
+  limit = MAX_MEMORY_FILES,
+): (memoryDir: string) => Promise<MemoryHeader[]> {
   const scanner = scannerFor(ctx)
   return (memoryDir) =>
     scanMemoryFiles(
       memoryDir,
-      scanner.kind === 'inline' ? { headerCache: headerCacheFor(ctx, memoryDir) } : { scanner },
+      scanner.kind === 'inline' ? { headerCache: headerCacheFor(ctx, memoryDir), limit } : { scanner, limit },
     )
 }
