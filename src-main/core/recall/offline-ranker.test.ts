@@ -15,6 +15,22 @@ const rank = async (d: string, q: string) =>
   (await rankMemoriesOffline(q, await scanMemoryFiles(d))).map((r) => r.header.filename)
 
 describe('offline ranker', () => {
+  it('returns every memory close to the best one, and nothing when the best covers too little', async () => {
+    const d = dir({
+      'canary.md': [
+        'Canary first',
+        'ship a production deploy to the canary pool before the full rollout',
+        '',
+      ],
+      'freeze.md': ['Deploy freeze', 'no production deploy in the holiday freeze', ''],
+      'runbook.md': ['Deploy runbook', 'how to roll back a production deploy', ''],
+      'lunch.md': ['Team lunch', 'the team eats together on Fridays', ''],
+    })
+    expect((await rank(d, 'production deploy')).sort()).toEqual(['canary.md', 'freeze.md', 'runbook.md'])
+    // One shared common word is not an answer.
+    expect(await rank(d, 'order team laptops for the interns and the printer')).toEqual([])
+  })
+
   it('folds accents and splits on anything but letters and digits, ASCII or not', () => {
     expect(tokenize('Café résumé: v2_api, naïve-Übersetzung')).toEqual([
       'cafe',

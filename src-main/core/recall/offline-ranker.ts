@@ -11,21 +11,32 @@ function queryTerms(query: string): { weights: Map<string, number>; own: string[
   const own = [...new Set(termsOf(query))]
   const weights = new Map(own.map((t) => [t, 1]))
   for (const t of own)
-    for (const s of synonymTable().get(t) ?? []) if (!weights.has(s)) weights.set(s, SYNONYM_WEIGHT)
+    for (const s of synonymTable().get(t) ?? []) if (!weights.has(s)) weights.set(s, TUNING.synonymWeight)
   return { weights, own }
 }
 
 const K1 = 1.2
 const B = 0.75
-const SYNONYM_WEIGHT = 0.6
 /** Field weights: what a memory is for (name, description) counts above its body. */
 const FIELDS = { name: 3, description: 3, body: 1 } as const
-/** A query term only the body matches covers this much of itself. */
-const BODY_ONLY = 0.5
-/** A memory must cover this share of the query (idf-weighted) … */
-const MIN_COVERAGE = 0.3
-/** … and score at least this share of the best memory's score. */
-const MIN_SHARE_OF_TOP = 0.7
+
+/**
+ * The ranker's cut-offs, tuned on the tuning half of bench/recall-quality's sets only (the
+ * held-out half is for reporting; bench/recall-quality/sweep.ts is how).
+ */
+export const TUNING = {
+  synonymWeight: 0.6,
+  /** A query term only the body matches covers this much of itself. */
+  bodyOnly: 0.5,
+  /** Something fits only if the best memory covers this share of the query (idf-weighted); … */
+  minCoverage: 0.3,
+  /** … then every memory scoring at least this share of the best one is returned, … */
+  minShareOfTop: 0.7,
+  /** … if it covers this share of the query itself. */
+  minOwnCoverage: 0.15,
+  /** How much a query word no memory has weighs in coverage, relative to an average word. */
+  absentWeight: 1,
+}
 /** How much of the body is ranked. */
 const BODY_LINES = 60
 
@@ -159,44 +170,54 @@ export async function rankMemoriesOffline(
   if (!present.length) return []
   const typical = present.reduce((n, j) => n + raw[j]!, 0) / present.length
   const idfs = raw.map((v, j) => (inSome(j) ? v : typical))
-  const weightOf = queried.map((q) => weights.get(q)!)
   // Coverage counts each of the query's own terms once: matched by itself (in full) or by a
   // synonym (at its weight), in full in the name or description, at half when only the body has
   // it. groupsOf[j]: the own terms a matched term j counts for, and how much.
-  const mass = ownIdx.map((j) => idfs[j]!)
+  const mass = ownIdx.map((j) => (inSome(j) ? idfs[j]! : TUNING.absentWeight * idfs[j]!))
   const ownMass = mass.reduce((n, m) => n + m, 0) || 1
   // Flat pairs (group, weight) per term: indexed loops, as this runs cold (interpreted) in a hook.
   const groupsOf: number[][] = queried.map(() => [])
   ownIdx.forEach((j, group) => {
     groupsOf[j]!.push(group, 1)
     for (const s of synonymTable().get(queried[j]!) ?? [])
-      groupsOf[index.get(s)!]!.push(group, SYNONYM_WEIGHT)
+      groupsOf[index.get(s)!]!.push(group, TUNING.synonymWeight)
   })
+  // Per query term (a group: the term and its synonyms) its best-matching variant counts, once: a
+  // memory that says "deploy", "ship" and "rollout" has matched one query word, not three.
   const best = new Float64Array(ownIdx.length)
+  const gain = new Float64Array(ownIdx.length)
   const scored = docs.map((d) => {
     const c = d.counts
     const norm = K1 * (1 - B + (B * d.length) / avgLen)
     best.fill(0)
-    let score = 0
+    gain.fill(0)
     for (let k = 0; k < d.matched.length; k++) {
       const j = d.matched[k]!
       const tf = FIELDS.name * c[3 * j]! + FIELDS.description * c[3 * j + 1]! + FIELDS.body * c[3 * j + 2]!
-      score += weightOf[j]! * idfs[j]! * ((tf * (K1 + 1)) / (tf + norm))
-      const where = c[3 * j]! + c[3 * j + 1]! > 0 ? 1 : BODY_ONLY
+      const saturated = idfs[j]! * ((tf * (K1 + 1)) / (tf + norm))
+      const where = c[3 * j]! + c[3 * j + 1]! > 0 ? 1 : TUNING.bodyOnly
       const pairs = groupsOf[j]!
       for (let p = 0; p < pairs.length; p += 2) {
         const g = pairs[p]!
-        const v = pairs[p + 1]! * where
-        if (v > best[g]!) best[g] = v
+        const w = pairs[p + 1]!
+        if (w * where > best[g]!) best[g] = w * where
+        if (w * saturated > gain[g]!) gain[g] = w * saturated
       }
     }
     let covered = 0
-    for (let g = 0; g < mass.length; g++) covered += best[g]! * mass[g]!
+    let score = 0
+    for (let g = 0; g < mass.length; g++) {
+      covered += best[g]! * mass[g]!
+      score += gain[g]!
+    }
     return { header: d.header, score, coverage: covered / ownMass }
   })
-  const top = Math.max(0, ...scored.map((s) => s.score))
+  // Whether anything fits is the best memory's question; which memories are returned then is
+  // relative to it, so every memory close to the best comes back, not mostly one.
+  const best1 = scored.reduce((a, b) => (b.score > a.score ? b : a))
+  if (best1.score <= 0 || best1.coverage < TUNING.minCoverage) return []
   return scored
-    .filter((s) => s.score > 0 && s.coverage >= MIN_COVERAGE && s.score >= MIN_SHARE_OF_TOP * top)
+    .filter((s) => s.score >= TUNING.minShareOfTop * best1.score && s.coverage >= TUNING.minOwnCoverage)
     .sort((a, b) => b.score - a.score || b.header.mtimeMs - a.header.mtimeMs)
     .slice(0, opts.limit ?? MAX_RECALLED)
 }

@@ -8,7 +8,7 @@ import { TermCache } from './term-cache.js'
 import { termsVersion } from './terms.js'
 
 const memory = (body: string) =>
-  `---\nname: Release notes\ndescription: how releases are written\ntype: project\n---\n\n${body}\n`
+  `---\nname: Build notes\ndescription: notes the build team keeps\ntype: project\n---\n\n${body}\n`
 
 /** Ranks with a cache loaded fresh from `file`, as a new hook process would, and saves it back. */
 async function rankWithCache(dir: string, file: string, query: string): Promise<string[]> {
@@ -36,7 +36,7 @@ describe('recall term cache', () => {
     utimesSync(path, STAMP, STAMP)
     writeFile(
       join(dir, 'other.md'),
-      memory('Nothing about that here at all.').replace('Release notes', 'Other'),
+      memory('Nothing about that here at all.').replace('Build notes', 'Other'),
     )
 
     expect(await rankWithCache(dir, cacheFile, 'changelog template')).toEqual(['notes.md'])
