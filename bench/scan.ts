@@ -138,31 +138,38 @@ export async function benchScan(sizes = [200, 2000, 20000]): Promise<void> {
   console.log(
     '\n## bench/scan — scanMemoryFiles vs a naive stat-sort-read, the like-for-like floor (list, stat all, read the 200 newest) and the bare read-every-file floor',
   )
-  const rows: Record<string, string | number>[] = []
-  const calls: Record<string, string | number>[] = []
-  for (const n of sizes) {
-    const { dir, cleanup } = benchDir(`scan${n}`)
-    try {
-      generateMemories(dir, n)
-      const runs = n >= 20000 ? 5 : 9
-      // Every approach gets the same warm-up; the scan's code runs in worker threads, whose JIT
-      // needs some dozens of calls to reach the steady state a long-lived app sees.
-      const warmup = n >= 20000 ? 2 : 30
-      const ms: Record<string, number> = {}
-      // Interleaved rounds, so drift on a noisy machine hits every approach alike.
-      const samples: Record<string, number[]> = {}
-      for (let round = 0; round < 3; round++) {
+  const dirs = sizes.map((n) => {
+    const d = benchDir(`scan${n}`)
+    generateMemories(d.dir, n)
+    return { n, ...d }
+  })
+  try {
+    const samples = new Map<number, Record<string, number[]>>(sizes.map((n) => [n, {}]))
+    // Interleaved rounds, sizes and approaches alike, so drift on a noisy machine hits every cell.
+    // The scan's code runs in worker threads, whose JIT needs some dozens of calls to reach the
+    // steady state a long-lived app sees: the first round warms every cell up.
+    for (let round = 0; round < 3; round++)
+      for (const { n, dir } of dirs)
         for (const [name, fn] of Object.entries(scanApproaches)) {
-          ;(samples[name] ??= []).push(await timeIt(() => fn(dir), runs, round === 0 ? warmup : 1))
+          const runs = n >= 20000 ? 5 : 9
+          const warmup = round === 0 ? (n >= 20000 ? 2 : 30) : 1
+          ;(samples.get(n)![name] ??= []).push(await timeIt(() => fn(dir), runs, warmup))
         }
-      }
-      for (const [name, xs] of Object.entries(samples)) ms[name] = xs.sort((a, b) => a - b)[1] as number
+    const rows: Record<string, string | number>[] = []
+    const calls: Record<string, string | number>[] = []
+    for (const { n, dir } of dirs) {
+      const ms: Record<string, number> = {}
+      for (const [name, xs] of Object.entries(samples.get(n)!))
+        ms[name] = xs.sort((a, b) => a - b)[1] as number
       const index = new MemoryIndex(dir)
       await index.load()
-      const incremental = await timeIt(async () => {
-        await index.update(['memory_00007.md'])
-        return index.list(200)
-      }, runs)
+      const incremental = await timeIt(
+        async () => {
+          await index.update(['memory_00007.md'])
+          return index.list(200)
+        },
+        n >= 20000 ? 5 : 9,
+      )
       rows.push({
         files: n,
         'scan ms': ms.scan!.toFixed(1),
@@ -178,14 +185,14 @@ export async function benchScan(sizes = [200, 2000, 20000]): Promise<void> {
         'incremental ms (1 changed)': incremental.toFixed(2),
       })
       const row: Record<string, string | number> = { files: n }
-      for (const name of ['scan', 'naive', 'floor'])
+      for (const name of ['scan', 'floor-same-job', 'naive', 'floor'])
         row[`${name} fs syscalls`] = measuredFsCalls(name, dir) ?? 'n/a'
       calls.push(row)
-    } finally {
-      cleanup()
     }
+    table(rows)
+    console.log('fs syscalls per run (strace -f, all threads; open/read/stat/close/getdents):')
+    table(calls)
+  } finally {
+    for (const d of dirs) d.cleanup()
   }
-  table(rows)
-  console.log('fs syscalls per run (strace -f, all threads; open/read/stat/close/getdents):')
-  table(calls)
 }

@@ -134,18 +134,7 @@ export function scanMemoryFilesSync(
     }
     return out.sort(newestFirst)
   }
-  const stamped: { filename: string; filePath: string; mtimeMs: number; size: number }[] = []
-  for (const filename of files) {
-    const filePath = pathOf(filename)
-    try {
-      const st = statSync(filePath, { throwIfNoEntry: false })
-      if (st?.isFile()) stamped.push({ filename, filePath, mtimeMs: st.mtimeMs, size: st.size })
-    } catch (e) {
-      rethrowUnless(isFsError(e), e)
-      // unreadable: skipped, as the one-pass read would skip it
-    }
-  }
-  stamped.sort(newestFirst)
+  const stamped = stampFiles(files, pathOf).sort(newestFirst)
   const out: MemoryHeader[] = []
   for (let i = 0; i < stamped.length && out.length < limit; i++) {
     const s = stamped[i]!
@@ -154,6 +143,47 @@ export function scanMemoryFilesSync(
   }
   // A file edited between its stat and its read carries the newer mtime.
   return out.sort(newestFirst)
+}
+
+export interface Stamped {
+  filename: string
+  filePath: string
+  mtimeMs: number
+  size: number
+}
+
+/** Each file's mtime and size; a file gone or unreadable is skipped, as a header read would skip it. */
+function stampFiles(files: readonly string[], pathOf: (f: string) => string): Stamped[] {
+  const stamped: Stamped[] = []
+  for (const filename of files) {
+    const filePath = pathOf(filename)
+    try {
+      const st = statSync(filePath, { throwIfNoEntry: false })
+      if (st?.isFile()) stamped.push({ filename, filePath, mtimeMs: st.mtimeMs, size: st.size })
+    } catch (e) {
+      rethrowUnless(isFsError(e), e)
+      // unreadable: skipped
+    }
+  }
+  return stamped
+}
+
+/**
+ * The first half of a sharded scan: when the whole dir holds no more than `limit` files, this
+ * shard's headers (one pass, nothing to choose); otherwise only its files' stamps, so that the
+ * newest `limit` are chosen across every shard before any header is read.
+ */
+export function headersOrStampsSync(
+  memoryDir: string,
+  limit: number,
+  shard: Shard,
+): { headers: PackedHeaders } | { stamped: [string, number, number][] } {
+  const listed = listMemoryFilesSync(memoryDir)
+  const files = listed.filter((f) => shardOf(f, shard.count) === shard.index)
+  if (listed.length <= limit) return { headers: packHeaders(scanMemoryFilesSync(memoryDir, limit, shard)) }
+  return {
+    stamped: stampFiles(files, memoryFilePathJoiner(memoryDir)).map((s) => [s.filename, s.mtimeMs, s.size]),
+  }
 }
 
 export type TextFileResult =
@@ -184,17 +214,20 @@ export type HeadResult = { ok: true; head: FileHead } | { ok: false; error: stri
 export type ScanJob =
   | { kind: 'list'; dir: string }
   | { kind: 'scan'; dir: string; limit: number; shard?: Shard }
+  | { kind: 'headers-or-stamps'; dir: string; limit: number; shard: Shard }
   | { kind: 'headers'; dir: string; files: string[] }
   | { kind: 'heads'; paths: string[]; maxLines: number }
   | { kind: 'texts'; paths: string[]; maxBytes: number }
 
 export type ScanJobResult<J extends ScanJob> = J extends { kind: 'list' }
   ? string[]
-  : J extends { kind: 'scan' | 'headers' }
-    ? PackedHeaders
-    : J extends { kind: 'texts' }
-      ? TextFileResult[]
-      : HeadResult[]
+  : J extends { kind: 'headers-or-stamps' }
+    ? ReturnType<typeof headersOrStampsSync>
+    : J extends { kind: 'scan' | 'headers' }
+      ? PackedHeaders
+      : J extends { kind: 'texts' }
+        ? TextFileResult[]
+        : HeadResult[]
 
 export function runScanJob<J extends ScanJob>(job: J): ScanJobResult<J> {
   switch (job.kind) {
@@ -202,6 +235,8 @@ export function runScanJob<J extends ScanJob>(job: J): ScanJobResult<J> {
       return listMemoryFilesSync(job.dir) as ScanJobResult<J>
     case 'scan':
       return packHeaders(scanMemoryFilesSync(job.dir, job.limit, job.shard)) as ScanJobResult<J>
+    case 'headers-or-stamps':
+      return headersOrStampsSync(job.dir, job.limit, job.shard) as ScanJobResult<J>
     case 'headers': {
       const pathOf = memoryFilePathJoiner(job.dir)
       return packHeaders(job.files.map((f) => tryReadHeader(f, pathOf(f)))) as ScanJobResult<J>

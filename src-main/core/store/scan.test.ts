@@ -5,6 +5,7 @@ import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import { formatMemoryManifest } from './manifest.js'
 import { newestFirst, readTextFiles, scanMemoryFiles } from './scan.js'
 import { listMemoryFilesSync, scanMemoryFilesSync, shardOf } from './scan-sync.js'
+import { inlineScanner, threadedScanner } from './scan-worker-client.js'
 
 const mem = (name: string, description: string, type = 'project') =>
   `---\nname: ${name}\ndescription: ${description}\ntype: ${type}\n---\n\nbody of ${name}\n`
@@ -14,6 +15,25 @@ function touch(path: string, mtimeMs: number) {
 }
 
 describe('scanMemoryFiles', () => {
+  it('gives the same newest headers on the worker threads as on the calling thread, small or large', async () => {
+    const base = Date.UTC(2026, 0, 1)
+    for (const n of [150, 450]) {
+      const dir = tempDir()
+      for (let i = 0; i < n; i++) {
+        const p = writeFile(join(dir, i % 3 ? `m${i}.md` : join('team', `t${i}.md`)), mem(`m${i}`, `memory ${i}`))
+        touch(p, base + ((i * 7919) % n) * 60_000)
+      }
+      writeFile(join(dir, 'broken.md'), '---\nname: [unclosed\n---\nbody\n')
+      touch(join(dir, 'broken.md'), base + n * 60_000)
+      const names = (hs: { filename: string; name?: string }[]) => hs.map((h) => `${h.filename}:${h.name}`)
+      const inline = await scanMemoryFiles(dir, { scanner: inlineScanner })
+      const threaded = await scanMemoryFiles(dir, { scanner: threadedScanner() })
+      expect(threaded).toHaveLength(Math.min(200, n + 1))
+      expect(names(threaded)).toEqual(names(inline))
+      expect(threaded[0]!.filename).toBe('broken.md')
+    }
+  })
+
   it('scans a 1,000-file dir down to the 200 newest, newest first', async () => {
     const dir = tempDir()
     const base = Date.UTC(2026, 0, 1)

@@ -9,7 +9,7 @@ import {
 import { unpackHeaders } from './packed-headers.js'
 import type { FileHead } from './read-head.js'
 import type { HeaderCache } from './header-cache.js'
-import { scanMemoryFilesSync, type TextFileResult } from './scan-sync.js'
+import { scanMemoryFilesSync, shardOf, type TextFileResult } from './scan-sync.js'
 import { defaultScanner, type Scanner } from './scan-worker-client.js'
 
 export type { Scanner, TextFileResult }
@@ -59,20 +59,61 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promis
 export function scanMemoryFiles(memoryDir: string, opts: ScanOptions = {}): Promise<MemoryHeader[]> {
   const limit = opts.limit ?? MAX_MEMORY_FILES
   if (opts.headerCache) return abortable(scanWithCache(memoryDir, limit, opts.headerCache), opts.signal)
-  const shards = (opts.scanner ?? defaultScanner()).runSharded((index, count) => ({
-    kind: 'scan' as const,
-    dir: memoryDir,
-    limit,
-    shard: count > 1 ? { index, count } : undefined,
-  }))
+  const scanner = opts.scanner ?? defaultScanner()
   const pathOf = memoryFilePathJoiner(memoryDir)
   return abortable(
-    shards.then((packed) => {
-      const parts = packed.map((p) => unpackHeaders(p, pathOf) as MemoryHeader[])
-      return parts.length === 1 ? (parts[0] ?? []) : parts.flat().sort(newestFirst).slice(0, limit)
-    }),
+    scanner.kind === 'threaded' && Number.isFinite(limit)
+      ? shardedScan(memoryDir, limit, scanner)
+      : scanner
+          .runSharded((index, count) => ({
+            kind: 'scan' as const,
+            dir: memoryDir,
+            limit,
+            shard: count > 1 ? { index, count } : undefined,
+          }))
+          .then((packed) => {
+            const parts = packed.map((p) => unpackHeaders(p, pathOf) as MemoryHeader[])
+            return parts.length === 1 ? (parts[0] ?? []) : parts.flat().sort(newestFirst).slice(0, limit)
+          }),
     opts.signal,
   )
+}
+
+/**
+ * A scan split over the worker threads that reads no more headers than an unsplit one: each shard
+ * stats its share, the newest `limit` are chosen across all shards, then each shard reads the
+ * headers of its chosen files (a file that does not parse is replaced by the next newest).
+ */
+async function shardedScan(memoryDir: string, limit: number, scanner: Scanner): Promise<MemoryHeader[]> {
+  const pathOf = memoryFilePathJoiner(memoryDir)
+  const first = await scanner.runSharded((index, count) => ({
+    kind: 'headers-or-stamps' as const,
+    dir: memoryDir,
+    limit,
+    shard: { index, count },
+  }))
+  if (first.every((r) => 'headers' in r))
+    return first
+      .flatMap((r) => ('headers' in r ? (unpackHeaders(r.headers, pathOf) as MemoryHeader[]) : []))
+      .sort(newestFirst)
+  const stamped = first
+    .flatMap((r) => ('stamped' in r ? r.stamped : []))
+    .map(([filename, mtimeMs, size]) => ({ filename, mtimeMs, size }))
+    .sort(newestFirst)
+  const out: MemoryHeader[] = []
+  let next = 0
+  while (out.length < limit && next < stamped.length) {
+    const batch = stamped.slice(next, next + limit - out.length).map((s) => s.filename)
+    next += batch.length
+    const read = await scanner.runSharded((index, count) => ({
+      kind: 'headers' as const,
+      dir: memoryDir,
+      files: batch.filter((f) => shardOf(f, count) === index),
+    }))
+    for (const r of read) for (const h of unpackHeaders(r, pathOf)) if (h) out.push(h as MemoryHeader)
+  }
+  // A file edited between its stat and its read carries the newer mtime.
+  return out.sort(newestFirst).slice(0, limit)
 }
 
 /** Headers of these files (paths relative to the dir), in order; a file that cannot be read is null. */
