@@ -41,7 +41,7 @@ export default defineConfig({
                 // caches, recall and injection, one chunk instead of fifteen.
                 name: 'memory',
                 priority: 1,
-                test: /src-main[\\/]core[\\/](store[\\/](scan|scan-sync|scan-worker-client|read-head|packed-headers|memory-header|header-cache|stamped-cache|frontmatter|manifest)\.ts|recall[\\/])|src-main[\\/]host[\\/](activity[\\/]activity-store|memories[\\/](manifest-view|memory-caches)|previews[\\/]recall-view)\.ts|src-main[\\/]agents[\\/]hooks[\\/](prompt-hook|recall-state)\.ts/,
+                test: /src-main[\\/]core[\\/](store[\\/](scan|scan-sync|scan-worker-client|read-head|packed-headers|memory-header|header-cache|stamped-cache|frontmatter|manifest)\.ts|recall[\\/])|src-main[\\/]host[\\/](activity[\\/]activity-store|memories[\\/](manifest-view|memory-caches)|previews[\\/](recall-view|prompt-recall|recall-state))\.ts|src-main[\\/]agents[\\/]hooks[\\/]prompt-hook\.ts/,
               },
               {
                 name: 'base',

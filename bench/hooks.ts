@@ -1,9 +1,27 @@
-import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { cliWorkspace, pairedRatio, percentile, table } from './lib.js'
 
 const CLI = join(import.meta.dirname, '..', 'bin', 'memdir.js')
+
+/** Runs a child without blocking this process's event loop (the app in it must answer the hook). */
+function runAsync(
+  args: string[],
+  input: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
+    child.on('error', reject)
+    child.on('close', (status) => resolve({ status, stdout, stderr }))
+    child.stdin.end(input)
+  })
+}
 
 function timeProcess(args: string[], input: string | undefined, env: NodeJS.ProcessEnv): number {
   const t = performance.now()
@@ -13,61 +31,86 @@ function timeProcess(args: string[], input: string | undefined, env: NodeJS.Proc
   return ms
 }
 
+type Case = 'warm' | 'cold' | 'app running'
+
 /**
  * `memdir hook prompt` (what Claude Code runs before every prompt), process start to exit, with
- * the offline ranker — next to a bare `node -e 0` measured in the same rounds.
+ * the offline ranker, next to a bare `node -e 0` measured in the same rounds. Every run is a new
+ * session's first prompt (a fixed session would inject nothing after the first run: a no-op).
+ * Cases: warm (the caches the previous run left), cold (no caches: they are deleted before each
+ * run), and with the app running (the hook asks it over the socket; the app answers from its
+ * watcher-fed index, in this bench's process). Sizes and cases are interleaved round by round.
  */
 export async function benchHooks(sizes = [200, 20_000], runs = 21): Promise<void> {
   if (!existsSync(join(import.meta.dirname, '..', 'out', 'main', 'cli.js'))) {
     console.log('bench/hooks: run `npm run build` first')
     return
   }
-  const rows: Record<string, string | number>[] = []
-  for (const n of sizes) {
-    const { dir, project, env, cleanup } = cliWorkspace(`hooks-${n}`, n)
-    try {
-      const node: number[] = []
-      const hook: number[] = []
-      let injected = 0
-      for (let i = -2; i < runs; i++) {
-        const input = JSON.stringify({
-          session_id: `bench-${n}-${i}`,
-          transcript_path: join(dir, 'none.jsonl'),
-          cwd: project,
-          hook_event_name: 'UserPromptSubmit',
-          prompt: `why does subsystem ${i % 37} deploy pipeline need the feature flag`,
-        })
-        const a = timeProcess(['-e', '0'], undefined, env)
-        const t = performance.now()
-        const r = spawnSync(process.execPath, [CLI, 'hook', 'prompt'], { input, env, encoding: 'utf8' })
-        const b = performance.now() - t
-        if (r.status !== 0 || !r.stdout.includes('additionalContext'))
-          throw new Error(`hook prompt gave no context (exit ${r.status}): ${r.stderr}`)
-        injected = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } })
-          .hookSpecificOutput.additionalContext.length
-        if (i < 0) continue // warm-up: page cache, disk
-        node.push(a)
-        hook.push(b)
+  const cases: Case[] = ['warm', 'cold', 'app running']
+  const worlds = sizes.map((n) => {
+    const w = cliWorkspace(`hooks-${n}`, n)
+    // The app listens on its own data dir's socket, so the other cases never reach it.
+    return { n, ...w, appEnv: { ...w.env, MEMDIR_DATA_DIR: join(w.dir, 'data-app') } }
+  })
+  const { createHost } = await import('../src-main/host/app/host.js')
+  const apps = await Promise.all(worlds.map((w) => createHost({ env: w.appEnv, projectRoot: w.project })))
+  const node = new Map<string, number[]>()
+  const hook = new Map<string, number[]>()
+  const injected = new Map<string, number>()
+  try {
+    for (let i = -2; i < runs; i++) {
+      for (const w of worlds) {
+        for (const c of cases) {
+          if (c === 'cold' && w.n > 200) continue // the goal is for 200; 20,000 cold is a one-off
+          const key = `${w.n}|${c}`
+          const input = JSON.stringify({
+            session_id: `bench-${c}-${w.n}-${i}`,
+            transcript_path: join(w.dir, 'none.jsonl'),
+            cwd: w.project,
+            hook_event_name: 'UserPromptSubmit',
+            prompt: `why does subsystem ${(i + 37) % 37} deploy pipeline need the feature flag`,
+          })
+          const env = c === 'app running' ? w.appEnv : w.env
+          {
+            if (c === 'cold') rmSync(join(w.env.MEMDIR_DATA_DIR, 'cache'), { recursive: true, force: true })
+            const a = timeProcess(['-e', '0'], undefined, env)
+            const t = performance.now()
+            const r = await runAsync([CLI, 'hook', 'prompt'], input, env)
+            const b = performance.now() - t
+            if (r.status !== 0 || !r.stdout.includes('additionalContext'))
+              throw new Error(`hook prompt (${key}) gave no context (exit ${r.status}): ${r.stderr}`)
+            injected.set(
+              key,
+              (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } })
+                .hookSpecificOutput.additionalContext.length,
+            )
+            if (i < 0) continue // warm-up: page cache, disk, the app's JIT
+            ;(node.get(key) ?? node.set(key, []).get(key)!).push(a)
+            ;(hook.get(key) ?? hook.set(key, []).get(key)!).push(b)
+          }
+        }
       }
-      const paired = pairedRatio(hook, node)
-      node.sort((x, y) => x - y)
-      hook.sort((x, y) => x - y)
-      const p50n = percentile(node, 50)
-      const p50h = percentile(hook, 50)
-      rows.push({
-        memories: n.toLocaleString('en'),
-        'node -e 0 p50 ms': p50n.toFixed(0),
-        'hook prompt p50 ms': p50h.toFixed(0),
-        'hook prompt p95 ms': percentile(hook, 95).toFixed(0),
-        'hook / node': paired,
-        'context chars': injected,
-      })
-    } finally {
-      cleanup()
     }
+  } finally {
+    for (const app of apps) await app.close()
+    for (const w of worlds) w.cleanup()
   }
+  const rows = [...hook.keys()].map((key) => {
+    const [n, c] = key.split('|')
+    const h = [...hook.get(key)!].sort((x, y) => x - y)
+    const b = [...node.get(key)!].sort((x, y) => x - y)
+    return {
+      memories: Number(n).toLocaleString('en'),
+      case: c!,
+      'node -e 0 p50 ms': percentile(b, 50).toFixed(0),
+      'hook prompt p50 ms': percentile(h, 50).toFixed(0),
+      'hook prompt p95 ms': percentile(h, 95).toFixed(0),
+      'hook / node': pairedRatio(hook.get(key)!, node.get(key)!),
+      'context chars': injected.get(key) ?? 0,
+    }
+  })
   console.log(
-    '\nhooks — `memdir hook prompt` start to exit (offline ranker) vs bare `node -e 0` (ratio: median of same-round pairs)',
+    `\nhooks — \`memdir hook prompt\` start to exit (offline ranker, each run a new session's first prompt) vs bare \`node -e 0\` (ratio: median of same-round pairs, ${runs} rounds)`,
   )
   table(rows)
 }

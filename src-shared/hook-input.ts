@@ -43,6 +43,8 @@ export const AgentJobSchema = v.variant('type', [
     event: v.string(),
   }),
   v.strictObject({ type: v.literal('ping') }),
+  /** A prompt hook asks the running app to recall from its own index (it answers the hook output). */
+  v.strictObject({ type: v.literal('prompt'), input: UserPromptSubmitInput }),
   /** The CLI asks the desktop app for a secret it keeps in the OS keychain. */
   v.strictObject({
     type: v.literal('secret'),

@@ -1,4 +1,5 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
@@ -9,7 +10,7 @@ import {
   startFakeAnthropic,
   type FakeAnthropic,
 } from '../../../test/fake-anthropic/server.js'
-import { runBuilt } from '../../../test/helpers/built-cli.js'
+import { BIN, runBuilt } from '../../../test/helpers/built-cli.js'
 import { sandbox, writeFile } from '../../../test/helpers/temp-env.js'
 import { HistoryStore } from '../../core/history/history-store.js'
 import { clearAutoMemPathCache, getAutoMemPath } from '../../core/paths/auto-mem-path.js'
@@ -236,6 +237,65 @@ describe('memdir hook stop', () => {
     expect(fake.requests.filter((q) => q.path.startsWith('/v1/messages'))).toHaveLength(2)
   })
 
+  it('a running app answers the prompt hook from its own index; with none, the hook recalls itself', async () => {
+    const { sb, memoryDir } = project()
+    const input = hookInput(VERSIONS[0]!, 'UserPromptSubmit', sb, {
+      prompt: 'how do we run the integration tests against postgres?',
+      session_id: 'app-answers',
+    })
+    // The hook process sees no memories of its own (another config dir): only an answer from the
+    // app can carry testing.md.
+    const blind = { ...sb.env, CLAUDE_CONFIG_DIR: join(sb.root, 'elsewhere') }
+    const { createHost } = await import('../../host/app/host.js')
+    const host = await createHost({ env: sb.env, projectRoot: sb.project })
+    try {
+      const r = await runBuilt(['hook', 'prompt'], { env: blind, input: JSON.stringify(input) })
+      expect(r.code).toBe(0)
+      const context = JSON.parse(r.stdout).hookSpecificOutput.additionalContext as string
+      expect(context).toContain(join(memoryDir, 'testing.md'))
+      // The app kept the session's state: the same memory is not injected twice.
+      const again = await runBuilt(['hook', 'prompt'], { env: blind, input: JSON.stringify(input) })
+      expect(again.stdout).toBe('')
+      expect(readFileSync(hookLogPath(sb.env.MEMDIR_DATA_DIR!), 'utf8')).toContain(
+        'nothing added by the running app',
+      )
+    } finally {
+      await host.close()
+    }
+    // No app: the hook, blind to testing.md, finds nothing itself.
+    const alone = await runBuilt(['hook', 'prompt'], {
+      env: blind,
+      input: JSON.stringify({ ...input, session_id: 'no-app' }),
+    })
+    expect(alone).toMatchObject({ code: 0, stdout: '' })
+  })
+
+  it('`memdir watch` answers the prompt hook too', async () => {
+    const { sb, memoryDir } = project()
+    const input = hookInput(VERSIONS[0]!, 'UserPromptSubmit', sb, {
+      prompt: 'how do we run the integration tests against postgres?',
+      session_id: 'watch-answers',
+    })
+    const watch = spawn(process.execPath, [BIN, 'watch', '--cwd', sb.project], {
+      env: { PATH: process.env.PATH, ...sb.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    try {
+      let out = ''
+      watch.stdout.on('data', (c: Buffer) => (out += c.toString()))
+      await until('watch listening', () => out.includes('watching'), 20_000)
+      const blind = { ...sb.env, CLAUDE_CONFIG_DIR: join(sb.root, 'elsewhere') }
+      const r = await runBuilt(['hook', 'prompt'], { env: blind, input: JSON.stringify(input) })
+      expect(r.code).toBe(0)
+      expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain(
+        join(memoryDir, 'testing.md'),
+      )
+    } finally {
+      watch.kill('SIGINT')
+      await new Promise((resolve) => watch.once('exit', resolve))
+    }
+  })
+
   it('a running app takes the turn over its socket and extracts it itself', async () => {
     const { sb, memoryDir } = project()
     const input = hookInput(VERSIONS[0]!, 'Stop', sb)
@@ -286,9 +346,11 @@ describe('memdir hook stop', () => {
   it('hands the turn to a running app over its socket instead', async () => {
     const { sb } = project()
     const jobs: TurnEndedJob[] = []
-    const server = await listenForAgentJobs(sb.env.MEMDIR_DATA_DIR!, async (job) => {
-      jobs.push(job)
-      return { accepted: true }
+    const server = await listenForAgentJobs(sb.env.MEMDIR_DATA_DIR!, {
+      turnEnded: async (job) => {
+        jobs.push(job)
+        return { accepted: true }
+      },
     })
     try {
       const input = hookInput(VERSIONS[0]!, 'Stop', sb)

@@ -72,6 +72,19 @@ export async function hookCommand(io: CliIO, event: string | undefined, job: Hoo
     if (event === 'prompt') {
       const input = check(UserPromptSubmitInput, raw)
       if (!input.ok) throw new Error(`unexpected hook input: ${input.message}`)
+      // A running app (or `memdir watch`) of this project answers from its index: no scan here.
+      const { agentSocketPath, offerAgentJob } = await import('../../host/integrations/agent-socket.js')
+      const { selectorTimeoutMs } = await import('../../host/previews/selector-deadline.js')
+      const served = await offerAgentJob(
+        agentSocketPath(dataDir),
+        { type: 'prompt', input: input.value },
+        selectorTimeoutMs(io.env) + 2000,
+      )
+      if (served.accepted) {
+        if (served.value) io.stdout(served.value + '\n')
+        else await log(`nothing added by the running app (${served.reason})`)
+        return 0
+      }
       const { runPromptHook } = await import('../../agents/hooks/prompt-hook.js')
       const r = await runPromptHook(input.value, io.env)
       if (r.output) io.stdout(JSON.stringify(r.output) + '\n')

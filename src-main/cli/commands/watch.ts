@@ -2,6 +2,9 @@ import { messageOf } from '../../../src-shared/errors.js'
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { listenForAgentJobs } from '../../host/integrations/agent-socket.js'
+import { cachedScan, termCacheFor } from '../../host/memories/memory-caches.js'
+import { recallForPrompt } from '../../host/previews/prompt-recall.js'
+import { selectorTimeoutMs } from '../../host/previews/selector-deadline.js'
 import { getAppDataDir } from '../../host/settings/app-data.js'
 import { createProjectContext } from '../../host/settings/project.js'
 import { getProjectTranscriptDir } from '../../core/paths/team-agent-paths.js'
@@ -34,11 +37,27 @@ export async function watchCommand(ctx: ProjectContext, io: CliIO, signal: Abort
   })
   await watcher.start()
   // Claude Code's Stop hook hands this project's finished turns here while `watch` runs.
-  const socket = await listenForAgentJobs(getAppDataDir(ctx), async (job) => {
-    const target = getAutoMemPath(createProjectContext({ cwd: job.projectRoot, env: ctx.env }))
-    if (target !== getAutoMemPath(ctx)) return { accepted: false, reason: 'watching another project' }
-    await watcher.turnEnded(job.transcriptPath)
-    return { accepted: true }
+  const memoryDir = getAutoMemPath(ctx)
+  const ours = (cwd: string) => getAutoMemPath(createProjectContext({ cwd, env: ctx.env })) === memoryDir
+  const elsewhere = { accepted: false, reason: 'watching another project' }
+  // Kept for the life of the watch: a prompt's recall reuses the terms read for the last one.
+  const termCache = termCacheFor(ctx, memoryDir)
+  const socket = await listenForAgentJobs(getAppDataDir(ctx), {
+    turnEnded: async (job) => {
+      if (!ours(job.projectRoot)) return elsewhere
+      await watcher.turnEnded(job.transcriptPath)
+      return { accepted: true }
+    },
+    prompt: async (job) => {
+      if (!ours(job.input.cwd)) return elsewhere
+      const r = await recallForPrompt(ctx, job.input, {
+        scan: cachedScan(ctx, Infinity),
+        termCache,
+        client,
+        selectorTimeoutMs: selectorTimeoutMs(ctx.env),
+      })
+      return { accepted: true, value: r.output ? JSON.stringify(r.output) : '', reason: r.skipped }
+    },
   }).catch((e: unknown) => {
     io.stderr(`watch: hooks cannot hand turns to this process (${messageOf(e)})\n`)
     return undefined

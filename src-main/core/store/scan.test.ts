@@ -20,7 +20,10 @@ describe('scanMemoryFiles', () => {
     for (const n of [150, 450]) {
       const dir = tempDir()
       for (let i = 0; i < n; i++) {
-        const p = writeFile(join(dir, i % 3 ? `m${i}.md` : join('team', `t${i}.md`)), mem(`m${i}`, `memory ${i}`))
+        const p = writeFile(
+          join(dir, i % 3 ? `m${i}.md` : join('team', `t${i}.md`)),
+          mem(`m${i}`, `memory ${i}`),
+        )
         touch(p, base + ((i * 7919) % n) * 60_000)
       }
       writeFile(join(dir, 'broken.md'), '---\nname: [unclosed\n---\nbody\n')

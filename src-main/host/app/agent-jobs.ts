@@ -8,8 +8,8 @@ import { listenForAgentJobs } from '../integrations/agent-socket.js'
 
 /**
  * The app's end of the hooks' socket: Claude Code's Stop hook hands finished turns of the open
- * workspace to this app, and (only the desktop app, which holds the keychain) the CLI asks for
- * the secrets it keeps. When the socket cannot be opened, hooks run their extraction themselves.
+ * workspace to this app, its prompt hook asks for recall from the app's index, and (only the
+ * desktop app, which holds the keychain) the CLI asks for the secrets it keeps. When the socket cannot be opened, hooks run their extraction themselves.
  */
 export function serveAgentJobs(deps: {
   dataDir: string
@@ -18,16 +18,25 @@ export function serveAgentJobs(deps: {
   secrets?: HeldSecrets
   activity: ActivityLog
 }) {
-  return listenForAgentJobs(
-    deps.dataDir,
-    async (job) => {
-      const ws = deps.workspace()
-      if (!ws || getAutoMemPath(deps.projectCtx(job.projectRoot)) !== ws.memoryDir)
-        return { accepted: false, reason: 'the app has another workspace open' }
+  const open = (cwd: string) => {
+    const ws = deps.workspace()
+    return ws && getAutoMemPath(deps.projectCtx(cwd)) === ws.memoryDir ? ws : undefined
+  }
+  const elsewhere = { accepted: false, reason: 'the app has another workspace open' }
+  return listenForAgentJobs(deps.dataDir, {
+    turnEnded: async (job) => {
+      const ws = open(job.projectRoot)
+      if (!ws) return elsewhere
       await ws.runs.turnEnded(job.transcriptPath)
       return { accepted: true }
     },
-    deps.secrets
+    prompt: async (job) => {
+      const ws = open(job.input.cwd)
+      if (!ws) return elsewhere
+      const r = await ws.recallForPrompt(job.input)
+      return { accepted: true, value: r.output ? JSON.stringify(r.output) : '', reason: r.skipped }
+    },
+    secret: deps.secrets
       ? (req) =>
           req.name === 'apiKey'
             ? deps.secrets!.apiKey
@@ -35,7 +44,7 @@ export function serveAgentJobs(deps: {
               ? deps.secrets!.teamTokens[req.pair]
               : undefined
       : undefined,
-  ).catch((e: unknown) => {
+  }).catch((e: unknown) => {
     deps.activity.add({
       kind: 'extraction',
       level: 'warning',

@@ -25,6 +25,10 @@ import { termCacheFor } from '../memories/memory-caches.js'
 import { AGENT_PREFIX, agentMemoryRoot } from '../memories/memory-views.js'
 import { createMemoriesService } from '../memories/service.js'
 import { createPreviewsService } from '../previews/service.js'
+import { recallForPrompt, type PromptRecallResult } from '../previews/prompt-recall.js'
+import { selectorTimeoutMs } from '../previews/selector-deadline.js'
+import type { TermCache } from '../../core/recall/term-cache.js'
+import type { UserPromptSubmitHook } from '../../../src-shared/hook-input.js'
 import { createRunsService } from '../runs/service.js'
 import { historyDirFor, proposalsDirFor } from '../settings/app-data.js'
 import { loadEffectiveConfig } from '../settings/config.js'
@@ -64,6 +68,7 @@ export class Workspace {
   readonly health: ReturnType<typeof createHealthService>
   readonly runs: ReturnType<typeof createRunsService>
   private proposalWatcher?: FSWatcher
+  private readonly termCache: TermCache
 
   constructor(private readonly deps: WorkspaceDeps) {
     const { ctx } = deps
@@ -72,6 +77,7 @@ export class Workspace {
     this.memoryDir = resolveAutoMemPath(ctx).path
     this.teamDir = getTeamMemPath(ctx)
     this.index = new MemoryIndex(this.memoryDir, scanner)
+    this.termCache = termCacheFor(ctx, this.memoryDir)
     this.search = new MemorySearchIndex(
       [
         { dir: this.memoryDir, prefix: '' },
@@ -118,7 +124,7 @@ export class Workspace {
       client: deps.model.client,
       scan: () => this.index.list(Infinity),
       // The offline ranker's terms, kept across recall previews and shared with the CLI and hooks.
-      termCache: termCacheFor(ctx, this.memoryDir),
+      termCache: this.termCache,
       format: async () => (await style()).format,
     })
     this.timeline = createHistoryService(ctx, {
@@ -157,6 +163,21 @@ export class Workspace {
         this.health.changed(await listMemoryFiles(this.memoryDir, scanner))
         return (await this.health.report()).findings
       },
+    })
+  }
+
+  /**
+   * A Claude Code prompt hook's recall, asked over the agent socket: from this workspace's
+   * watcher-fed index and term cache, so the hook process neither scans nor ranks.
+   */
+  recallForPrompt(input: UserPromptSubmitHook): Promise<PromptRecallResult> {
+    const { ctx, model } = this.deps
+    return recallForPrompt(ctx, input, {
+      scan: () => this.index.list(Infinity),
+      termCache: this.termCache,
+      scanner: scannerFor(ctx),
+      client: model.client,
+      selectorTimeoutMs: selectorTimeoutMs(ctx.env),
     })
   }
 

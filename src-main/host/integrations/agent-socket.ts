@@ -22,15 +22,26 @@ export function agentSocketPath(dataDir: string, platform = process.platform): s
 
 export type TurnEndedJob = Extract<AgentJob, { type: 'turn-ended' }>
 export type SecretRequest = Extract<AgentJob, { type: 'secret' }>
+export type PromptJob = Extract<AgentJob, { type: 'prompt' }>
 
 export interface AgentReply {
   accepted: boolean
   reason?: string
-  /** The answer to a `secret` request. */
+  /** The answer to a `secret` request; to a `prompt` job, the hook output ('' for none). */
   value?: string
 }
 
-const MAX_LINE = 64 * 1024
+/** What a listener does with each kind of job; a kind it has no handler for is refused. */
+export interface AgentJobHandlers {
+  turnEnded: (job: TurnEndedJob) => Promise<AgentReply>
+  /** Recall for a prompt hook, from the listener's own index. */
+  prompt?: (job: PromptJob) => Promise<AgentReply>
+  /** The desktop app answers the CLI's secret requests (the socket is the user's only). */
+  secret?: (request: SecretRequest) => string | undefined
+}
+
+// A prompt and the memories recalled for it (a session injects at most 60 KiB) fit easily.
+const MAX_LINE = 8 * 1024 * 1024
 
 function readLine(socket: Socket, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -101,9 +112,7 @@ export interface AgentSocketServer {
  */
 export async function listenForAgentJobs(
   dataDir: string,
-  handle: (job: TurnEndedJob) => Promise<AgentReply>,
-  /** The desktop app answers the CLI's secret requests (the socket is the user's only). */
-  secret?: (request: SecretRequest) => string | undefined,
+  handlers: AgentJobHandlers,
 ): Promise<AgentSocketServer | undefined> {
   const path = agentSocketPath(dataDir)
   if (process.platform !== 'win32') {
@@ -112,7 +121,8 @@ export async function listenForAgentJobs(
     await chmod(dirname(path), 0o700)
   }
   const server = createServer((socket) => {
-    socket.setTimeout(5000, () => socket.destroy())
+    // Long enough for a prompt job's model selector (its own deadline is shorter).
+    socket.setTimeout(15_000, () => socket.destroy())
     readLine(socket, 5000).then(
       async (line) => {
         let reply: AgentReply
@@ -121,9 +131,13 @@ export async function listenForAgentJobs(
           if (!parsed.ok) reply = { accepted: false, reason: `bad job: ${parsed.message}` }
           else if (parsed.value.type === 'ping') reply = { accepted: true }
           else if (parsed.value.type === 'secret') {
-            const value = secret?.(parsed.value)
+            const value = handlers.secret?.(parsed.value)
             reply = value ? { accepted: true, value } : { accepted: false, reason: 'not kept here' }
-          } else reply = await handle(parsed.value)
+          } else if (parsed.value.type === 'prompt')
+            reply = handlers.prompt
+              ? await handlers.prompt(parsed.value)
+              : { accepted: false, reason: 'this listener does not recall' }
+          else reply = await handlers.turnEnded(parsed.value)
         } catch (e) {
           reply = { accepted: false, reason: messageOf(e) }
         }

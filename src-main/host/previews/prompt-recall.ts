@@ -1,0 +1,106 @@
+import { join, relative, sep } from 'node:path'
+import { isFsError, rethrowUnless } from '../../../src-shared/errors.js'
+import type { PromptHookOutput, UserPromptSubmitHook } from '../../../src-shared/hook-input.js'
+import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
+import type { ProjectContext } from '../../core/paths/context.js'
+import { getAutoMemoryEnablement } from '../../core/paths/enablement.js'
+import { sanitizePath } from '../../core/paths/sanitize.js'
+import type { ModelClient } from '../../core/model/client.js'
+import { RecallSession } from '../../core/recall/recall-session.js'
+import type { TermCache } from '../../core/recall/term-cache.js'
+import { recalledInTranscript } from '../../core/sessions/client-memory.js'
+import type { MemoryHeader } from '../../core/store/memory-header.js'
+import type { Scanner } from '../../core/store/scan.js'
+import { activityFileFor, appendActivity, newActivityItem } from '../activity/activity-store.js'
+import { getAppDataDir } from '../settings/app-data.js'
+import { loadRecallState, pruneRecallStates, saveRecallState } from './recall-state.js'
+
+export interface PromptRecallResult {
+  output?: PromptHookOutput
+  /** Why nothing was added (for the log). */
+  skipped?: string
+}
+
+export interface PromptRecallDeps {
+  /** Every memory's header, newest first (a hook's header-cached scan, or the app's index). */
+  scan: (memoryDir: string) => Promise<MemoryHeader[]>
+  termCache?: TermCache
+  scanner?: Scanner
+  client?: ModelClient
+  /** The model selector's deadline; the offline ranker answers after it. */
+  selectorTimeoutMs: number
+}
+
+/**
+ * Recall for one prompt of a Claude Code session, minus what the session already surfaced (by
+ * Memdir or by the client itself) and within its 60 KiB budget: the hook output, or why nothing.
+ * A hook process runs it, or the running app on the hook's behalf, from its own index.
+ */
+export async function recallForPrompt(
+  ctx: ProjectContext,
+  input: UserPromptSubmitHook,
+  deps: PromptRecallDeps,
+): Promise<PromptRecallResult> {
+  const auto = getAutoMemoryEnablement(ctx)
+  if (!auto.enabled) return { skipped: `auto memory is off: ${auto.reason}` }
+  const memoryDir = getAutoMemPath(ctx)
+  const stateDir = join(getAppDataDir(ctx), 'hooks', 'recall', sanitizePath(memoryDir))
+  const state = await loadRecallState(stateDir, input.session_id)
+  const { client } = deps
+  const session = new RecallSession(memoryDir, {
+    client,
+    // The selector's hard deadline; the offline ranker (no client) needs none.
+    signal: client ? AbortSignal.timeout(deps.selectorTimeoutMs) : undefined,
+    offlineFallback: true,
+    projectRoot: ctx.projectRoot,
+    termCache: deps.termCache,
+    scan: deps.scan,
+    scanner: deps.scanner,
+  })
+  state.surfaced.forEach((p) => session.surfaced.add(p))
+  // What the client recalled itself in this session is in its context already.
+  const byClient = await recalledInTranscript(input.transcript_path).catch((e: unknown) => {
+    rethrowUnless(isFsError(e), e)
+    return []
+  })
+  byClient.forEach((p) => session.surfaced.add(p))
+  session.injectedBytes = state.injectedBytes
+  // Only the model selector reads which tools the agent just used: the offline ranker needs no
+  // transcript, so a hook without a model never parses the transcript's tail.
+  const recentTools = client
+    ? await import('../../core/sessions/recent-tools.js')
+        .then((m) => m.recentToolsInTranscript(input.transcript_path))
+        .catch(() => [])
+    : []
+  const outcome = await session.surface(input.prompt, recentTools)
+  if (outcome.skipped) return { skipped: outcome.reason }
+  if (!outcome.injections.length) return { skipped: 'no relevant memory' }
+
+  saveRecallState(stateDir, input.session_id, {
+    surfaced: [...session.surfaced],
+    injectedBytes: session.injectedBytes,
+  })
+  if (state.fresh) await pruneRecallStates(stateDir) // once per session is often enough
+  const files = outcome.result.memories.map((m) => relative(memoryDir, m.path).split(sep).join('/'))
+  await appendActivity(
+    activityFileFor(ctx, memoryDir),
+    newActivityItem({
+      kind: 'recall',
+      level: 'info',
+      source: 'hook',
+      title: `Recalled ${files.length} ${files.length === 1 ? 'memory' : 'memories'} for a prompt`,
+      detail: `${input.prompt.slice(0, 200)}${input.prompt.length > 200 ? '…' : ''}${
+        outcome.result.mode === 'offline' ? ` (${outcome.result.note})` : ''
+      }`,
+      files,
+    }),
+  )
+  return {
+    output: {
+      hookSpecificOutput: {
+        hookEventName: 'UserPromptSubmit',
+        additionalContext: outcome.injections.join('\n\n'),
+      },
+    },
+  }
+}
