@@ -301,7 +301,7 @@ describe(`Claude Code ${NEWEST} recalling memories itself`, () => {
         )
       }
     } finally {
-      tmux.kill()
+      await tmux.stop()
     }
     // The client surfaced the memory itself on the first prompt...
     expect(transcript().includes('"relevant_memories"'), 'the client recorded its own recall').toBe(true)

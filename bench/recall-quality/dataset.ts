@@ -18,7 +18,8 @@ export interface LabelledQuery {
   expect: string[]
 }
 
-const m = (
+/** One labelled memory, in the order its fields are written. */
+export const m = (
   file: string,
   type: LabelledMemory['type'],
   name: string,

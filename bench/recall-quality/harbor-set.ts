@@ -1,4 +1,4 @@
-import type { LabelledMemory, LabelledQuery } from './dataset.js'
+import { m, type LabelledMemory, type LabelledQuery } from './dataset.js'
 
 /**
  * A second labelled recall set, written to check that the offline ranker generalises: 121 memories
@@ -14,14 +14,6 @@ import type { LabelledMemory, LabelledQuery } from './dataset.js'
  * are the TUNE half, odd positions the HELD_OUT half. Tuning may look at TUNE only; HELD_OUT is for
  * reporting (bench/recall-quality prints both).
  */
-const m = (
-  file: string,
-  type: LabelledMemory['type'],
-  name: string,
-  description: string,
-  body: string,
-): LabelledMemory => ({ file, type, name, description, body })
-
 export const HARBOR_MEMORIES: LabelledMemory[] = [
   // deploys (quay)
   m(

@@ -64,6 +64,30 @@ export class Tmux {
   kill(): void {
     spawnSync('tmux', ['-L', this.socket, 'kill-server'])
   }
+  /**
+   * Ends the session and waits for the program in it to exit (it may still be writing its files
+   * after the hang-up), killing it after `ms`: a test's temp dir can then be removed.
+   */
+  async stop(ms = 15_000): Promise<void> {
+    let pid = 0
+    try {
+      pid = Number(this.run('display-message', '-p', '-t', this.session, '#{pane_pid}').trim())
+    } catch {
+      // no session left
+    }
+    this.kill()
+    const running = () => {
+      try {
+        process.kill(pid, 0)
+        return true
+      } catch {
+        return false
+      }
+    }
+    const end = Date.now() + ms
+    while (pid > 0 && running() && Date.now() < end) await sleep(100)
+    if (pid > 0 && running()) process.kill(pid, 'SIGKILL')
+  }
 }
 
 /** The client's start-up dialogs differ per version: answer each until the prompt box shows. */
