@@ -104,9 +104,14 @@ describe('history, restore and the review inbox', () => {
       await page.locator('.toast', { hasText: 'Memory updated in proj' }).waitFor({ timeout: 10_000 })
       await page.getByRole('button', { name: 'Activity' }).click()
       await page.getByRole('button', { name: 'Undo this run' }).click()
-      await page.getByText('Undone: 2 file(s) restored').waitFor()
+      await page.getByText('Undone: 2 files back to before this run').waitFor()
       expect(existsSync(join(dir, 'grafana.md'))).toBe(false)
       expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe(indexBefore)
+      // History names the undone create "undone", not "restored".
+      await page.getByRole('navigation').getByRole('button', { name: 'History' }).click()
+      const entries = page.getByRole('list', { name: 'History entries' })
+      const undone = entries.getByRole('button').filter({ hasText: 'grafana.md' }).first()
+      await expect.poll(() => undone.locator('.change').textContent()).toBe('undone')
     } finally {
       await app.close()
     }

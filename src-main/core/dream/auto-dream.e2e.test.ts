@@ -18,6 +18,7 @@ import { HealthChecker } from '../health/health-checker.js'
 import { createAutoDream, type DreamDeps, type DreamEvent } from './auto-dream.js'
 import { lockPath, readLastConsolidatedAt } from './lock.js'
 import { loadSnapshot, restoreSnapshot } from './snapshot.js'
+import { ProposalStore } from '../review/proposals.js'
 
 const HOUR = 3_600_000
 
@@ -50,6 +51,25 @@ function setLock(memoryDir: string, pid: number, ageMs: number) {
 }
 
 describe('autoDream runs', () => {
+  it('in review mode, a run that changes nothing proposes nothing and says so', async () => {
+    const { client } = await fakeModel([reply(text('Everything is already tidy.'))])
+    const root = tempDir()
+    const proposals = new ProposalStore(join(root, 'proposals'))
+    const { dream, memoryDir, events } = setup(client, { review: { enabled: () => true, proposals } })
+    writeFile(
+      join(memoryDir, 'deploy.md'),
+      '---\nname: Deploy\ndescription: ship it\ntype: project\n---\nShip.\n',
+    )
+    const r = await dream.executeAutoDream({ force: true })
+    expect(r).toMatchObject({
+      type: 'improved',
+      count: 0,
+      summary: 'Nothing to consolidate: no memory changed',
+    })
+    expect(await proposals.list()).toEqual([])
+    expect(events.some((e) => e.type === 'proposed')).toBe(false)
+  })
+
   it('merges and deletes files, reports "Improved N memories", and the snapshot undoes it byte for byte', async () => {
     const { fake, client } = await fakeModel()
     const { dream, memoryDir, events, root } = setup(client)

@@ -1,4 +1,5 @@
 import { messageOf, orIfMissing } from '../../../src-shared/errors.js'
+import { ago, span } from '../../../src-shared/words.js'
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type Anthropic from '@anthropic-ai/sdk'
@@ -88,7 +89,7 @@ export type DreamOutcome = Extract<DreamEvent, { type: 'blocked' | 'improved' | 
 /** "Improved 3 memories" */
 export function dreamSummary(count: number): string {
   return count === 0
-    ? 'Memories already consolidated — nothing changed'
+    ? 'Nothing to consolidate: no memory changed'
     : `Improved ${count} ${count === 1 ? 'memory' : 'memories'}`
 }
 
@@ -132,7 +133,7 @@ export function createAutoDream(deps: DreamDeps) {
     if (!opts.force) {
       const hours = (t - last) / 3_600_000
       if (hours < minHours)
-        return block('too_soon', `last consolidation ${hours.toFixed(1)} h ago (needs ${minHours} h)`)
+        return block('too_soon', `last consolidation ${ago(t - last)} (needs ${span(minHours * 3_600_000)})`)
       const interval = deps.scanIntervalMs ?? DREAM_DEFAULTS.scanIntervalMs
       if (t - lastSessionScanAt < interval)
         return block('scan_throttled', 'sessions were checked less than 10 minutes ago')
@@ -192,7 +193,8 @@ export function createAutoDream(deps: DreamDeps) {
         // A consolidation rewrites memories: a kept `modified` is bumped, a new file stamped.
         stamp: memoryStamper([deps.memoryDir], { stamps: style.stamps }),
       })
-      if (proposed && deps.review) {
+      // A review with nothing in it is no proposal: a run that changed nothing says so in the feed.
+      if (proposed?.length && deps.review) {
         // A successful run: its time stands, so the same consolidation is not proposed again and again.
         const files = proposed
         const proposal = await deps.review.proposals.create({
@@ -247,7 +249,7 @@ export function createAutoDream(deps: DreamDeps) {
         gate: 'too_soon',
         ok: hours >= minHours,
         detail: last
-          ? `last consolidation ${hours.toFixed(1)} h ago (needs ${minHours} h)`
+          ? `last consolidation ${ago(t - last)} (needs ${span(minHours * 3_600_000)})`
           : 'never consolidated',
       },
       {

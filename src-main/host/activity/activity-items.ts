@@ -1,4 +1,5 @@
 import type { DreamEvent } from '../../core/dream/auto-dream.js'
+import { count } from '../../../src-shared/words.js'
 import type { ExtractionEvent } from '../../core/extract/extract-memories.js'
 import type { TeamSyncEvent } from '../../core/team/scheduler.js'
 import type { ActivityInput } from './activity-store.js'
@@ -47,7 +48,7 @@ export function extractionActivity(
     return waitingForReview(
       base,
       'New memories waiting for review',
-      `${e.paths.length} file(s) proposed: ${e.paths.join(', ')}`,
+      `${count(e.paths.length, 'file')} proposed: ${e.paths.join(', ')}`,
       e.proposalId,
     )
   if (e.type === 'failed') return failed(base, 'Memory extraction failed', e.error)
@@ -77,7 +78,7 @@ export function dreamActivity(e: DreamEvent, runId?: string): ActivityInput | un
     return waitingForReview(
       base,
       'A consolidation is waiting for review',
-      `${e.paths.length} file(s)`,
+      count(e.paths.length, 'file'),
       e.proposalId,
     )
   if (e.type === 'failed') return failed(base, 'Consolidation failed', e.error)
@@ -90,7 +91,7 @@ export function syncActivity(e: TeamSyncEvent): ActivityInput[] {
     out.push({
       kind: 'sync',
       level: 'warning',
-      title: `Team memory conflict: ${e.conflicts.length} file(s) changed here and on the server`,
+      title: `Team memory conflict: ${count(e.conflicts.length, 'file')} changed here and on the server`,
       detail: "The server's version is on disk now; yours is kept in history. Restore yours to push it.",
       files: e.conflicts.map((c) => `team/${c.key}`),
       restore: e.conflicts.flatMap((c) =>

@@ -1,4 +1,5 @@
 import { sep } from 'node:path'
+import { count } from '../../../src-shared/words.js'
 import { MemdirError, messageOf } from '../../../src-shared/errors.js'
 import type { DreamRunResult } from '../../../src-shared/types.js'
 import type { DreamDeps, DreamEvent } from '../../core/dream/auto-dream.js'
@@ -112,7 +113,7 @@ export function createRunsService(ctx: ProjectContext, deps: RunsDeps) {
             ? r.error
             : r.type === 'improved'
               ? r.summary
-              : `${r.paths.length} file(s) proposed for review`
+              : `${count(r.paths.length, 'file')} proposed for review`
       return { outcome: r.type, message }
     },
 

@@ -1,4 +1,5 @@
 import { Moon } from 'lucide-react'
+import { count } from '../../../src-shared/words'
 import { useEffect, useState } from 'react'
 import type { ActivityItem, ActivityKind, DreamStatusView } from '../../../src-shared/types'
 import { RestoreMine } from '../components/RestoreMine'
@@ -80,7 +81,7 @@ function FeedItem({ a }: { a: ActivityItem }) {
   const undo = async (runId: string) => {
     try {
       const paths = await getClient()['history/undoRun']({ runId })
-      setUndone(`Undone: ${paths.length} file(s) restored`)
+      setUndone(`Undone: ${count(paths.length, 'file')} back to before this run`)
     } catch (e) {
       setUndone(errorMessage(e))
     }

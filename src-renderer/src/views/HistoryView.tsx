@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import { count } from '../../../src-shared/words'
 import type { HistoryDiff, HistoryItem } from '../../../src-shared/types'
 import { Diff } from '../components/Diff'
 import { errorMessage, getClient } from '../transport/client'
@@ -6,6 +7,8 @@ import { useStore } from '../store'
 import { fullDate, relativeDate } from '../lib/format'
 
 function changeLabel(e: HistoryItem): string {
+  // An undo puts a run's files back as they were before it: a file it had created goes away.
+  if (e.runId?.startsWith('undo-')) return 'undone'
   if (e.change === 'restore' || e.restoredFrom !== undefined)
     return e.restoredFrom !== undefined ? `restored from v${e.restoredFrom}` : 'restored'
   return CHANGE_LABEL[e.change]
@@ -65,7 +68,7 @@ export function HistoryView() {
   const undo = (runId: string) =>
     act(
       async () =>
-        `Undone: ${(await getClient()['history/undoRun']({ runId })).length} file(s) back to before ${runId}`,
+        `Undone: ${count((await getClient()['history/undoRun']({ runId })).length, 'file')} back to before ${runId}`,
     )
 
   return (

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import { count } from '../../../src-shared/words'
 import type { ProposalView } from '../../../src-shared/types'
 import { Diff } from '../components/Diff'
 import { errorMessage, getClient } from '../transport/client'
@@ -20,7 +21,7 @@ function ProposalCard({ p, onDone }: { p: ProposalView; onDone: () => void }) {
     <article className="proposal" aria-label={`Proposal ${p.id}`}>
       <header className="feed-head">
         <span className={`kind ${p.author}`}>{p.author === 'dream' ? 'Dream' : 'Extraction'}</span>
-        <strong>{p.files.length} file(s)</strong>
+        <strong>{count(p.files.length, 'file')}</strong>
         <time className="muted">{new Date(p.createdAt).toLocaleString()}</time>
       </header>
       <p className="feed-detail">{p.reason}</p>
