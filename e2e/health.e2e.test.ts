@@ -6,6 +6,8 @@ import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
 import { gitRepo } from '../test/helpers/git-repo.js'
 import { writeFile } from '../test/helpers/temp-env.js'
 import { useBrowser, openApp, screenshot, until } from './harness.js'
+import { fakeModel } from '../test/helpers/model.js'
+import { reply, text } from '../test/fake-anthropic/server.js'
 
 const browser = useBrowser()
 
@@ -72,6 +74,54 @@ describe('Health view', () => {
       const timeline = page.getByRole('list', { name: 'History entries' })
       await timeline.getByText('marked still true').waitFor()
       expect(await timeline.innerText()).toContain('MEMORY.md')
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('asks the model about contradictions only when the user clicks, and says what it cost', async () => {
+    const { fake } = await fakeModel()
+    const app = await openApp(
+      browser(),
+      { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url },
+      (sb) => {
+        const dir = getAutoMemPath(sb.ctx())
+        writeFile(
+          join(dir, 'a.md'),
+          memory('Deploy day', 'which weekday production deploys happen', 'Tuesdays.'),
+        )
+        writeFile(
+          join(dir, 'b.md'),
+          memory('Production deploy schedule', 'weekday for production deploys', 'Fridays.'),
+        )
+        writeFile(join(dir, 'MEMORY.md'), '- [Deploy day](a.md) — day\n- [Schedule](b.md) — schedule\n')
+      },
+    )
+    const { page } = app
+    try {
+      // Visiting Health, leaving and coming back: no model call.
+      await nav(page, 'Health')
+      const line = page.getByTestId('contradiction-check')
+      await expect.poll(() => line.textContent()).toContain('not checked yet · 0 model calls so far')
+      await nav(page, 'Memories')
+      await nav(page, 'Health')
+      await page.getByRole('button', { name: 'Check again' }).click()
+      await line.waitFor()
+      expect(fake.requests.filter((r) => r.path.startsWith('/v1/messages'))).toHaveLength(0)
+
+      fake.enqueue(
+        reply(text('{"contradictions":[{"pair":0,"explanation":"a.md says Tuesdays, b.md says Fridays"}]}')),
+      )
+      await line.getByRole('button', { name: 'Check 1 same-topic pair (one model call)' }).click()
+      await page.getByRole('list', { name: 'Findings' }).locator('li[data-kind="contradiction"]').waitFor()
+      await expect
+        .poll(() => line.textContent())
+        .toMatch(/last checked now · 1 model call so far\. Every same-topic pair is checked\./)
+      await page.getByRole('button', { name: 'Check again' }).click()
+      await nav(page, 'Memories')
+      await nav(page, 'Health')
+      await line.waitFor()
+      expect(fake.requests.filter((r) => r.path.startsWith('/v1/messages'))).toHaveLength(1)
     } finally {
       await app.close()
     }

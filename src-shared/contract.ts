@@ -117,6 +117,7 @@ export const RPC_ARGS = {
   'dream/status': none,
   'dream/run': strictObject({ force: v.boolean() }),
   'health/get': none,
+  'health/checkContradictions': none,
   'health/fix': strictObject({
     id: v.pipe(v.string(), v.minLength(1)),
     fix: v.picklist(['remove-pointer', 'add-pointer', 'compact-index', 'verify', 'update-path', 'merge']),
@@ -167,6 +168,7 @@ export interface RpcResults {
   'dream/status': DreamStatusView
   'dream/run': DreamRunResult
   'health/get': HealthView
+  'health/checkContradictions': HealthView
   'health/fix': HealthFixResult
   'integrations/get': IntegrationsView
   'integrations/planHooks': HookPlanView

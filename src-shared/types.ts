@@ -336,8 +336,23 @@ export interface HealthView {
   git: { available: boolean; commits: number; head?: string }
   rechecked: { memories: number; commits: number }
   checkedAt: number
-  /** The model's contradiction check: off (no model), ran, or failed (with why). */
-  contradictions: 'off' | 'checked' | { failed: string }
+  /** The model's contradiction check: off (no model), or what it has done so far. */
+  contradictions: 'off' | ContradictionStatus
+}
+
+/**
+ * The contradiction check asks a model (paid usage): it runs only when the user asks for it
+ * (`health/checkContradictions`, `memdir doctor`); otherwise a report shows what it found before.
+ */
+export interface ContradictionStatus {
+  /** When it last asked the model (null: never in this session). */
+  lastRunAt: number | null
+  /** Model calls it has made in this session. */
+  calls: number
+  /** Same-topic pairs whose current contents the model has not been asked about. */
+  unchecked: number
+  /** Why the last run failed. */
+  failed?: string
 }
 
 export interface HealthFixResult {

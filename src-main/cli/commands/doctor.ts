@@ -1,5 +1,6 @@
 import { messageOf } from '../../../src-shared/errors.js'
 import type { FixKind } from '../../core/health/findings.js'
+import { count } from '../../../src-shared/words.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { ProposalStore } from '../../core/review/proposals.js'
 import { proposalsDirFor } from '../../host/settings/app-data.js'
@@ -44,7 +45,8 @@ export async function doctorCommand(
       }
     }
   }
-  const report = await health.report()
+  // `memdir doctor` is the user asking: it may ask the model about contradictions (one call).
+  const report = await health.report({ askModel: true })
   if (json) {
     printJson(io, { ...report, ...(fix ? { applied } : {}) })
     return report.errors ? 1 : 0
@@ -57,8 +59,10 @@ export async function doctorCommand(
     const fixes = f.fixes.filter((x) => x !== 'open')
     if (fixes.length) out.push(`      fix: ${fixes.map((x) => `memdir doctor --fix ${x}`).join(' | ')}`)
   }
-  if (typeof report.contradictions === 'object')
-    out.push(`(the model's contradiction check failed: ${report.contradictions.failed})`)
+  const asked = report.contradictions
+  if (asked !== 'off' && asked.failed) out.push(`(the model's contradiction check failed: ${asked.failed})`)
+  else if (asked !== 'off' && asked.unchecked)
+    out.push(`(${count(asked.unchecked, 'more same-topic pair')} not checked for contradictions: one model call checks 12)`)
   const git = report.git.available
     ? `${report.git.commits} commits checked`
     : 'no git history (code links not checked)'

@@ -2,6 +2,14 @@ import type { ModelClient } from '../model/client.js'
 import { sideQuery } from '../model/side-query.js'
 import { finding, type Finding } from './findings.js'
 import type { MemoryFacts } from './memory-facts.js'
+import type { ContradictionStatus } from '../../../src-shared/types.js'
+
+/** A short fingerprint of a memory's text (FNV-1a, 32 bits, plus its length). */
+function contentKey(text: string): string {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+  return `${(h >>> 0).toString(36)}.${text.length}`
+}
 
 /** Pairs asked about per check, at most (one model call). */
 const MAX_PAIRS = 12
@@ -69,11 +77,14 @@ const SYSTEM =
   "You check a coding agent's saved memories for contradictions. For each numbered pair, decide whether the two memories state incompatible facts or instructions about the same thing (different values, opposite rules). Overlap, or one being more detailed, is not a contradiction. Reply with JSON: the pairs that contradict, each with a one-sentence explanation naming the conflicting values."
 
 /**
- * Contradicting pairs, decided by a model (only when one is configured): one call for the
- * same-topic pairs not asked about before. Answers are cached by the pair's contents.
+ * Contradicting pairs, decided by a model (only when one is configured, and only when asked: each
+ * call is paid usage). One call covers up to 12 same-topic pairs not asked about before; answers
+ * are kept by the pair's contents, so a touched but unchanged file is not asked about again.
  */
 export class ContradictionCheck {
   private answers = new Map<string, string | null>()
+  private calls = 0
+  private lastRunAt: number | null = null
 
   constructor(
     private readonly client: ModelClient,
@@ -81,12 +92,21 @@ export class ContradictionCheck {
   ) {}
 
   private key(a: MemoryFacts, b: MemoryFacts) {
-    return `${a.relPath}\0${a.mtimeMs}\0${a.size}\0${b.relPath}\0${b.mtimeMs}\0${b.size}`
+    return `${a.relPath}\0${contentKey(a.body)}\0${b.relPath}\0${contentKey(b.body)}`
   }
 
-  async check(pairs: readonly [MemoryFacts, MemoryFacts][], signal?: AbortSignal): Promise<Finding[]> {
+  /** What the check has done so far, for these pairs. */
+  status(pairs: readonly [MemoryFacts, MemoryFacts][]): ContradictionStatus {
+    const unchecked = pairs.filter(([a, b]) => !this.answers.has(this.key(a, b))).length
+    return { lastRunAt: this.lastRunAt, calls: this.calls, unchecked }
+  }
+
+  /** Asks the model about the pairs it has not answered for (one call, up to 12 of them). */
+  async ask(pairs: readonly [MemoryFacts, MemoryFacts][], signal?: AbortSignal): Promise<void> {
     const ask = pairs.filter(([a, b]) => !this.answers.has(this.key(a, b))).slice(0, MAX_PAIRS)
     if (ask.length) {
+      this.calls++
+      this.lastRunAt = Date.now()
       const user = ask
         .map(
           ([a, b], i) =>
@@ -106,6 +126,10 @@ export class ContradictionCheck {
         if (typeof c.pair === 'number' && typeof c.explanation === 'string') found.set(c.pair, c.explanation)
       ask.forEach(([a, b], i) => this.answers.set(this.key(a, b), found.get(i) ?? null))
     }
+  }
+
+  /** The contradictions the model found among these pairs, as they are now. */
+  found(pairs: readonly [MemoryFacts, MemoryFacts][]): Finding[] {
     const out: Finding[] = []
     for (const [a, b] of pairs) {
       const why = this.answers.get(this.key(a, b))

@@ -118,7 +118,8 @@ export class HealthChecker {
     return cache.found
   }
 
-  async check(): Promise<HealthReport> {
+  /** The report; the model is asked about same-topic pairs only with `askModel`. */
+  async check(run: { askModel?: boolean } = {}): Promise<HealthReport> {
     const opts = { ...DEFAULTS, ...this.deps.options }
     const [{ files, reread }, newCommits] = await Promise.all([
       this.refreshFacts(),
@@ -140,13 +141,15 @@ export class HealthChecker {
     let contradictions: HealthReport['contradictions'] = 'off'
     if (this.contradictions) {
       const skip = new Set(dupes.map((f) => `${f.path}\0${f.other}`))
+      const pairs = sameTopicPairs(all, skip)
       // A failed model call costs the contradiction check only, never the rest of the report.
-      try {
-        findings.push(...(await this.contradictions.check(sameTopicPairs(all, skip))))
-        contradictions = 'checked'
-      } catch (e) {
-        contradictions = { failed: messageOf(e) }
-      }
+      let failed: string | undefined
+      if (run.askModel)
+        await this.contradictions.ask(pairs).catch((e: unknown) => {
+          failed = messageOf(e)
+        })
+      findings.push(...this.contradictions.found(pairs))
+      contradictions = { ...this.contradictions.status(pairs), ...(failed ? { failed } : {}) }
     }
 
     const git = this.git

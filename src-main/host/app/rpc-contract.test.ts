@@ -16,6 +16,7 @@ const MALFORMED: Record<MethodName, [unknown, string][]> = {
   'dream/status': [[{ force: true }, '(arguments)']],
   'dream/run': [[{}, 'force'], [{ force: 'yes' }, 'force']],
   'health/get': [[{ x: 1 }, '(arguments)']],
+  'health/checkContradictions': [[{ x: 1 }, '(arguments)']],
   'health/fix': [[{ id: 'x' }, 'fix'], [{ id: '', fix: 'verify' }, 'id'], [{ id: 'x', fix: 'rm -rf' }, 'fix']],
   'memory/list': [[[], '(arguments)']],
   'memory/read': [[null, '(arguments)'], [{ relPath: 1 }, 'relPath'], [{ relPath: 'a.md', extra: 1 }, 'extra']],

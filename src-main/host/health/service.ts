@@ -8,9 +8,12 @@ export function createHealthService(ctx: ProjectContext, deps: Omit<WorkspaceHea
   return new WorkspaceHealth({ projectRoot: ctx.projectRoot, scanner: scannerFor(ctx), ...deps })
 }
 
-export function healthHandlers(health: () => WorkspaceHealth): FeatureHandlers<'health/get' | 'health/fix'> {
+export function healthHandlers(
+  health: () => WorkspaceHealth,
+): FeatureHandlers<'health/get' | 'health/checkContradictions' | 'health/fix'> {
   return {
     'health/get': () => health().report(),
+    'health/checkContradictions': () => health().report({ askModel: true }),
     'health/fix': ({ id, fix }) => health().fix(id, fix),
   }
 }

@@ -61,17 +61,23 @@ export class WorkspaceHealth {
     this.checker.invalidate(relPaths)
   }
 
-  /** One check at a time; callers during a check share it. */
-  async report(): Promise<HealthView> {
-    this.running ??= (async () => {
+  /**
+   * One check at a time; callers during a check share it. The model is asked about contradictions
+   * only with `askModel` (the user asked): a plain report costs no model call.
+   */
+  async report(opts: { askModel?: boolean } = {}): Promise<HealthView> {
+    if (opts.askModel) await this.running?.catch(() => undefined)
+    const run = async () => {
       try {
         this.verified = await this.deps.history.verifiedTimes()
-        this.last = await this.checker.check()
+        this.last = await this.checker.check({ askModel: opts.askModel === true })
         return this.last
       } finally {
         this.running = undefined
       }
-    })()
+    }
+    if (opts.askModel) return await (this.running = run())
+    this.running ??= run()
     return await this.running
   }
 

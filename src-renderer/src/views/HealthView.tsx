@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react'
-import type { HealthFindingView, HealthFixKind } from '../../../src-shared/types'
+import type { ContradictionStatus, HealthFindingView, HealthFixKind } from '../../../src-shared/types'
+import { ago, count } from '../../../src-shared/words'
 import { errorMessage, getClient } from '../transport/client'
 import { useStore } from '../store'
 
@@ -40,7 +41,24 @@ function fixLabel(fix: HealthFixKind, f: HealthFindingView): string {
   }
 }
 
-const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`
+/** The model's contradiction check: what it did, what it cost, and a button to run it (paid usage). */
+function ContradictionLine(props: { status: ContradictionStatus; busy: boolean; onCheck: () => void }) {
+  const { lastRunAt, calls, unchecked, failed } = props.status
+  return (
+    <p className="muted" data-testid="contradiction-check">
+      Contradictions: {lastRunAt === null ? 'not checked yet' : `last checked ${ago(Date.now() - lastRunAt)}`}{' '}
+      · {count(calls, 'model call')} so far
+      {failed ? ` · the last check failed: ${failed}` : ''}.{' '}
+      {unchecked ? (
+        <button type="button" className="ghost" disabled={props.busy} onClick={props.onCheck}>
+          {props.busy ? 'Checking…' : `Check ${count(unchecked, 'same-topic pair')} (one model call)`}
+        </button>
+      ) : (
+        'Every same-topic pair is checked.'
+      )}
+    </p>
+  )
+}
 
 const isMemory = (path: string) => !path.endsWith('MEMORY.md')
 
@@ -63,6 +81,18 @@ export function HealthView() {
     if (path.endsWith('MEMORY.md')) return setView('index')
     void select(path)
     setView('memories')
+  }
+
+  const checkContradictions = async () => {
+    setBusy('contradictions')
+    setStatus(undefined)
+    try {
+      useStore.setState({ health: await getClient()['health/checkContradictions']() })
+    } catch (e) {
+      setStatus({ text: errorMessage(e), error: true })
+    } finally {
+      setBusy(undefined)
+    }
   }
 
   const apply = async (f: HealthFindingView, fix: HealthFixKind) => {
@@ -88,27 +118,28 @@ export function HealthView() {
       <header className="pane-head">
         <h1>Health</h1>
         <span className="badge error" data-testid="health-errors">
-          {plural(health.errors, 'error')}
+          {count(health.errors, 'error')}
         </span>
-        <span className="badge warning">{plural(health.warnings, 'warning')}</span>
-        <span className="badge">{plural(notes, 'note')}</span>
+        <span className="badge warning">{count(health.warnings, 'warning')}</span>
+        <span className="badge">{count(notes, 'note')}</span>
         <button className="ghost" onClick={() => void refreshHealth()}>
           Check again
         </button>
       </header>
       <p className="muted">
-        {plural(health.memories, 'memory').replace('memorys', 'memories')} checked against MEMORY.md, each
-        other and{' '}
+        {count(health.memories, 'memory', 'memories')} checked against MEMORY.md, each other and{' '}
         {health.git.available
           ? `the project's git history (${health.git.commits.toLocaleString()} commits)`
           : 'the code (no git history here, so code links are not checked)'}
-        .{' '}
-        {health.contradictions === 'off'
-          ? 'Contradictions are checked when a model is configured.'
-          : health.contradictions === 'checked'
-            ? 'Same-topic memories were checked for contradictions by the model.'
-            : `The model's contradiction check failed: ${health.contradictions.failed}`}
+        .{health.contradictions === 'off' && ' Contradictions are checked when a model is configured.'}
       </p>
+      {health.contradictions !== 'off' && (
+        <ContradictionLine
+          status={health.contradictions}
+          busy={busy === 'contradictions'}
+          onCheck={() => void checkContradictions()}
+        />
+      )}
       {status && (
         <p className={status.error ? 'error-box' : 'success-box'} role="status">
           {status.text}
