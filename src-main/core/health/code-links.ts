@@ -1,8 +1,9 @@
 import { orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
 import { readFile, stat } from 'node:fs/promises'
-import { isAbsolute, join, relative } from 'node:path'
+import { join } from 'node:path'
 import { finding, type Finding } from './findings.js'
 import { shortCommit, type GitHistory } from '../staleness/git-history.js'
+import { describePathStaleness, pathStaleness } from '../staleness/path-staleness.js'
 import type { MemoryFacts } from './memory-facts.js'
 
 export interface CodeLinkOptions {
@@ -10,55 +11,36 @@ export interface CodeLinkOptions {
   staleAfterCommits: number
 }
 
-const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`
-
-/** A mention as a repository-relative path, or undefined when it points outside the repo. */
-function repoPath(root: string, p: string): string | undefined {
-  if (!isAbsolute(p)) return p
-  const rel = relative(root, p)
-  return rel && !rel.startsWith('..') ? rel + (p.endsWith('/') ? '/' : '') : undefined
-}
-
 /**
  * Paths a memory names, checked against git: gone (and where it went), or changed in N commits
- * since the memory was written or last marked as still true (`since`).
+ * since the memory was written or last marked as still true (`since`). The facts and their words
+ * are recall's too (staleness/path-staleness.ts).
  */
-export function checkPaths(m: MemoryFacts, git: GitHistory, since: number, opts: CodeLinkOptions): Finding[] {
-  const out: Finding[] = []
-  for (const raw of m.mentions.paths) {
-    const p = repoPath(git.root, raw)
-    if (!p || !git.known(p)) continue
-    if (git.exists(p)) {
-      const changes = git.changesSince(p, since)
-      if (changes.length >= opts.staleAfterCommits)
-        out.push(
-          finding(
-            'path-changed',
-            m.relPath,
-            `Mentions ${p}, changed in ${plural(changes.length, 'commit')} since this memory was saved`,
-            changes.slice(0, 5).map(shortCommit),
-            ['verify', 'open'],
-            { subject: p },
-          ),
-        )
-      continue
-    }
-    const where = git.whereIs(p)
-    if (where.commit && where.commit.time <= since) continue // gone before the memory was written or verified
-    out.push(
-      finding(
-        'path-gone',
-        m.relPath,
-        where.movedTo
-          ? `Mentions ${p}, which moved to ${where.movedTo}`
-          : `Mentions ${p}, which no longer exists`,
-        where.commit ? [shortCommit(where.commit)] : [],
-        where.movedTo ? ['update-path', 'verify', 'open'] : ['verify', 'open'],
-        { subject: p, ...(where.movedTo ? { movedTo: where.movedTo } : {}) },
-      ),
-    )
-  }
-  return out
+export function checkPaths(
+  m: MemoryFacts,
+  git: GitHistory,
+  projectRoot: string,
+  since: number,
+  opts: CodeLinkOptions,
+): Finding[] {
+  return pathStaleness(git, projectRoot, m.mentions.paths, since, opts.staleAfterCommits).map((s) =>
+    finding(
+      s.state === 'changed' ? 'path-changed' : 'path-gone',
+      m.relPath,
+      `Mentions ${describePathStaleness(s)}`,
+      s.state === 'changed'
+        ? s.commits.slice(0, 5).map(shortCommit)
+        : s.commit
+          ? [shortCommit(s.commit)]
+          : [],
+      s.state === 'changed'
+        ? ['verify', 'open']
+        : s.movedTo
+          ? ['update-path', 'verify', 'open']
+          : ['verify', 'open'],
+      { subject: s.path, ...(s.state === 'gone' && s.movedTo ? { movedTo: s.movedTo } : {}) },
+    ),
+  )
 }
 
 /** The project's package scripts and make targets, read when their files change. */

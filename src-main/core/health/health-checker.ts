@@ -1,4 +1,6 @@
 import { messageOf, orIfMissing } from '../../../src-shared/errors.js'
+import { findGitRoot } from '../paths/git-root.js'
+import { STALE_AFTER_COMMITS } from '../staleness/path-staleness.js'
 import { readFile, stat } from 'node:fs/promises'
 import type { HealthView } from '../../../src-shared/types.js'
 import { join } from 'node:path'
@@ -41,7 +43,7 @@ export interface HealthDeps {
 }
 
 const MAX_BYTES = 512 * 1024
-const DEFAULTS = { staleAfterCommits: 3, duplicateThreshold: 0.5 }
+const DEFAULTS = { staleAfterCommits: STALE_AFTER_COMMITS, duplicateThreshold: 0.5 }
 
 /**
  * Health of one workspace, incrementally: each memory file is analysed once per version (kept
@@ -62,7 +64,8 @@ export class HealthChecker {
     this.similar = new NearDuplicateIndex(deps.options?.duplicateThreshold ?? DEFAULTS.duplicateThreshold)
     if (deps.model) this.contradictions = new ContradictionCheck(deps.model.client, deps.model.model)
     if (deps.projectRoot) {
-      this.git = new GitHistory(deps.projectRoot)
+      // The repository's own root: git names paths from there, whatever folder the project is.
+      this.git = new GitHistory(findGitRoot(deps.projectRoot) ?? deps.projectRoot)
       this.commands = new ProjectCommands(deps.projectRoot)
     }
   }
@@ -160,7 +163,7 @@ export class HealthChecker {
       for (const m of all) {
         const verified = this.deps.verifiedAt?.(m.relPath)
         const since = Math.max(m.mtimeMs, verified ?? 0)
-        findings.push(...checkPaths(m, git, since, opts))
+        findings.push(...checkPaths(m, git, this.deps.projectRoot!, since, opts))
         if (verified && verified >= m.mtimeMs) continue // the user said it is still true
         findings.push(...checkCommands(m, known), ...checkSymbols(m, found))
       }

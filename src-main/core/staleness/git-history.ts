@@ -53,6 +53,10 @@ export class GitHistory {
   constructor(
     readonly root: string,
     private readonly maxCommits = 50_000,
+    /** Only commits after this time (ms): enough to judge memories saved after it. */
+    private readonly sinceMs?: number,
+    /** Each git call's limit (0: none); a call over it fails the refresh. */
+    private readonly timeoutMs = 0,
   ) {}
 
   /** Whether the project is a git repository with at least one commit. */
@@ -62,7 +66,9 @@ export class GitHistory {
 
   /** Reads new commits since the last refresh; returns how many were read. */
   async refresh(): Promise<number> {
-    const head = (await git(this.root, ['rev-parse', '--verify', '-q', 'HEAD']).catch(() => '')).trim()
+    const head = (
+      await git(this.root, ['rev-parse', '--verify', '-q', 'HEAD'], this.timeoutMs).catch(() => '')
+    ).trim()
     if (!head) {
       this.head = undefined
       return 0
@@ -78,17 +84,22 @@ export class GitHistory {
       else this.reset()
     }
     const [log, files] = await Promise.all([
-      git(this.root, [
-        'log',
-        '--name-status',
-        '-M',
-        '--no-color',
-        '--no-merges',
-        `-n${this.maxCommits}`,
-        `--format=${RS}%H${US}%ct${US}%s`,
-        range,
-      ]),
-      git(this.root, ['ls-files', '-z']),
+      git(
+        this.root,
+        [
+          'log',
+          '--name-status',
+          '-M',
+          '--no-color',
+          '--no-merges',
+          `-n${this.maxCommits}`,
+          ...(this.sinceMs !== undefined ? [`--since=@${Math.floor(this.sinceMs / 1000)}`] : []),
+          `--format=${RS}%H${US}%ct${US}%s`,
+          range,
+        ],
+        this.timeoutMs,
+      ),
+      git(this.root, ['ls-files', '-z'], this.timeoutMs),
     ])
     const added = this.addLog(log)
     this.files = new Set(files.split('\0').filter(Boolean))

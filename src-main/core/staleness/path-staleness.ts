@@ -1,0 +1,82 @@
+import { isAbsolute, join, relative } from 'node:path'
+import { count } from '../../../src-shared/words.js'
+import type { Commit, GitHistory } from './git-history.js'
+
+/**
+ * A path a memory names, as git sees it now against when the memory was saved. `path` and
+ * `movedTo` are written as the memory wrote the path (relative to the project, the repository, or
+ * absolute), so a message quotes the memory and a fix can replace one with the other.
+ */
+export type PathStaleness =
+  | { path: string; state: 'changed'; commits: Commit[] }
+  | { path: string; state: 'gone'; movedTo?: string; commit?: Commit }
+
+/** A path with this many commits since the memory was saved (or marked still true) is stale. */
+export const STALE_AFTER_COMMITS = 3
+
+/**
+ * A mention as a repository-relative path: an absolute one relative to the repository, a relative
+ * one as the project's (its folder may be below the repository's root), else as the repository's.
+ */
+export function repoPathOf(
+  git: GitHistory,
+  projectRoot: string,
+  mention: string,
+): { path: string; asWritten: (repoPath: string) => string } | undefined {
+  const dir = mention.endsWith('/') ? '/' : ''
+  const posix = (p: string) => p.split('\\').join('/')
+  const inRepo = (abs: string) => {
+    const rel = relative(git.root, abs)
+    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? posix(rel) + dir : undefined
+  }
+  if (isAbsolute(mention)) {
+    const path = inRepo(mention)
+    return path ? { path, asWritten: (p) => join(git.root, p) + (p.endsWith('/') ? '/' : '') } : undefined
+  }
+  const fromProject = inRepo(join(projectRoot, mention))
+  const projectFrame = (p: string) =>
+    posix(relative(projectRoot, join(git.root, p))) + (p.endsWith('/') ? '/' : '')
+  if (fromProject && git.known(fromProject)) return { path: fromProject, asWritten: projectFrame }
+  if (git.known(mention)) return { path: mention, asWritten: (p) => p }
+  return fromProject ? { path: fromProject, asWritten: projectFrame } : undefined
+}
+
+/**
+ * What git says of each path: changed in `minCommits` or more commits since `sinceMs`, or gone
+ * (and where it went) since then. A path gone before the memory was saved, or never in git, says
+ * nothing. Health's findings and recall's note are both worded from this.
+ */
+export function pathStaleness(
+  git: GitHistory,
+  projectRoot: string,
+  mentions: readonly string[],
+  sinceMs: number,
+  minCommits = STALE_AFTER_COMMITS,
+): PathStaleness[] {
+  const out: PathStaleness[] = []
+  for (const raw of mentions) {
+    const at = repoPathOf(git, projectRoot, raw)
+    if (!at || !git.known(at.path)) continue
+    if (git.exists(at.path)) {
+      const commits = git.changesSince(at.path, sinceMs)
+      if (commits.length >= minCommits) out.push({ path: raw, state: 'changed', commits })
+      continue
+    }
+    const where = git.whereIs(at.path)
+    if (where.commit && where.commit.time <= sinceMs) continue // gone before the memory was saved
+    out.push({
+      path: raw,
+      state: 'gone',
+      ...(where.movedTo ? { movedTo: at.asWritten(where.movedTo) } : {}),
+      ...(where.commit ? { commit: where.commit } : {}),
+    })
+  }
+  return out
+}
+
+/** "src/app.ts, changed in 14 commits since this memory was saved" / "src/db.ts, which moved to src/database.ts". */
+export function describePathStaleness(s: PathStaleness): string {
+  if (s.state === 'changed')
+    return `${s.path}, changed in ${count(s.commits.length, 'commit')} since this memory was saved`
+  return s.movedTo ? `${s.path}, which moved to ${s.movedTo}` : `${s.path}, which no longer exists`
+}
