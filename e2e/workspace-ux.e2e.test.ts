@@ -48,6 +48,10 @@ describe('1. every workspace', () => {
       // The switcher's count is the list's count.
       expect(await page.getByTestId('memory-count').innerText()).toBe('2')
       expect(await options()).toContain('billing · 2')
+      // A memory written while the app is open: the switcher counts it as the list does.
+      writeFile(join(orphanDir, 'd.md'), memory('Delta', 'fourth', 'w'))
+      await until(async () => (await page.getByTestId('memory-count').innerText()) === '3')
+      await until(async () => (await options()).includes('billing · 3'))
 
       // A subfolder of a listed project selects that project: still one entry.
       await page.getByLabel('Open a project folder').fill(join(other, 'src'))

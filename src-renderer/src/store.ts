@@ -223,7 +223,13 @@ const createMemorySlice: StateCreator<Store, [], [], MemorySlice> = (set, get) =
       searchSeq++
     },
     refreshMemories: async () => {
-      set({ memories: await api()['memory/list'](), loaded: true })
+      const memories = await api()['memory/list']()
+      // The picker counts what the list shows: the open workspace's count follows every refresh.
+      const dir = get().workspace?.memoryDir
+      const workspaces = get().workspaces.map((w) =>
+        w.memoryDir === dir ? { ...w, memoryCount: memories.length } : w,
+      )
+      set({ memories, loaded: true, workspaces })
       if (get().query.trim()) void runSearch(get().query)
     },
     listCollapsed: localStorage.getItem(LIST_KEY) === '1',
