@@ -59,6 +59,34 @@ describe('memory workspace in the browser', () => {
     }
   })
 
+  it("says when a new memory's index line lands past the cut, and compacting the index brings it back", async () => {
+    const notes = Array.from(
+      { length: 205 },
+      (_, i) => `Note ${i}: a detail someone typed straight into the index.`,
+    )
+    const app = await openApp(browser(), {}, (sb) =>
+      writeFile(join(getAutoMemPath(sb.ctx()), 'MEMORY.md'), `# Memory\n\n${notes.join('\n')}\n`),
+    )
+    const { page } = app
+    try {
+      await page.getByRole('button', { name: 'New memory' }).click()
+      await page.locator('input[name=name]').fill('Release checklist')
+      await page.locator('input[name=description]').fill('what to check before tagging a release')
+      await page.getByLabel('Content').fill('Run the e2e suite; bump the version.')
+      await page.getByRole('button', { name: 'Create memory' }).click()
+      const cut = page.getByRole('alert', { name: 'Past the index cut' })
+      await cut.waitFor()
+      expect(await cut.innerText()).toContain("past the index's cut (200 lines or 25,000 characters)")
+      await cut.getByRole('button', { name: 'Compact the index' }).click()
+      await until(async () => (await cut.count()) === 0)
+      const index = readFileSync(join(getAutoMemPath(app.sb.ctx()), 'MEMORY.md'), 'utf8')
+      expect(index.split('\n').length).toBeLessThan(20)
+      expect(index).toContain('](release_checklist.md)')
+    } finally {
+      await app.close()
+    }
+  })
+
   it('shows a file written by Claude Code or an editor within a second, and filters by type, scope and text', async () => {
     const app = await openApp(browser())
     const { page } = app

@@ -137,6 +137,8 @@ export function Editor() {
     closeEditor,
     showHistory,
     openByName,
+    indexCutFor,
+    compactIndex,
   } = useStore()
   const [preview, setPreview] = useState(false)
   const [confirmDelete, setConfirmDelete] = useState(false)
@@ -308,6 +310,19 @@ export function Editor() {
           <div className="actions">
             <button type="button" className="danger" onClick={() => void save({ acceptSecret: true })}>
               Save anyway
+            </button>
+          </div>
+        </section>
+      )}
+      {doc && indexCutFor === doc.relPath && (
+        <section className="warning-box" role="alert" aria-label="Past the index cut">
+          <p>
+            Saved, but its line in MEMORY.md is past the index's cut (200 lines or 25,000 characters): agents
+            do not see it in the index they load, only through recall.
+          </p>
+          <div className="actions">
+            <button type="button" onClick={() => void compactIndex()}>
+              Compact the index
             </button>
           </div>
         </section>
