@@ -45,7 +45,7 @@ describe('Health view', () => {
       expect(await page.getByTestId('health-count').innerText()).toBe('1')
 
       await nav(page, 'Health')
-      const findings = page.getByRole('list', { name: 'Findings' })
+      const findings = page.locator('[aria-label="Findings"]')
       const dead = findings.locator('li[data-kind="dead-pointer"]')
       const stale = findings.locator('li[data-kind="path-changed"]')
       await dead.waitFor()
@@ -113,7 +113,7 @@ describe('Health view', () => {
         reply(text('{"contradictions":[{"pair":0,"explanation":"a.md says Tuesdays, b.md says Fridays"}]}')),
       )
       await line.getByRole('button', { name: 'Check 1 same-topic pair (one model call)' }).click()
-      await page.getByRole('list', { name: 'Findings' }).locator('li[data-kind="contradiction"]').waitFor()
+      await page.locator('[aria-label="Findings"]').locator('li[data-kind="contradiction"]').waitFor()
       await expect
         .poll(() => line.textContent())
         .toMatch(/last checked now · 1 model call so far\. Every same-topic pair is checked\./)
@@ -122,6 +122,43 @@ describe('Health view', () => {
       await nav(page, 'Health')
       await line.waitFor()
       expect(fake.requests.filter((r) => r.path.startsWith('/v1/messages'))).toHaveLength(1)
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('groups findings by kind with counts; "Fix all" fixes 60 dead pointers as one change and "Undo this fix" brings them back', async () => {
+    let indexBefore = ''
+    const app = await openApp(browser(), {}, (sb) => {
+      const dir = getAutoMemPath(sb.ctx())
+      writeFile(join(dir, 'kept.md'), memory('Kept', 'stays', 'body'))
+      indexBefore =
+        '- [Kept](kept.md) — stays\n' +
+        Array.from({ length: 60 }, (_, i) => `- [Gone ${i}](gone_${i}.md) — removed long ago`).join('\n') +
+        '\n'
+      writeFile(join(dir, 'MEMORY.md'), indexBefore)
+    })
+    const { page, sb } = app
+    try {
+      await nav(page, 'Health')
+      const group = page.getByRole('region', { name: 'Pointer to a missing file' })
+      await group.getByRole('heading', { name: 'Pointer to a missing file · 60' }).waitFor()
+      // 50 rows are drawn; the rest on request.
+      expect(await group.locator('li[data-kind="dead-pointer"]').count()).toBe(50)
+      await group.getByRole('button', { name: 'Show 10 more findings' }).click()
+      expect(await group.locator('li[data-kind="dead-pointer"]').count()).toBe(60)
+      await screenshot(page, 'health-groups')
+
+      await group.getByRole('button', { name: 'Fix all 60: remove the pointers' }).click()
+      await page.getByRole('status').getByText('Fixed 60 findings in 1 file.').waitFor()
+      const index = join(getAutoMemPath(sb.ctx()), 'MEMORY.md')
+      expect(readFileSync(index, 'utf8')).toBe('- [Kept](kept.md) — stays\n')
+      await until(async () => (await group.count()) === 0)
+
+      await page.getByRole('button', { name: 'Undo this fix' }).click()
+      await page.getByRole('status').getByText('Undone: 1 file back to before the fix.').waitFor()
+      expect(readFileSync(index, 'utf8')).toBe(indexBefore)
+      await group.getByRole('heading', { name: 'Pointer to a missing file · 60' }).waitFor()
     } finally {
       await app.close()
     }

@@ -4,6 +4,7 @@ import type {
   ActivityItem,
   DreamRunResult,
   DreamStatusView,
+  HealthFixAllResult,
   HealthFixResult,
   HealthView,
   HistoryDiff,
@@ -118,6 +119,10 @@ export const RPC_ARGS = {
   'dream/run': strictObject({ force: v.boolean() }),
   'health/get': none,
   'health/checkContradictions': none,
+  'health/fixAll': strictObject({
+    kind: v.pipe(v.string(), v.minLength(1)),
+    fix: v.picklist(['remove-pointer', 'add-pointer', 'update-path', 'verify']),
+  }),
   'health/fix': strictObject({
     id: v.pipe(v.string(), v.minLength(1)),
     fix: v.picklist(['remove-pointer', 'add-pointer', 'compact-index', 'verify', 'update-path', 'merge']),
@@ -169,6 +174,7 @@ export interface RpcResults {
   'dream/run': DreamRunResult
   'health/get': HealthView
   'health/checkContradictions': HealthView
+  'health/fixAll': HealthFixAllResult
   'health/fix': HealthFixResult
   'integrations/get': IntegrationsView
   'integrations/planHooks': HookPlanView

@@ -355,6 +355,17 @@ export interface ContradictionStatus {
   failed?: string
 }
 
+/** "Fix all": one fix applied to every finding of a kind, as one run (one undo). */
+export interface HealthFixAllResult {
+  message: string
+  /** Files written, each once in history, under `runId`. */
+  changed: string[]
+  /** The run to undo (`history/undoRun`); absent when nothing was written. */
+  runId?: string
+  /** Findings the fix could not apply to, with why. */
+  failed: { path: string; reason: string }[]
+}
+
 export interface HealthFixResult {
   message: string
   /** Files the fix wrote (recorded in history as the user's). */

@@ -62,7 +62,9 @@ export async function doctorCommand(
   const asked = report.contradictions
   if (asked !== 'off' && asked.failed) out.push(`(the model's contradiction check failed: ${asked.failed})`)
   else if (asked !== 'off' && asked.unchecked)
-    out.push(`(${count(asked.unchecked, 'more same-topic pair')} not checked for contradictions: one model call checks 12)`)
+    out.push(
+      `(${count(asked.unchecked, 'more same-topic pair')} not checked for contradictions: one model call checks 12)`,
+    )
   const git = report.git.available
     ? `${report.git.commits} commits checked`
     : 'no git history (code links not checked)'

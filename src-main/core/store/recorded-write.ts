@@ -36,3 +36,40 @@ export async function putFile(
     return { before, after: content }
   })
 }
+
+/**
+ * Many writes as one per file: the first write to a file opens one recorded write through `inner`
+ * (so the file is claimed, and its `before` taken) and later writes to it go straight to disk;
+ * `done()` closes each with the file's final content. History then holds one entry per file for
+ * a whole batch (a "Fix all"), under the batch's writer and run.
+ */
+export function batchedWrite(inner: RecordedWrite): { record: RecordedWrite; done: () => Promise<void> } {
+  const open = new Map<
+    string,
+    { before: string | null; finish: (o: WriteOutcome) => void; closed: Promise<void> }
+  >()
+  const record: RecordedWrite = async (absPath, write) => {
+    if (!open.has(absPath)) {
+      let started!: () => void
+      const opened = new Promise<void>((resolve) => (started = resolve))
+      let finish!: (o: WriteOutcome) => void
+      const outcome = new Promise<WriteOutcome>((resolve) => (finish = resolve))
+      const slot = { before: null as string | null, finish, closed: Promise.resolve() }
+      slot.closed = inner(absPath, async () => {
+        slot.before = await readIfExists(absPath)
+        started()
+        return outcome
+      })
+      // A recorder that fails before it writes fails this write too (and never leaves it waiting).
+      await Promise.race([opened, slot.closed])
+      open.set(absPath, slot)
+    }
+    await write()
+  }
+  const done = async () => {
+    for (const [absPath, slot] of open)
+      slot.finish({ before: slot.before, after: await readIfExists(absPath) })
+    await Promise.all([...open.values()].map((s) => s.closed))
+  }
+  return { record, done }
+}

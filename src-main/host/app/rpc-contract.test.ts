@@ -17,6 +17,7 @@ const MALFORMED: Record<MethodName, [unknown, string][]> = {
   'dream/run': [[{}, 'force'], [{ force: 'yes' }, 'force']],
   'health/get': [[{ x: 1 }, '(arguments)']],
   'health/checkContradictions': [[{ x: 1 }, '(arguments)']],
+  'health/fixAll': [[{ kind: 'dead-pointer', fix: 'merge' }, 'fix'], [{ kind: '', fix: 'verify' }, 'kind']],
   'health/fix': [[{ id: 'x' }, 'fix'], [{ id: '', fix: 'verify' }, 'id'], [{ id: 'x', fix: 'rm -rf' }, 'fix']],
   'memory/list': [[[], '(arguments)']],
   'memory/read': [[null, '(arguments)'], [{ relPath: 1 }, 'relPath'], [{ relPath: 'a.md', extra: 1 }, 'extra']],

@@ -10,8 +10,9 @@ export function createHealthService(ctx: ProjectContext, deps: Omit<WorkspaceHea
 
 export function healthHandlers(
   health: () => WorkspaceHealth,
-): FeatureHandlers<'health/get' | 'health/checkContradictions' | 'health/fix'> {
+): FeatureHandlers<'health/get' | 'health/checkContradictions' | 'health/fixAll' | 'health/fix'> {
   return {
+    'health/fixAll': ({ kind, fix }) => health().fixAll(kind, fix),
     'health/get': () => health().report(),
     'health/checkContradictions': () => health().report({ askModel: true }),
     'health/fix': ({ id, fix }) => health().fix(id, fix),

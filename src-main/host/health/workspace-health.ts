@@ -1,6 +1,7 @@
 import { MemdirError } from '../../../src-shared/errors.js'
+import { count } from '../../../src-shared/words.js'
 import { readFile } from 'node:fs/promises'
-import type { HealthFixResult, HealthView } from '../../../src-shared/types.js'
+import type { HealthFixAllResult, HealthFixResult, HealthView } from '../../../src-shared/types.js'
 import type { HistoryStore } from '../../core/history/history-store.js'
 import type { Finding, FixKind } from '../../core/health/findings.js'
 import {
@@ -15,7 +16,7 @@ import { HealthChecker, type HealthOptions, type HealthReport } from '../../core
 import type { ModelClient } from '../../core/model/client.js'
 import type { ProposalStore } from '../../core/review/proposals.js'
 import { resolveContainedPath } from '../../core/store/contained-path.js'
-import type { RecordedWrite } from '../../core/store/recorded-write.js'
+import { batchedWrite, type RecordedWrite } from '../../core/store/recorded-write.js'
 import type { Writer } from '../history/recording.js'
 import type { Scanner } from '../../core/store/scan.js'
 
@@ -91,7 +92,53 @@ export class WorkspaceHealth {
     if (!f) throw new MemdirError('NOT_FOUND', 'That finding is gone (it may have been fixed already).')
     if (!f.fixes.includes(fix))
       throw new MemdirError('BAD_REQUEST', `"${fix}" does not apply to this finding.`)
-    const record = this.deps.writer({ author: 'user' })
+    return this.apply(f, fix, this.deps.writer({ author: 'user' }))
+  }
+
+  /**
+   * One fix on every finding of a kind, as one run of the user's: each file written once in
+   * history however many findings touched it, and the whole batch undone by undoing the run.
+   */
+  async fixAll(
+    kind: string,
+    fix: 'remove-pointer' | 'add-pointer' | 'update-path' | 'verify',
+  ): Promise<HealthFixAllResult> {
+    const targets = ((await this.report()).findings as Finding[]).filter(
+      (f) => f.kind === kind && f.fixes.includes(fix),
+    )
+    if (!targets.length) throw new MemdirError('NOT_FOUND', 'No finding of that kind is left to fix.')
+    const runId = `fix-${kind}-${Date.now().toString(36)}`
+    const batch = batchedWrite(this.deps.writer({ author: 'user', runId }))
+    const changed = new Set<string>()
+    const failed: HealthFixAllResult['failed'] = []
+    try {
+      for (const f of targets) {
+        try {
+          for (const c of (await this.apply(f, fix, batch.record)).changed) changed.add(c)
+        } catch (e) {
+          if (!(e instanceof MemdirError)) throw e
+          failed.push({ path: f.path, reason: e.message })
+        }
+      }
+    } finally {
+      await batch.done()
+    }
+    const fixed = targets.length - failed.length
+    return {
+      message: `Fixed ${count(fixed, 'finding')}${changed.size ? ` in ${count(changed.size, 'file')}` : ''}${
+        failed.length ? `; ${count(failed.length, 'finding')} could not be fixed` : ''
+      }`,
+      changed: [...changed],
+      ...(changed.size ? { runId } : {}),
+      failed,
+    }
+  }
+
+  private async apply(
+    f: Finding,
+    fix: Exclude<FixKind, 'open'>,
+    record: RecordedWrite,
+  ): Promise<HealthFixResult> {
     try {
       switch (fix) {
         case 'remove-pointer':

@@ -62,11 +62,82 @@ function ContradictionLine(props: { status: ContradictionStatus; busy: boolean; 
 
 const isMemory = (path: string) => !path.endsWith('MEMORY.md')
 
+/** Findings of each kind together, in the order the report ranks them (errors first). */
+function groups(findings: HealthFindingView[]): [string, HealthFindingView[]][] {
+  const by = new Map<string, HealthFindingView[]>()
+  for (const f of findings) by.set(f.kind, [...(by.get(f.kind) ?? []), f])
+  return [...by.entries()]
+}
+
+const PER_GROUP = 50
+
+type BatchFix = 'remove-pointer' | 'add-pointer' | 'update-path'
+const BATCH_LABEL: Record<BatchFix, string> = {
+  'remove-pointer': 'remove the pointers',
+  'add-pointer': 'add them to MEMORY.md',
+  'update-path': 'update the paths',
+}
+
+/** The fix "Fix all" applies to a group: one every finding in it takes. */
+function batchFixOf(items: HealthFindingView[]): BatchFix | undefined {
+  if (items.length < 2) return undefined
+  return (['remove-pointer', 'add-pointer', 'update-path'] as const).find((fix) =>
+    items.every((f) => f.fixes.includes(fix)),
+  )
+}
+
+function Finding(props: {
+  f: HealthFindingView
+  busy: boolean
+  onOpen: (path: string) => void
+  onFix: (f: HealthFindingView, fix: HealthFixKind) => Promise<void>
+}) {
+  const { f } = props
+  return (
+    <li className={`feed-item ${f.severity}`} data-kind={f.kind}>
+      <div className="feed-head">
+        <button className="link-button mono" onClick={() => props.onOpen(f.path)}>
+          {f.path}
+        </button>
+        {f.other && (
+          <>
+            <span className="muted">and</span>
+            <button className="link-button mono" onClick={() => props.onOpen(f.other!)}>
+              {f.other}
+            </button>
+          </>
+        )}
+        <span className="feed-detail">{f.message}</span>
+      </div>
+      {f.evidence.length > 0 && (
+        <details>
+          <summary>Evidence</summary>
+          <ul className="evidence mono">
+            {f.evidence.map((e) => (
+              <li key={e}>{e}</li>
+            ))}
+          </ul>
+        </details>
+      )}
+      <div className="actions feed-actions">
+        {f.fixes
+          .filter((x) => x !== 'open' || isMemory(f.path))
+          .map((fix) => (
+            <button key={fix} type="button" disabled={props.busy} onClick={() => void props.onFix(f, fix)}>
+              {fixLabel(fix, f)}
+            </button>
+          ))}
+      </div>
+    </li>
+  )
+}
+
 export function HealthView() {
   const { health, refreshHealth, select, setView, refreshReviews } = useStore()
   const [kind, setKind] = useState<string>()
   const [busy, setBusy] = useState<string>()
-  const [status, setStatus] = useState<{ text: string; error?: boolean }>()
+  const [status, setStatus] = useState<{ text: string; error?: boolean; undo?: string }>()
+  const [expanded, setExpanded] = useState<Set<string>>(new Set())
 
   useEffect(() => {
     void refreshHealth()
@@ -92,6 +163,31 @@ export function HealthView() {
       setStatus({ text: errorMessage(e), error: true })
     } finally {
       setBusy(undefined)
+    }
+  }
+
+  const applyAll = async (k: string, fix: BatchFix) => {
+    setBusy(`all:${k}`)
+    setStatus(undefined)
+    try {
+      const r = await getClient()['health/fixAll']({ kind: k, fix })
+      const failed = r.failed.length ? ` (${r.failed.map((x) => `${x.path}: ${x.reason}`).join('; ')})` : ''
+      setStatus({ text: `${r.message}${failed}.`, undo: r.runId, error: r.failed.length > 0 })
+      await refreshHealth()
+    } catch (e) {
+      setStatus({ text: errorMessage(e), error: true })
+    } finally {
+      setBusy(undefined)
+    }
+  }
+
+  const undoBatch = async (runId: string) => {
+    try {
+      const paths = await getClient()['history/undoRun']({ runId })
+      setStatus({ text: `Undone: ${count(paths.length, 'file')} back to before the fix.` })
+      await refreshHealth()
+    } catch (e) {
+      setStatus({ text: errorMessage(e), error: true })
     }
   }
 
@@ -122,7 +218,7 @@ export function HealthView() {
         </span>
         <span className="badge warning">{count(health.warnings, 'warning')}</span>
         <span className="badge">{count(notes, 'note')}</span>
-        <button className="ghost" onClick={() => void refreshHealth()}>
+        <button type="button" onClick={() => void refreshHealth()}>
           Check again
         </button>
       </header>
@@ -142,7 +238,12 @@ export function HealthView() {
       )}
       {status && (
         <p className={status.error ? 'error-box' : 'success-box'} role="status">
-          {status.text}
+          {status.text}{' '}
+          {status.undo && (
+            <button type="button" onClick={() => void undoBatch(status.undo!)}>
+              Undo this fix
+            </button>
+          )}
         </p>
       )}
       <div className="chips" role="group" aria-label="Finding kinds">
@@ -160,51 +261,44 @@ export function HealthView() {
           <p>Nothing to fix: every memory is indexed, current and distinct.</p>
         </div>
       ) : (
-        <ul className="feed health-list" aria-label="Findings">
-          {shown.map((f) => (
-            <li key={f.id} className={`feed-item ${f.severity}`} data-kind={f.kind}>
-              <div className="feed-head">
-                <span className={`kind ${f.severity}`}>{KIND_LABEL[f.kind] ?? f.kind}</span>
-                <button className="link-button mono" onClick={() => open(f.path)}>
-                  {f.path}
-                </button>
-                {f.other && (
-                  <>
-                    <span className="muted">and</span>
-                    <button className="link-button mono" onClick={() => open(f.other!)}>
-                      {f.other}
-                    </button>
-                  </>
-                )}
-              </div>
-              <p className="feed-detail">{f.message}</p>
-              {f.evidence.length > 0 && (
-                <details>
-                  <summary>Evidence</summary>
-                  <ul className="evidence mono">
-                    {f.evidence.map((e) => (
-                      <li key={e}>{e}</li>
-                    ))}
-                  </ul>
-                </details>
-              )}
-              <div className="actions feed-actions">
-                {f.fixes
-                  .filter((x) => x !== 'open' || isMemory(f.path))
-                  .map((fix) => (
+        <div className="health-groups" aria-label="Findings">
+          {groups(shown).map(([k, items]) => {
+            const batch = batchFixOf(items)
+            const limit = expanded.has(k) ? items.length : PER_GROUP
+            return (
+              <section key={k} className="health-group" aria-label={KIND_LABEL[k] ?? k} data-kind-group={k}>
+                <header className="health-group-head">
+                  <h2>
+                    {KIND_LABEL[k] ?? k} <span className="muted">· {items.length}</span>
+                  </h2>
+                  {batch && (
                     <button
-                      key={fix}
-                      className={fix === 'open' ? 'ghost' : ''}
+                      type="button"
                       disabled={busy !== undefined}
-                      onClick={() => void apply(f, fix)}
+                      onClick={() => void applyAll(k, batch)}
                     >
-                      {fixLabel(fix, f)}
+                      {busy === `all:${k}` ? 'Fixing…' : `Fix all ${items.length}: ${BATCH_LABEL[batch]}`}
                     </button>
+                  )}
+                </header>
+                <ul className="feed health-list compact" aria-label={`${KIND_LABEL[k] ?? k} findings`}>
+                  {items.slice(0, limit).map((f) => (
+                    <Finding key={f.id} f={f} busy={busy !== undefined} onOpen={open} onFix={apply} />
                   ))}
-              </div>
-            </li>
-          ))}
-        </ul>
+                </ul>
+                {items.length > limit && (
+                  <button
+                    type="button"
+                    className="ghost"
+                    onClick={() => setExpanded((e) => new Set([...e, k]))}
+                  >
+                    Show {count(items.length - limit, 'more finding')}
+                  </button>
+                )}
+              </section>
+            )
+          })}
+        </div>
       )}
     </div>
   )
