@@ -99,6 +99,12 @@ describe('2. team memory from the app', () => {
         async () => (await server.store.getRepo('acme/shop'))?.entries.has('conventions.md') === true,
       )
       await until(async () => (await state.innerText()).startsWith('Connected'))
+      const last = page.getByTestId('last-sync')
+      await until(async () => (await last.innerText()).includes(`acme/shop on ${new URL(server.url).host}`))
+      // Syncing again moves nothing: the panel says so, and no toast of the earlier push stays beside it.
+      await page.getByRole('button', { name: 'Sync now' }).click()
+      await until(async () => (await last.innerText()).includes('Up to date: nothing to pull or push.'))
+      await until(async () => (await page.locator('.toast', { hasText: 'pushed' }).count()) === 0)
       // Where the token lives is shown; in the browser (no keychain) a 0600 file, never settings.json.
       expect(await page.getByTestId('secret-teamToken').innerText()).toBe(
         '(set · in a file only you can read)',

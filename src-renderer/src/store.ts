@@ -482,8 +482,15 @@ const createFeedSlice: StateCreator<Store, [], [], FeedSlice> = (set, get) => ({
       }))
       if (get().view === 'activity') get().markActivitySeen()
       setTimeout(() => get().dismissToast(e.item.id), 6000)
-    } else if (e.type === 'team/status') set({ team: e.status })
-    else if (e.type === 'settings/changed') set({ settings: e.settings })
+    } else if (e.type === 'team/status') {
+      // A newer sync: toasts of earlier ones would contradict the Team view's last-sync panel.
+      const at = e.status.lastSync?.at
+      const newer = at !== undefined && at !== get().team?.lastSync?.at
+      set((s) => ({
+        team: e.status,
+        toasts: newer ? s.toasts.filter((t) => t.kind !== 'sync' || t.at >= at) : s.toasts,
+      }))
+    } else if (e.type === 'settings/changed') set({ settings: e.settings })
     else if (e.type === 'workspace/changed') {
       const client = api()
       // With its settings: views keyed by the workspace start from this project's own values.

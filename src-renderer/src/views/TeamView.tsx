@@ -1,4 +1,5 @@
 import { SecretStored } from '../components/SecretStored'
+import { ago } from '../../../src-shared/words'
 import { useState } from 'react'
 import { errorMessage, getClient } from '../transport/client'
 import { RestoreMine } from '../components/RestoreMine'
@@ -12,6 +13,14 @@ const STATE_LABEL = {
   syncing: 'Syncing…',
   error: 'Sync failing',
 } as const
+
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host
+  } catch {
+    return url
+  }
+}
 
 export function TeamView() {
   const { team, settings } = useStore()
@@ -156,18 +165,26 @@ export function TeamView() {
       )}
       {last && (
         <section className="sync-result" aria-label="Last sync" data-testid="last-sync">
-          <h2>Last sync · {new Date(last.at).toLocaleTimeString()}</h2>
-          <div className="stats">
-            <div>
-              <strong>{last.pulled.length}</strong> pulled
+          <h2>
+            Last sync <time title={new Date(last.at).toLocaleString()}>{ago(Date.now() - last.at)}</time>
+            {team?.repo ? ` · ${team.repo}` : ''}
+            {team?.url ? ` on ${hostOf(team.url)}` : ''}
+          </h2>
+          {last.pulled.length + last.pushed.length + last.skipped.length + last.conflicts.length === 0 ? (
+            <p className="muted">Up to date: nothing to pull or push.</p>
+          ) : (
+            <div className="stats">
+              <div>
+                <strong>{last.pulled.length}</strong> pulled
+              </div>
+              <div>
+                <strong>{last.pushed.length}</strong> pushed
+              </div>
+              <div>
+                <strong>{last.skipped.length}</strong> skipped
+              </div>
             </div>
-            <div>
-              <strong>{last.pushed.length}</strong> pushed
-            </div>
-            <div>
-              <strong>{last.skipped.length}</strong> skipped
-            </div>
-          </div>
+          )}
           {last.conflicts.length > 0 && (
             <div className="warning-box" role="alert" data-testid="team-conflicts">
               <p>
