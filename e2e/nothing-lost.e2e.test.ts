@@ -31,6 +31,29 @@ describe('nothing lost in the editor', () => {
       // Cancel keeps the edit on screen.
       await page.locator('[data-relpath="beta.md"]').click()
       await dialog.waitFor()
+      // The dialog keeps the keyboard: Tab and Shift+Tab cycle through its buttons, and typing
+      // reaches nothing behind it.
+      const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '')
+      const inDialog = () => page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))
+      const seen: string[] = []
+      for (let i = 0; i < 4; i++) {
+        seen.push(await focused())
+        expect(await inDialog()).toBe(true)
+        await page.keyboard.press('Tab')
+      }
+      expect(seen).toEqual(['Save', 'Discard', 'Cancel', 'Save'])
+      // (the fourth Tab went on to Discard) …and Shift+Tab from the first wraps to the last.
+      await page.keyboard.press('Shift+Tab')
+      expect(await focused()).toBe('Save')
+      await page.keyboard.press('Shift+Tab')
+      expect(await focused()).toBe('Cancel')
+      await page
+        .locator('.cm-content')
+        .focus({ timeout: 2000 })
+        .catch(() => undefined)
+      expect(await inDialog()).toBe(true)
+      await page.keyboard.type('zzz')
+      expect(await editorText(page)).toBe('Alpha, edited and not saved.')
       await dialog.getByRole('button', { name: 'Cancel' }).click()
       expect(await editorText(page)).toBe('Alpha, edited and not saved.')
 

@@ -1,4 +1,5 @@
-import { useEffect } from 'react'
+import { useEffect, useRef } from 'react'
+import { useFocusTrap } from '../lib/focus-trap'
 import { useStore } from '../store'
 
 /** Save / Discard / Cancel when something would drop the editor's unsaved edits. */
@@ -6,6 +7,8 @@ export function UnsavedDialog() {
   const guard = useStore((s) => s.leaveGuard)
   const name = useStore((s) => s.draft?.name || s.doc?.relPath || 'this memory')
   const resolve = useStore((s) => s.resolveLeave)
+  const modal = useRef<HTMLDivElement>(null)
+  useFocusTrap(modal, !!guard)
   useEffect(() => {
     if (!guard) return
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && void resolve('cancel')
@@ -15,7 +18,7 @@ export function UnsavedDialog() {
   if (!guard) return null
   return (
     <div className="modal-backdrop">
-      <div className="modal" role="dialog" aria-modal="true" aria-labelledby="unsaved-title">
+      <div className="modal" role="dialog" aria-modal="true" aria-labelledby="unsaved-title" ref={modal}>
         <h2 id="unsaved-title">Unsaved changes</h2>
         <p>
           <strong>{name}</strong> has changes that are not saved yet.
