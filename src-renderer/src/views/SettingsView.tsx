@@ -26,6 +26,7 @@ function Appearance() {
     <section className="settings" aria-label="Appearance">
       <fieldset>
         <legend>Appearance</legend>
+        <p className="muted">Applies at once, in this window only.</p>
         <label>
           Theme
           <select
@@ -81,6 +82,8 @@ export function SettingsView() {
           apply until then.
         </p>
       )}
+      <Appearance />
+      <IntegrationsPanel />
       <SubmitForm className="settings" onSubmit={save}>
         <fieldset>
           <legend>Model</legend>
@@ -244,8 +247,6 @@ export function SettingsView() {
           </button>
         </div>
       </SubmitForm>
-      <Appearance />
-      <IntegrationsPanel />
     </div>
   )
 }
