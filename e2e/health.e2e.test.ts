@@ -163,4 +163,46 @@ describe('Health view', () => {
       await app.close()
     }
   })
+
+  it("shows a memory's problems above its fields: broken YAML with its line, a secret with its rule, a moved path with its new name", async () => {
+    const app = await openApp(browser(), {}, (sb) => {
+      const r = gitRepo(sb.project)
+      r.put('src/db.ts', 'export const db = 1\n')
+      r.commit('db', T0)
+      const dir = getAutoMemPath(sb.ctx())
+      writeFile(
+        join(dir, 'broken.md'),
+        '---\nname: Broken\n  description: indented\n: nothing\n---\n\nBody.\n',
+      )
+      writeFile(
+        join(dir, 'creds.md'),
+        memory('Creds', 'staging access', `key: sk-ant-api03-${'Q1w2'.repeat(20)}`),
+      )
+      const p = writeFile(join(dir, 'db.md'), memory('DB', 'where the connection is made', 'In `src/db.ts`.'))
+      utimesSync(p, (T0 + DAY) / 1000, (T0 + DAY) / 1000)
+      r.git(['mv', 'src/db.ts', 'src/database.ts'])
+      r.commit('rename', T0 + 2 * DAY)
+    })
+    const { page } = app
+    try {
+      const problems = page.getByRole('list', { name: 'Problems with this memory' })
+      await page.getByTestId('health-count').waitFor()
+      await page.locator('[data-relpath="broken.md"]').click()
+      await expect
+        .poll(() => problems.innerText())
+        .toContain(
+          'The frontmatter is not valid YAML (line 2: Nested mappings are not allowed in compact mappings)',
+        )
+      await page.locator('[data-relpath="creds.md"]').click()
+      await expect.poll(() => problems.innerText()).toContain('Contains a secret')
+      expect(await problems.innerText()).toContain('line 7: Anthropic API key')
+      await page.locator('[data-relpath="db.md"]').click()
+      await expect
+        .poll(() => problems.innerText())
+        .toContain('Mentions src/db.ts, which moved to src/database.ts')
+      await screenshot(page, 'editor-problems')
+    } finally {
+      await app.close()
+    }
+  })
 })

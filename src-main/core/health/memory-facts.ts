@@ -1,4 +1,4 @@
-import { parseMemoryFile } from '../store/frontmatter.js'
+import { frontmatterProblem, parseMemoryFile } from '../store/frontmatter.js'
 import { parseMemoryType } from '../store/memory-types.js'
 import { MAX_INJECTED_BYTES, MAX_INJECTED_LINES } from '../recall/inject.js'
 import { scanForSecrets } from '../../../src-shared/secret-scan.js'
@@ -28,7 +28,18 @@ export async function memoryFacts(relPath: string, text: string, mtimeMs: number
   const own: Finding[] = []
   const hasFrontmatter = Object.keys(parsed.data).length > 0
   const rawType = parsed.data.type ?? (parsed.data.metadata as Record<string, unknown> | undefined)?.type
-  if (!hasFrontmatter)
+  const problem = frontmatterProblem(text)
+  if (problem)
+    own.push(
+      finding(
+        'invalid-frontmatter',
+        relPath,
+        `The frontmatter is not valid YAML (line ${problem.line}: ${problem.message}): recall cannot see a name, description or type`,
+        [text.split('\n')[problem.line - 1] ?? ''],
+        ['open'],
+      ),
+    )
+  else if (!hasFrontmatter)
     own.push(
       finding(
         'invalid-frontmatter',

@@ -204,6 +204,28 @@ export function parseFrontmatterData(
 }
 
 /**
+ * Why a file's frontmatter block cannot be read (the YAML parser's message and the file's line),
+ * or undefined when it can, or when there is no block at all.
+ */
+export function frontmatterProblem(text: string): { message: string; line: number } | undefined {
+  const block = splitFrontmatter(text)
+  if (!block || parseFrontmatterData(text)) return undefined
+  const firstLine = text.slice(0, block.yamlStart).split('\n').length
+  try {
+    yamlLibrary().parse(block.yaml, { schema: 'core', uniqueKeys: false, prettyErrors: false })
+  } catch (e) {
+    const YAMLError = yamlLibrary().YAMLError
+    if (!(e instanceof YAMLError)) throw e
+    const at = e.linePos?.[0]?.line ?? 1
+    return {
+      message: e.message.split('\n')[0]!.replace(/ at line \d+, column \d+.*$/, ''),
+      line: firstLine + at - 1,
+    }
+  }
+  return { message: 'the frontmatter is not a list of `key: value` lines', line: firstLine }
+}
+
+/**
  * Parses a memory file (or its first lines). Bad YAML never throws: the frontmatter is
  * treated as absent and the whole text becomes the body.
  */

@@ -139,7 +139,12 @@ export function Editor() {
     openByName,
     indexCutFor,
     compactIndex,
+    health,
   } = useStore()
+  // Health's findings about this memory, shown where the user is looking.
+  const problems = (health?.findings ?? []).filter(
+    (f) => doc && (f.path === doc.relPath || f.other === doc.relPath) && f.kind !== 'unindexed',
+  )
   const [preview, setPreview] = useState(false)
   const [confirmDelete, setConfirmDelete] = useState(false)
   const [now, setNow] = useState(Date.now())
@@ -206,6 +211,16 @@ export function Editor() {
           </button>
         </div>
       </header>
+      {problems.length > 0 && (
+        <ul className="editor-problems" aria-label="Problems with this memory">
+          {problems.map((f) => (
+            <li key={f.id} className={f.severity} data-kind={f.kind}>
+              {f.message}
+              {f.kind === 'secret' && f.evidence.length > 0 && ` — ${f.evidence.join('; ')}`}
+            </li>
+          ))}
+        </ul>
+      )}
       {readOnly && (
         <p className="notice" data-testid="read-only-notice">
           {doc?.linkedTo ? (
