@@ -364,6 +364,8 @@ export interface HealthFixAllResult {
   runId?: string
   /** Findings the fix could not apply to, with why. */
   failed: { path: string; reason: string }[]
+  /** What was done for each finding it applied to. */
+  applied: string[]
 }
 
 export interface HealthFixResult {

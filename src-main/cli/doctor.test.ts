@@ -53,6 +53,24 @@ describe('memdir doctor', () => {
     ])
   })
 
+  it('--fix removes many dead pointers as one change to MEMORY.md', async () => {
+    const sb = sandbox({ MEMDIR_DATA_DIR: undefined })
+    const dir = getAutoMemPath(sb.ctx())
+    writeFile(join(dir, 'kept.md'), mem('Kept', 'stays', 'body'))
+    const dead = Array.from({ length: 12 }, (_, i) => `- [Gone ${i}](gone_${i}.md) — removed`)
+    writeFile(join(dir, 'MEMORY.md'), ['- [Kept](kept.md) — stays', ...dead].join('\n') + '\n')
+    const cli = cliSession(sb.env, sb.project)
+    expect(await cli.run(['doctor', '--fix', 'remove-pointer', '--json'])).toBe(0)
+    const out = JSON.parse(cli.io.stdout) as { applied: string[] }
+    expect(out.applied).toHaveLength(12)
+    expect(out.applied[0]).toBe('Removed the pointer to gone_0.md')
+    expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe('- [Kept](kept.md) — stays\n')
+    cli.io.stdout = ''
+    expect(await cli.run(['history', '--json'])).toBe(0)
+    const entries = JSON.parse(cli.io.stdout) as { path: string; author: string }[]
+    expect(entries.filter((e) => e.author === 'user').map((e) => e.path)).toEqual(['MEMORY.md'])
+  })
+
   it('refuses an unknown fix kind as bad usage', async () => {
     const sb = sandbox()
     const cli = cliSession(sb.env, sb.project)

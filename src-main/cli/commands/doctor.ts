@@ -11,6 +11,8 @@ import { type CliIO, printJson, UsageError } from '../io.js'
 
 const FIXABLE = ['remove-pointer', 'add-pointer', 'compact-index', 'update-path', 'merge', 'verify'] as const
 type Fixable = (typeof FIXABLE)[number]
+const BATCH = ['remove-pointer', 'add-pointer', 'update-path', 'verify'] as const
+const isBatchFix = (fix: string): fix is (typeof BATCH)[number] => (BATCH as readonly string[]).includes(fix)
 const MARK = { error: '✗', warning: '!', info: '·' } as const
 
 /**
@@ -37,13 +39,20 @@ export async function doctorCommand(
   const applied: string[] = []
   if (fix) {
     const todo = (await health.report()).findings.filter((f) => f.fixes.includes(fix as FixKind))
-    for (const f of todo) {
-      try {
-        applied.push((await health.fix(f.id, fix as Fixable)).message)
-      } catch (e) {
-        applied.push(`could not fix ${f.path}: ${messageOf(e)}`)
+    if (isBatchFix(fix)) {
+      // One run per kind, as the app's "Fix all": each file once in history, one undo.
+      for (const kind of new Set(todo.map((f) => f.kind))) {
+        const r = await health.fixAll(kind, fix)
+        applied.push(...r.applied, ...r.failed.map((x) => `could not fix ${x.path}: ${x.reason}`))
       }
-    }
+    } else
+      for (const f of todo) {
+        try {
+          applied.push((await health.fix(f.id, fix as Fixable)).message)
+        } catch (e) {
+          applied.push(`could not fix ${f.path}: ${messageOf(e)}`)
+        }
+      }
   }
   // `memdir doctor` is the user asking: it may ask the model about contradictions (one call).
   const report = await health.report({ askModel: true })

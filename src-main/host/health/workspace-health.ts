@@ -111,10 +111,13 @@ export class WorkspaceHealth {
     const batch = batchedWrite(this.deps.writer({ author: 'user', runId }))
     const changed = new Set<string>()
     const failed: HealthFixAllResult['failed'] = []
+    const applied: string[] = []
     try {
       for (const f of targets) {
         try {
-          for (const c of (await this.apply(f, fix, batch.record)).changed) changed.add(c)
+          const r = await this.apply(f, fix, batch.record)
+          applied.push(r.message)
+          for (const c of r.changed) changed.add(c)
         } catch (e) {
           if (!(e instanceof MemdirError)) throw e
           failed.push({ path: f.path, reason: e.message })
@@ -131,6 +134,7 @@ export class WorkspaceHealth {
       changed: [...changed],
       ...(changed.size ? { runId } : {}),
       failed,
+      applied,
     }
   }
 
