@@ -126,14 +126,7 @@ export function scanMemoryFilesSync(
   const listed = listMemoryFilesSync(memoryDir)
   const files = shard ? listed.filter((f) => shardOf(f, shard.count) === shard.index) : listed
   const pathOf = memoryFilePathJoiner(memoryDir)
-  if (files.length <= limit && !cache) {
-    const out: MemoryHeader[] = []
-    for (const f of files) {
-      const h = tryReadHeader(f, pathOf(f))
-      if (h) out.push(h)
-    }
-    return out.sort(newestFirst)
-  }
+  if (files.length <= limit && !cache) return readAllHeaders(files, pathOf)
   const stamped = stampFiles(files, pathOf).sort(newestFirst)
   const out: MemoryHeader[] = []
   for (let i = 0; i < stamped.length && out.length < limit; i++) {
@@ -145,7 +138,17 @@ export function scanMemoryFilesSync(
   return out.sort(newestFirst)
 }
 
-export interface Stamped {
+/** Every file's header and mtime, one descriptor each (unreadable files left out), newest first. */
+function readAllHeaders(files: readonly string[], pathOf: (f: string) => string): MemoryHeader[] {
+  const out: MemoryHeader[] = []
+  for (const f of files) {
+    const h = tryReadHeader(f, pathOf(f))
+    if (h) out.push(h)
+  }
+  return out.sort(newestFirst)
+}
+
+interface Stamped {
   filename: string
   filePath: string
   mtimeMs: number
@@ -180,10 +183,9 @@ export function headersOrStampsSync(
 ): { headers: PackedHeaders } | { stamped: [string, number, number][] } {
   const listed = listMemoryFilesSync(memoryDir)
   const files = listed.filter((f) => shardOf(f, shard.count) === shard.index)
-  if (listed.length <= limit) return { headers: packHeaders(scanMemoryFilesSync(memoryDir, limit, shard)) }
-  return {
-    stamped: stampFiles(files, memoryFilePathJoiner(memoryDir)).map((s) => [s.filename, s.mtimeMs, s.size]),
-  }
+  const pathOf = memoryFilePathJoiner(memoryDir)
+  if (listed.length <= limit) return { headers: packHeaders(readAllHeaders(files, pathOf)) }
+  return { stamped: stampFiles(files, pathOf).map((s) => [s.filename, s.mtimeMs, s.size]) }
 }
 
 export type TextFileResult =

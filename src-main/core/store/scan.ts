@@ -92,25 +92,41 @@ async function shardedScan(memoryDir: string, limit: number, scanner: Scanner): 
     limit,
     shard: { index, count },
   }))
-  if (first.every((r) => 'headers' in r))
-    return first
-      .flatMap((r) => ('headers' in r ? (unpackHeaders(r.headers, pathOf) as MemoryHeader[]) : []))
-      .sort(newestFirst)
-  const stamped = first
-    .flatMap((r) => ('stamped' in r ? r.stamped : []))
-    .map(([filename, mtimeMs, size]) => ({ filename, mtimeMs, size }))
-    .sort(newestFirst)
+  // A shard that saw no more than `limit` files in all read its headers at once. All shards
+  // normally agree; when a file came or went between their listings, both answers merge.
+  const read = new Map<string, MemoryHeader>()
+  const stamped: { filename: string; mtimeMs: number; size?: number }[] = []
+  for (const r of first) {
+    if ('headers' in r)
+      for (const h of unpackHeaders(r.headers, pathOf) as (MemoryHeader | null)[]) {
+        if (!h) continue
+        read.set(h.filename, h)
+        stamped.push(h)
+      }
+    if ('stamped' in r)
+      for (const [filename, mtimeMs, size] of r.stamped) stamped.push({ filename, mtimeMs, size })
+  }
+  if (stamped.length === read.size) return [...read.values()].sort(newestFirst)
+  stamped.sort(newestFirst)
   const out: MemoryHeader[] = []
   let next = 0
   while (out.length < limit && next < stamped.length) {
     const batch = stamped.slice(next, next + limit - out.length).map((s) => s.filename)
     next += batch.length
-    const read = await scanner.runSharded((index, count) => ({
-      kind: 'headers' as const,
-      dir: memoryDir,
-      files: batch.filter((f) => shardOf(f, count) === index),
-    }))
-    for (const r of read) for (const h of unpackHeaders(r, pathOf)) if (h) out.push(h as MemoryHeader)
+    const unread = batch.filter((f) => !read.has(f))
+    const fresh = unread.length
+      ? await scanner.runSharded((index, count) => ({
+          kind: 'headers' as const,
+          dir: memoryDir,
+          files: unread.filter((f) => shardOf(f, count) === index),
+        }))
+      : []
+    for (const r of fresh)
+      for (const h of unpackHeaders(r, pathOf)) if (h) read.set(h.filename, h as MemoryHeader)
+    for (const f of batch) {
+      const h = read.get(f)
+      if (h) out.push(h)
+    }
   }
   // A file edited between its stat and its read carries the newer mtime.
   return out.sort(newestFirst).slice(0, limit)
