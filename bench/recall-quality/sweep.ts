@@ -1,5 +1,5 @@
 import { basename, join } from 'node:path'
-import { rankMemoriesOffline, TUNING } from '../../src-main/core/recall/offline-ranker.js'
+import { rankMemoriesOffline, type Tuning } from '../../src-main/core/recall/offline-ranker.js'
 import { type MemoryHeader, scanMemoryFiles } from '../../src-main/core/store/scan.js'
 import { benchDir } from '../lib.js'
 import { score, writeDataset, type QualityFigures } from '../recall-quality.js'
@@ -7,7 +7,7 @@ import { MEMORIES, QUERIES, type LabelledQuery } from './dataset.js'
 import { HARBOR_MEMORIES, HARBOR_TUNE } from './harbor-set.js'
 
 /**
- * How the offline ranker's cut-offs were tuned: a grid over TUNING, scored on the TUNING queries
+ * How the offline ranker's cut-offs (TUNING) were tuned: a grid of them, scored on the tuning queries
  * only (harbor's even half and the original set's main queries). The held-out queries are never
  * loaded here. Run: node --import tsx bench/recall-quality/sweep.ts
  */
@@ -29,17 +29,16 @@ try {
     absentWeight: [0.5, 1],
   }
   const rows: { config: string; recall: number; precision: number; empty: number; objective: number }[] = []
-  const base = { ...TUNING }
   for (const minCoverage of grid.minCoverage)
     for (const minShareOfTop of grid.minShareOfTop)
       for (const minOwnCoverage of grid.minOwnCoverage)
         for (const absentWeight of grid.absentWeight) {
-          Object.assign(TUNING, base, { minCoverage, minShareOfTop, minOwnCoverage, absentWeight })
+          const tuning: Partial<Tuning> = { minCoverage, minShareOfTop, minOwnCoverage, absentWeight }
           const figures: QualityFigures[] = []
           for (const [i, s] of sets.entries()) {
             const results: { q: LabelledQuery; got: string[] }[] = []
             for (const q of s.queries) {
-              const ranked = await rankMemoriesOffline(q.query, headers[i]!)
+              const ranked = await rankMemoriesOffline(q.query, headers[i]!, { tuning })
               results.push({ q, got: ranked.map((r) => basename(r.header.filePath)) })
             }
             figures.push(score(results))

@@ -3,7 +3,7 @@ import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { listenForAgentJobs } from '../../host/integrations/agent-socket.js'
 import { cachedScan, termCacheFor } from '../../host/memories/memory-caches.js'
-import { recallForPrompt } from '../../host/previews/prompt-recall.js'
+import { promptJobReply, recallForPrompt } from '../../host/previews/prompt-recall.js'
 import { selectorTimeoutMs } from '../../host/previews/selector-deadline.js'
 import { getAppDataDir } from '../../host/settings/app-data.js'
 import { createProjectContext } from '../../host/settings/project.js'
@@ -50,13 +50,14 @@ export async function watchCommand(ctx: ProjectContext, io: CliIO, signal: Abort
     },
     prompt: async (job) => {
       if (!ours(job.input.cwd)) return elsewhere
-      const r = await recallForPrompt(ctx, job.input, {
-        scan: cachedScan(ctx, Infinity),
-        termCache,
-        client,
-        selectorTimeoutMs: selectorTimeoutMs(ctx.env),
-      })
-      return { accepted: true, value: r.output ? JSON.stringify(r.output) : '', reason: r.skipped }
+      return promptJobReply(
+        await recallForPrompt(ctx, job.input, {
+          scan: cachedScan(ctx, Infinity),
+          termCache,
+          client,
+          selectorTimeoutMs: selectorTimeoutMs(ctx.env),
+        }),
+      )
     },
   }).catch((e: unknown) => {
     io.stderr(`watch: hooks cannot hand turns to this process (${messageOf(e)})\n`)

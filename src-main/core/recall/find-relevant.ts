@@ -1,13 +1,7 @@
 import { messageOf } from '../../../src-shared/errors.js'
 import type { ModelClient } from '../model/client.js'
 import { formatMemoryManifest } from '../store/manifest.js'
-import {
-  MAX_MEMORY_FILES,
-  type MemoryHeader,
-  newestFirst,
-  type Scanner,
-  scanMemoryFiles,
-} from '../store/scan.js'
+import { MAX_MEMORY_FILES, type MemoryHeader, type Scanner, scanMemoryFiles } from '../store/scan.js'
 import { rankMemoriesOffline } from './offline-ranker.js'
 import type { TermCache } from './term-cache.js'
 import {
@@ -74,8 +68,8 @@ export async function findRelevantMemories(
     opts.scan ?? ((dir: string) => scanMemoryFiles(dir, { scanner: opts.scanner, limit: Infinity }))
   )(memoryDir)
   const unseen = all.filter((m) => !surfaced.has(m.filePath))
-  const manifest = [...unseen].sort(newestFirst).slice(0, MAX_MEMORY_FILES)
-  const candidates = opts.client ? manifest : unseen
+  // Newest first already (the scan's contract): the manifest is its head.
+  const candidates = opts.client ? unseen.slice(0, MAX_MEMORY_FILES) : unseen
   const base = { candidates: candidates.length, rawSelection: [] as string[] }
   if (!unseen.length) return { ...base, memories: [], mode: opts.client ? 'model' : 'offline' }
 

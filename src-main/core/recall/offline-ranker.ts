@@ -7,11 +7,11 @@ import { packedTermMatcher, type PackedTerms, packTerms, synonymTable, termsOf }
 export { tokenize } from './terms.js'
 
 /** Query terms with weights: its own terms 1, their synonyms 0.6 (never above a term it has itself). */
-function queryTerms(query: string): { weights: Map<string, number>; own: string[] } {
+function queryTerms(query: string, tune: Tuning): { weights: Map<string, number>; own: string[] } {
   const own = [...new Set(termsOf(query))]
   const weights = new Map(own.map((t) => [t, 1]))
   for (const t of own)
-    for (const s of synonymTable().get(t) ?? []) if (!weights.has(s)) weights.set(s, TUNING.synonymWeight)
+    for (const s of synonymTable().get(t) ?? []) if (!weights.has(s)) weights.set(s, tune.synonymWeight)
   return { weights, own }
 }
 
@@ -20,11 +20,20 @@ const B = 0.75
 /** Field weights: what a memory is for (name, description) counts above its body. */
 const FIELDS = { name: 3, description: 3, body: 1 } as const
 
+export interface Tuning {
+  synonymWeight: number
+  bodyOnly: number
+  minCoverage: number
+  minShareOfTop: number
+  minOwnCoverage: number
+  absentWeight: number
+}
+
 /**
  * The ranker's cut-offs, tuned on the tuning half of bench/recall-quality's sets only (the
  * held-out half is for reporting; bench/recall-quality/sweep.ts is how).
  */
-export const TUNING = {
+export const TUNING: Readonly<Tuning> = {
   synonymWeight: 0.6,
   /** A query term only the body matches covers this much of itself. */
   bodyOnly: 0.5,
@@ -90,6 +99,8 @@ export interface RankOptions {
   cache?: TermCache
   /** Where the heads of uncached memories are read. */
   scanner?: Scanner
+  /** Other cut-offs than TUNING (the bench's tuning grid). */
+  tuning?: Partial<Tuning>
 }
 
 /**
@@ -130,7 +141,8 @@ export async function rankMemoriesOffline(
   opts: RankOptions = {},
 ): Promise<RankedMemory[]> {
   await opts.cache?.ready() // first: it may hold the stemmed synonym table queryTerms needs
-  const { weights, own } = queryTerms(query)
+  const tune: Tuning = { ...TUNING, ...opts.tuning }
+  const { weights, own } = queryTerms(query, tune)
   if (!own.length) return []
   const terms = await termsOfCandidates(candidates, opts.cache, opts.scanner)
   // Query terms are found with one regex pass per field, and only memories that have one are
@@ -173,14 +185,14 @@ export async function rankMemoriesOffline(
   // Coverage counts each of the query's own terms once: matched by itself (in full) or by a
   // synonym (at its weight), in full in the name or description, at half when only the body has
   // it. groupsOf[j]: the own terms a matched term j counts for, and how much.
-  const mass = ownIdx.map((j) => (inSome(j) ? idfs[j]! : TUNING.absentWeight * idfs[j]!))
+  const mass = ownIdx.map((j) => (inSome(j) ? idfs[j]! : tune.absentWeight * idfs[j]!))
   const ownMass = mass.reduce((n, m) => n + m, 0) || 1
   // Flat pairs (group, weight) per term: indexed loops, as this runs cold (interpreted) in a hook.
   const groupsOf: number[][] = queried.map(() => [])
   ownIdx.forEach((j, group) => {
     groupsOf[j]!.push(group, 1)
     for (const s of synonymTable().get(queried[j]!) ?? [])
-      groupsOf[index.get(s)!]!.push(group, TUNING.synonymWeight)
+      groupsOf[index.get(s)!]!.push(group, tune.synonymWeight)
   })
   // Per query term (a group: the term and its synonyms) its best-matching variant counts, once: a
   // memory that says "deploy", "ship" and "rollout" has matched one query word, not three.
@@ -195,7 +207,7 @@ export async function rankMemoriesOffline(
       const j = d.matched[k]!
       const tf = FIELDS.name * c[3 * j]! + FIELDS.description * c[3 * j + 1]! + FIELDS.body * c[3 * j + 2]!
       const saturated = idfs[j]! * ((tf * (K1 + 1)) / (tf + norm))
-      const where = c[3 * j]! + c[3 * j + 1]! > 0 ? 1 : TUNING.bodyOnly
+      const where = c[3 * j]! + c[3 * j + 1]! > 0 ? 1 : tune.bodyOnly
       const pairs = groupsOf[j]!
       for (let p = 0; p < pairs.length; p += 2) {
         const g = pairs[p]!
@@ -214,10 +226,10 @@ export async function rankMemoriesOffline(
   })
   // Whether anything fits is the best memory's question; which memories are returned then is
   // relative to it, so every memory close to the best comes back, not mostly one.
-  const best1 = scored.reduce((a, b) => (b.score > a.score ? b : a))
-  if (best1.score <= 0 || best1.coverage < TUNING.minCoverage) return []
+  const top = scored.reduce((a, b) => (b.score > a.score ? b : a))
+  if (top.score <= 0 || top.coverage < tune.minCoverage) return []
   return scored
-    .filter((s) => s.score >= TUNING.minShareOfTop * best1.score && s.coverage >= TUNING.minOwnCoverage)
+    .filter((s) => s.score >= tune.minShareOfTop * top.score && s.coverage >= tune.minOwnCoverage)
     .sort((a, b) => b.score - a.score || b.header.mtimeMs - a.header.mtimeMs)
     .slice(0, opts.limit ?? MAX_RECALLED)
 }

@@ -5,11 +5,13 @@ import type { ActivityLog } from '../activity/activity-log.js'
 import type { Workspace } from './workspace.js'
 import type { HeldSecrets } from '../settings/secrets.js'
 import { listenForAgentJobs } from '../integrations/agent-socket.js'
+import { promptJobReply } from '../previews/prompt-recall.js'
 
 /**
  * The app's end of the hooks' socket: Claude Code's Stop hook hands finished turns of the open
  * workspace to this app, its prompt hook asks for recall from the app's index, and (only the
- * desktop app, which holds the keychain) the CLI asks for the secrets it keeps. When the socket cannot be opened, hooks run their extraction themselves.
+ * desktop app, which holds the keychain) the CLI asks for the secrets it keeps. When the socket
+ * cannot be opened, hooks run their extraction and recall themselves.
  */
 export function serveAgentJobs(deps: {
   dataDir: string
@@ -33,8 +35,7 @@ export function serveAgentJobs(deps: {
     prompt: async (job) => {
       const ws = open(job.input.cwd)
       if (!ws) return elsewhere
-      const r = await ws.recallForPrompt(job.input)
-      return { accepted: true, value: r.output ? JSON.stringify(r.output) : '', reason: r.skipped }
+      return promptJobReply(await ws.recallForPrompt(job.input))
     },
     secret: deps.secrets
       ? (req) =>

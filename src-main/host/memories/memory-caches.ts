@@ -26,9 +26,8 @@ export function headerCacheFor(ctx: ProjectContext, memoryDir: string): HeaderCa
 }
 
 /**
- * The scan a CLI command or hook runs: on the calling thread, the newest `limit` headers (all for
- * recall) through that
- * dir's header cache (a stat pass); with threads, a plain scan in the worker threads.
+ * The scan a CLI command or hook runs: the newest `limit` headers (recall asks for all) — on the
+ * calling thread through that dir's header cache (a stat pass), or a plain scan in the worker threads.
  */
 export function cachedScan(
   ctx: ProjectContext,

@@ -13,12 +13,18 @@ import type { MemoryHeader } from '../../core/store/memory-header.js'
 import type { Scanner } from '../../core/store/scan.js'
 import { activityFileFor, appendActivity, newActivityItem } from '../activity/activity-store.js'
 import { getAppDataDir } from '../settings/app-data.js'
+import type { AgentReply } from '../integrations/agent-socket.js'
 import { loadRecallState, pruneRecallStates, saveRecallState } from './recall-state.js'
 
 export interface PromptRecallResult {
   output?: PromptHookOutput
   /** Why nothing was added (for the log). */
   skipped?: string
+}
+
+/** The agent socket's answer to a prompt hook: the hook's output line ('' for none), and why not. */
+export function promptJobReply(r: PromptRecallResult): AgentReply {
+  return { accepted: true, value: r.output ? JSON.stringify(r.output) : '', reason: r.skipped }
 }
 
 export interface PromptRecallDeps {
