@@ -38,6 +38,10 @@ export const MemoryTypeSchema = v.picklist(MEMORY_TYPES)
 
 const relPath = v.pipe(v.string(), v.minLength(1, 'a file path relative to the memory dir'))
 
+/** The Health fixes "Fix all" (and `memdir doctor --fix`) apply to a whole kind as one run. */
+export const BATCH_FIXES = ['remove-pointer', 'add-pointer', 'update-path', 'verify'] as const
+export type BatchFix = (typeof BATCH_FIXES)[number]
+
 export const MemoryInputSchema = strictObject({
   name: v.string(),
   description: v.string(),
@@ -121,7 +125,7 @@ export const RPC_ARGS = {
   'health/checkContradictions': none,
   'health/fixAll': strictObject({
     kind: v.pipe(v.string(), v.minLength(1)),
-    fix: v.picklist(['remove-pointer', 'add-pointer', 'update-path', 'verify']),
+    fix: v.picklist(BATCH_FIXES),
   }),
   'health/fix': strictObject({
     id: v.pipe(v.string(), v.minLength(1)),

@@ -1,6 +1,7 @@
 import { messageOf } from '../../../src-shared/errors.js'
 import type { FixKind } from '../../core/health/findings.js'
 import { count } from '../../../src-shared/words.js'
+import { BATCH_FIXES, type BatchFix } from '../../../src-shared/contract.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { ProposalStore } from '../../core/review/proposals.js'
 import { proposalsDirFor } from '../../host/settings/app-data.js'
@@ -11,8 +12,7 @@ import { type CliIO, printJson, UsageError } from '../io.js'
 
 const FIXABLE = ['remove-pointer', 'add-pointer', 'compact-index', 'update-path', 'merge', 'verify'] as const
 type Fixable = (typeof FIXABLE)[number]
-const BATCH = ['remove-pointer', 'add-pointer', 'update-path', 'verify'] as const
-const isBatchFix = (fix: string): fix is (typeof BATCH)[number] => (BATCH as readonly string[]).includes(fix)
+const isBatchFix = (fix: string): fix is BatchFix => (BATCH_FIXES as readonly string[]).includes(fix)
 const MARK = { error: '✗', warning: '!', info: '·' } as const
 
 /**

@@ -3,12 +3,14 @@ import { sideQuery } from '../model/side-query.js'
 import { finding, type Finding } from './findings.js'
 import type { MemoryFacts } from './memory-facts.js'
 import type { ContradictionStatus } from '../../../src-shared/types.js'
+import { sha256Hex } from '../store/atomic-write.js'
 
-/** A short fingerprint of a memory's text (FNV-1a, 32 bits, plus its length). */
-function contentKey(text: string): string {
-  let h = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
-  return `${(h >>> 0).toString(36)}.${text.length}`
+/** A memory's content hash, worked out once per version of its facts. */
+const hashes = new WeakMap<MemoryFacts, string>()
+function contentKey(m: MemoryFacts): string {
+  let h = hashes.get(m)
+  if (h === undefined) hashes.set(m, (h = sha256Hex(m.body)))
+  return h
 }
 
 /** Pairs asked about per check, at most (one model call). */
@@ -92,7 +94,7 @@ export class ContradictionCheck {
   ) {}
 
   private key(a: MemoryFacts, b: MemoryFacts) {
-    return `${a.relPath}\0${contentKey(a.body)}\0${b.relPath}\0${contentKey(b.body)}`
+    return `${a.relPath}\0${contentKey(a)}\0${b.relPath}\0${contentKey(b)}`
   }
 
   /** What the check has done so far, for these pairs. */

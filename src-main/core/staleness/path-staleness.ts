@@ -18,24 +18,24 @@ export const STALE_AFTER_COMMITS = 3
  * A mention as a repository-relative path: an absolute one relative to the repository, a relative
  * one as the project's (its folder may be below the repository's root), else as the repository's.
  */
-export function repoPathOf(
+function repoPathOf(
   git: GitHistory,
   projectRoot: string,
   mention: string,
 ): { path: string; asWritten: (repoPath: string) => string } | undefined {
-  const dir = mention.endsWith('/') ? '/' : ''
+  // A dir is named with its trailing `/`, which join and relative drop.
+  const slash = (p: string) => (p.endsWith('/') ? '/' : '')
   const posix = (p: string) => p.split('\\').join('/')
   const inRepo = (abs: string) => {
     const rel = relative(git.root, abs)
-    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? posix(rel) + dir : undefined
+    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? posix(rel) + slash(mention) : undefined
   }
   if (isAbsolute(mention)) {
     const path = inRepo(mention)
-    return path ? { path, asWritten: (p) => join(git.root, p) + (p.endsWith('/') ? '/' : '') } : undefined
+    return path ? { path, asWritten: (p) => join(git.root, p) + slash(p) } : undefined
   }
   const fromProject = inRepo(join(projectRoot, mention))
-  const projectFrame = (p: string) =>
-    posix(relative(projectRoot, join(git.root, p))) + (p.endsWith('/') ? '/' : '')
+  const projectFrame = (p: string) => posix(relative(projectRoot, join(git.root, p))) + slash(p)
   if (fromProject && git.known(fromProject)) return { path: fromProject, asWritten: projectFrame }
   if (git.known(mention)) return { path: mention, asWritten: (p) => p }
   return fromProject ? { path: fromProject, asWritten: projectFrame } : undefined

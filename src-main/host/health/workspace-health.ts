@@ -1,5 +1,6 @@
 import { MemdirError } from '../../../src-shared/errors.js'
 import { count } from '../../../src-shared/words.js'
+import type { BatchFix } from '../../../src-shared/contract.js'
 import { readFile } from 'node:fs/promises'
 import type { HealthFixAllResult, HealthFixResult, HealthView } from '../../../src-shared/types.js'
 import type { HistoryStore } from '../../core/history/history-store.js'
@@ -99,10 +100,7 @@ export class WorkspaceHealth {
    * One fix on every finding of a kind, as one run of the user's: each file written once in
    * history however many findings touched it, and the whole batch undone by undoing the run.
    */
-  async fixAll(
-    kind: string,
-    fix: 'remove-pointer' | 'add-pointer' | 'update-path' | 'verify',
-  ): Promise<HealthFixAllResult> {
+  async fixAll(kind: string, fix: BatchFix): Promise<HealthFixAllResult> {
     const targets = ((await this.report()).findings as Finding[]).filter(
       (f) => f.kind === kind && f.fixes.includes(fix),
     )

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react'
 import type { ContradictionStatus, HealthFindingView, HealthFixKind } from '../../../src-shared/types'
+import type { BatchFix } from '../../../src-shared/contract'
 import { ago, count } from '../../../src-shared/words'
 import { errorMessage, getClient } from '../transport/client'
 import { useStore } from '../store'
@@ -71,15 +72,16 @@ function groups(findings: HealthFindingView[]): [string, HealthFindingView[]][] 
 
 const PER_GROUP = 50
 
-type BatchFix = 'remove-pointer' | 'add-pointer' | 'update-path'
-const BATCH_LABEL: Record<BatchFix, string> = {
+/** "Fix all" in this view: the batch fixes that change files ("Mark as still true" stays one by one). */
+type FileBatchFix = Exclude<BatchFix, 'verify'>
+const BATCH_LABEL: Record<FileBatchFix, string> = {
   'remove-pointer': 'remove the pointers',
   'add-pointer': 'add them to MEMORY.md',
   'update-path': 'update the paths',
 }
 
 /** The fix "Fix all" applies to a group: one every finding in it takes. */
-function batchFixOf(items: HealthFindingView[]): BatchFix | undefined {
+function batchFixOf(items: HealthFindingView[]): FileBatchFix | undefined {
   if (items.length < 2) return undefined
   return (['remove-pointer', 'add-pointer', 'update-path'] as const).find((fix) =>
     items.every((f) => f.fixes.includes(fix)),
@@ -166,7 +168,7 @@ export function HealthView() {
     }
   }
 
-  const applyAll = async (k: string, fix: BatchFix) => {
+  const applyAll = async (k: string, fix: FileBatchFix) => {
     setBusy(`all:${k}`)
     setStatus(undefined)
     try {
