@@ -3,21 +3,29 @@
  * Intl.PluralRules (never "file(s)"), relative times from Intl.RelativeTimeFormat (never "0.0 h").
  */
 const plurals = new Intl.PluralRules('en')
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
+const english = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
 
 /** "1 file", "2 files", "1,200 memories" (`many` for irregular plurals). */
 export function count(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en')} ${plurals.select(n) === 'one' ? one : many}`
 }
 
-/** How long ago (or, for a negative span, in how long) `ms` is: "now", "3 minutes ago", "yesterday". */
-export function ago(ms: number): string {
-  const s = -Math.round(ms / 1000)
+/**
+ * A moment `offsetMs` from now (negative: past) in words of `format`'s language: "now",
+ * "3 minutes ago", "yesterday", "in 2 days".
+ */
+export function relativeWords(offsetMs: number, format: Intl.RelativeTimeFormat = english): string {
+  const s = Math.round(offsetMs / 1000)
   const abs = Math.abs(s)
-  if (abs < 45) return relative.format(0, 'second')
-  if (abs < 3600) return relative.format(Math.round(s / 60), 'minute')
-  if (abs < 86_400) return relative.format(Math.round(s / 3600), 'hour')
-  return relative.format(Math.round(s / 86_400), 'day')
+  if (abs < 45) return format.format(0, 'second')
+  if (abs < 3600) return format.format(Math.round(s / 60), 'minute')
+  if (abs < 86_400) return format.format(Math.round(s / 3600), 'hour')
+  return format.format(Math.round(s / 86_400), 'day')
+}
+
+/** How long ago `ms` is, in English: "now", "3 minutes ago", "yesterday" (the app's messages). */
+export function ago(ms: number): string {
+  return relativeWords(-ms)
 }
 
 /** A span as a duration: "24 hours", "90 minutes", "1 day". */

@@ -1,3 +1,5 @@
+import { relativeWords } from '../../../src-shared/words'
+
 /** Dates and sizes the way people read them: relative when recent, the user's locale otherwise. */
 
 const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' })
@@ -8,15 +10,9 @@ export function fullDate(at: number): string {
   return full.format(at)
 }
 
-/** "just now", "5 minutes ago", "yesterday", then the date in the user's locale. */
+/** "just now", "5 minutes ago", "yesterday", then the date, all in the user's locale. */
 export function relativeDate(at: number, now = Date.now()): string {
-  const s = Math.round((at - now) / 1000)
-  const abs = Math.abs(s)
-  if (abs < 45) return rtf.format(0, 'second')
-  if (abs < 3600) return rtf.format(Math.round(s / 60), 'minute')
-  if (abs < 86_400) return rtf.format(Math.round(s / 3600), 'hour')
-  if (abs < 7 * 86_400) return rtf.format(Math.round(s / 86_400), 'day')
-  return fullDate(at)
+  return Math.abs(at - now) < 7 * 86_400_000 ? relativeWords(at - now, rtf) : fullDate(at)
 }
 
 export function clockTime(at: number): string {

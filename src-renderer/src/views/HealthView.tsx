@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState } from 'react'
 import type { ContradictionStatus, HealthFindingView, HealthFixKind } from '../../../src-shared/types'
 import type { BatchFix } from '../../../src-shared/contract'
-import { ago, count } from '../../../src-shared/words'
+import { count } from '../../../src-shared/words'
+import { relativeDate } from '../lib/format'
 import { errorMessage, getClient } from '../transport/client'
 import { useStore } from '../store'
 
@@ -47,8 +48,8 @@ function ContradictionLine(props: { status: ContradictionStatus; busy: boolean; 
   const { lastRunAt, calls, unchecked, failed } = props.status
   return (
     <p className="muted" data-testid="contradiction-check">
-      Contradictions: {lastRunAt === null ? 'not checked yet' : `last checked ${ago(Date.now() - lastRunAt)}`}{' '}
-      · {count(calls, 'model call')} so far
+      Contradictions: {lastRunAt === null ? 'not checked yet' : `last checked ${relativeDate(lastRunAt)}`} ·{' '}
+      {count(calls, 'model call')} so far
       {failed ? ` · the last check failed: ${failed}` : ''}.{' '}
       {unchecked ? (
         <button type="button" className="ghost" disabled={props.busy} onClick={props.onCheck}>

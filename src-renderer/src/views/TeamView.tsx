@@ -1,10 +1,10 @@
 import { SecretStored } from '../components/SecretStored'
-import { ago } from '../../../src-shared/words'
 import { useState } from 'react'
 import { errorMessage, getClient } from '../transport/client'
 import { RestoreMine } from '../components/RestoreMine'
 import { useStore } from '../store'
 import { SubmitForm } from '../components/SubmitForm'
+import { relativeDate } from '../lib/format'
 
 const STATE_LABEL = {
   off: 'Team memory off',
@@ -166,7 +166,7 @@ export function TeamView() {
       {last && (
         <section className="sync-result" aria-label="Last sync" data-testid="last-sync">
           <h2>
-            Last sync <time title={new Date(last.at).toLocaleString()}>{ago(Date.now() - last.at)}</time>
+            Last sync <time title={new Date(last.at).toLocaleString()}>{relativeDate(last.at)}</time>
             {team?.repo ? ` · ${team.repo}` : ''}
             {team?.url ? ` on ${hostOf(team.url)}` : ''}
           </h2>
