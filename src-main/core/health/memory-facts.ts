@@ -28,7 +28,8 @@ export async function memoryFacts(relPath: string, text: string, mtimeMs: number
   const own: Finding[] = []
   const hasFrontmatter = Object.keys(parsed.data).length > 0
   const rawType = parsed.data.type ?? (parsed.data.metadata as Record<string, unknown> | undefined)?.type
-  const problem = frontmatterProblem(text)
+  // Only a file whose header read as nothing can have a block YAML cannot read.
+  const problem = hasFrontmatter ? undefined : frontmatterProblem(text)
   if (problem)
     own.push(
       finding(

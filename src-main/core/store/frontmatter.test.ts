@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  frontmatterProblem,
   kebabSlug,
   parseMemoryFile,
   parseMemoryHeaderFields,
@@ -168,5 +169,18 @@ describe('serializeMemoryFile', () => {
   it('kebab slugs', () => {
     expect(kebabSlug('Déploy: Friday  freeze!')).toBe('deploy-friday-freeze')
     expect(kebabSlug('日本語')).toBe('memory')
+  })
+})
+
+describe('frontmatterProblem', () => {
+  it("names the parser's message and the file's line for a block YAML cannot read, nothing otherwise", () => {
+    expect(frontmatterProblem('---\nname: a\n  bad: indent\n: x\n---\nbody\n')).toEqual({
+      message: 'Nested mappings are not allowed in compact mappings',
+      line: 2,
+    })
+    // Read by the quoting retry, as Claude Code reads it: no problem.
+    expect(frontmatterProblem('---\nname: x\ndescription: Deploy: never on Fridays\n---\n')).toBeUndefined()
+    expect(frontmatterProblem('---\nname: ok\ntype: user\n---\n')).toBeUndefined()
+    expect(frontmatterProblem('no block at all\n')).toBeUndefined()
   })
 })

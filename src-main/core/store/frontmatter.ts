@@ -172,10 +172,12 @@ function quoteValues(yaml: string): string {
 /** Tabs that indent a line, as two spaces each: YAML forbids them, Claude Code reads past them. */
 const indentTabsAsSpaces = (yaml: string) => yaml.replace(/^\t+/gm, (tabs) => '  '.repeat(tabs.length))
 
+// YAML 1.2 core schema: dates stay strings ("2026-03-05"), yes/no stay words.
+const YAML_OPTIONS = { schema: 'core', uniqueKeys: false, prettyErrors: false } as const
+
 function yamlMapping(yaml: string): Record<string, unknown> | undefined {
   try {
-    // YAML 1.2 core schema: dates stay strings ("2026-03-05"), yes/no stay words.
-    const v = yamlLibrary().parse(yaml, { schema: 'core', uniqueKeys: false, prettyErrors: false }) as unknown
+    const v = yamlLibrary().parse(yaml, YAML_OPTIONS) as unknown
     return isRecord(v) ? v : v == null ? {} : undefined
   } catch (e) {
     // Bad YAML never fails a scan: the file is listed without its header (SPEC §3).
@@ -212,7 +214,7 @@ export function frontmatterProblem(text: string): { message: string; line: numbe
   if (!block || parseFrontmatterData(text)) return undefined
   const firstLine = text.slice(0, block.yamlStart).split('\n').length
   try {
-    yamlLibrary().parse(block.yaml, { schema: 'core', uniqueKeys: false, prettyErrors: false })
+    yamlLibrary().parse(block.yaml, YAML_OPTIONS)
   } catch (e) {
     const YAMLError = yamlLibrary().YAMLError
     if (!(e instanceof YAMLError)) throw e
