@@ -44,7 +44,8 @@ export function resolveVersion(v: string): string {
   }
 }
 
-function npmInstall(dir: string, spec: string): void {
+/** Installs one package spec into `dir` (a cache folder of its own), from the npm registry. */
+export function npmInstall(dir: string, spec: string): void {
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, 'package.json'), '{"private":true}\n')
   execFileSync('npm', ['i', '--no-audit', '--no-fund', '--no-package-lock', spec], {

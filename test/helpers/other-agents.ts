@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
+import { npmInstall } from './claude-code.js'
 
 /**
  * Other real agents as test instruments: installed from the npm registry into a cache dir (never
@@ -39,14 +39,6 @@ export function installAgent(name: AgentName): InstalledAgent {
   const { pkg, bin, version } = AGENTS[name]
   const dir = join(cacheDir(), `${name}-${version}`)
   const cmd = join(dir, 'node_modules', '.bin', bin)
-  if (!existsSync(cmd)) {
-    mkdirSync(dir, { recursive: true })
-    writeFileSync(join(dir, 'package.json'), '{"private":true}\n')
-    execFileSync('npm', ['i', '--no-audit', '--no-fund', '--no-package-lock', `${pkg}@${version}`], {
-      cwd: dir,
-      stdio: 'inherit',
-      timeout: 600_000,
-    })
-  }
+  if (!existsSync(cmd)) npmInstall(dir, `${pkg}@${version}`)
   return { name, version, cmd }
 }
