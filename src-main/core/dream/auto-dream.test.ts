@@ -1,41 +1,12 @@
-import { randomUUID } from 'node:crypto'
-import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { dreamSetup as setup, setDreamLock as setLock } from '../../../test/helpers/dream.js'
 import { tempDir } from '../../../test/helpers/temp-env.js'
-import type { ModelClient } from '../model/client.js'
-import { createAutoDream, type DreamDeps, type DreamEvent } from './auto-dream.js'
+
 import { lockPath, tryAcquireConsolidationLock } from './lock.js'
 
 const HOUR = 3_600_000
-
-function setup(client: ModelClient | undefined, over: Partial<DreamDeps> = {}, sessions = 5) {
-  const root = tempDir()
-  const memoryDir = join(root, 'memory') + '/'
-  const transcriptDir = join(root, 'transcripts')
-  mkdirSync(memoryDir)
-  mkdirSync(transcriptDir)
-  for (let i = 0; i < sessions; i++) writeFileSync(join(transcriptDir, `${randomUUID()}.jsonl`), '{}\n')
-  writeFileSync(join(transcriptDir, 'agent-1234.jsonl'), '{}\n') // subagent transcripts never count
-  const events: DreamEvent[] = []
-  const dream = createAutoDream({
-    memoryDir,
-    transcriptDir,
-    snapshotDir: join(root, 'app-data', 'snapshots'),
-    client,
-    enabled: () => ({ ok: true }),
-    systemPrompt: async () => 'main system prompt',
-    onEvent: (e) => events.push(e),
-    ...over,
-  })
-  return { root, memoryDir, transcriptDir, events, dream }
-}
-
-function setLock(memoryDir: string, pid: number, ageMs: number) {
-  writeFileSync(lockPath(memoryDir), `${pid}\n`)
-  const t = (Date.now() - ageMs) / 1000
-  utimesSync(lockPath(memoryDir), t, t)
-}
 
 describe('autoDream gates, each on its own', () => {
   it('disabled', async () => {

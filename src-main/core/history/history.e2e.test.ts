@@ -1,35 +1,19 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { reply, text, toolUse } from '../../../test/fake-anthropic/server.js'
 import { fakeModel } from '../../../test/helpers/model.js'
 import { startTeamServer } from '../../../test/helpers/team-server.js'
-import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
+import { memDirWith, snapshotOf } from '../../../test/helpers/history.js'
+import { writeFile } from '../../../test/helpers/temp-env.js'
 import { createAutoDream } from '../dream/auto-dream.js'
 import { initExtractMemories } from '../extract/extract-memories.js'
 import { ProposalStore } from '../review/proposals.js'
 import { TeamApiClient } from '../team/api-client.js'
 import { createSyncState, pullTeamMemory, pushTeamMemory } from '../team/sync.js'
-import { HistoryStore } from './history-store.js'
+
 import { reconcileHistory } from './recorder.js'
 import { restoreVersion, undoRun } from './restore.js'
-
-const snapshotOf = (dir: string) =>
-  Object.fromEntries(
-    readdirSync(dir, { recursive: true })
-      .map(String)
-      .filter((f) => f.endsWith('.md'))
-      .sort()
-      .map((f) => [f, readFileSync(join(dir, f), 'utf8')]),
-  )
-
-function memDirWith(files: Record<string, string>) {
-  const root = tempDir()
-  const memoryDir = join(root, 'memory') + '/'
-  mkdirSync(memoryDir)
-  for (const [f, c] of Object.entries(files)) writeFile(join(memoryDir, f), c)
-  return { root, memoryDir, history: new HistoryStore(join(root, 'app-data', 'history')) }
-}
 
 describe('memory history', () => {
   it('a dream that merges and deletes files is undone in one action, byte for byte', async () => {

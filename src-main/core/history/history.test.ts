@@ -1,29 +1,13 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
+import { memDirWith, snapshotOf } from '../../../test/helpers/history.js'
+
 import { ProposalStore } from '../review/proposals.js'
 import { HistoryStore } from './history-store.js'
 import { diffLines } from './line-diff.js'
 import { reconcileHistory } from './recorder.js'
 import { restoreVersion } from './restore.js'
-
-const snapshotOf = (dir: string) =>
-  Object.fromEntries(
-    readdirSync(dir, { recursive: true })
-      .map(String)
-      .filter((f) => f.endsWith('.md'))
-      .sort()
-      .map((f) => [f, readFileSync(join(dir, f), 'utf8')]),
-  )
-
-function memDirWith(files: Record<string, string>) {
-  const root = tempDir()
-  const memoryDir = join(root, 'memory') + '/'
-  mkdirSync(memoryDir)
-  for (const [f, c] of Object.entries(files)) writeFile(join(memoryDir, f), c)
-  return { root, memoryDir, history: new HistoryStore(join(root, 'app-data', 'history')) }
-}
 
 describe('memory history', () => {
   it('a write over a version nobody recorded keeps that version in history first', async () => {

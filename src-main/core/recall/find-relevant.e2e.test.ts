@@ -2,22 +2,9 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { reply, text } from '../../../test/fake-anthropic/server.js'
 import { fakeModel } from '../../../test/helpers/model.js'
-import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
+import { recallMemoryDir as memoryDir } from '../../../test/helpers/recall.js'
+import { tempDir } from '../../../test/helpers/temp-env.js'
 import { findRelevantMemories } from './find-relevant.js'
-
-const mem = (name: string, description: string, body = 'details') =>
-  `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n\n${body}\n`
-
-function memoryDir(count = 8) {
-  const dir = tempDir()
-  for (let i = 0; i < count; i++) writeFile(join(dir, `m${i}.md`), mem(`Memory ${i}`, `topic number ${i}`))
-  writeFile(
-    join(dir, 'postgres.md'),
-    mem('Integration DB', 'Integration tests must use the real Postgres', 'docker compose up db'),
-  )
-  writeFile(join(dir, 'deploy.md'), mem('Deploying', 'How staging deploys run', 'make ship STAGE=staging'))
-  return dir
-}
 
 const selection = (names: string[]) => reply(text(JSON.stringify({ selected_memories: names })))
 

@@ -1,25 +1,13 @@
 import { utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { recallMemoryDir as memoryDir } from '../../../test/helpers/recall.js'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import { findRelevantMemories } from './find-relevant.js'
 import { formatRecalledMemory, readForInjection } from './inject.js'
 import { RecallSession } from './recall-session.js'
 
 const DAY = 86_400_000
-const mem = (name: string, description: string, body = 'details') =>
-  `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n\n${body}\n`
-
-function memoryDir(count = 8) {
-  const dir = tempDir()
-  for (let i = 0; i < count; i++) writeFile(join(dir, `m${i}.md`), mem(`Memory ${i}`, `topic number ${i}`))
-  writeFile(
-    join(dir, 'postgres.md'),
-    mem('Integration DB', 'Integration tests must use the real Postgres', 'docker compose up db'),
-  )
-  writeFile(join(dir, 'deploy.md'), mem('Deploying', 'How staging deploys run', 'make ship STAGE=staging'))
-  return dir
-}
 
 describe('offline recall', () => {
   it('ranks lexically and labels the result as offline when no model is configured', async () => {

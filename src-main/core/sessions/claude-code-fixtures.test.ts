@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { SCENARIO_TEXT } from '../../../test/fake-anthropic/claude-code-scenario.js'
 import { normalizeMessages, type NormalMessage } from '../../../test/fixtures/transcripts/normalize.js'
+import { TRANSCRIPT_FIXTURES as ROOT, transcriptFixtures } from '../../../test/helpers/transcript-fixtures.js'
 import {
   mainChain,
   parseTranscriptLines,
@@ -18,22 +18,7 @@ import {
  * against what that client itself sent the model at each step: the reader must rebuild exactly the
  * conversation Claude Code rebuilt.
  */
-const ROOT = fileURLToPath(new URL('../../../test/fixtures/transcripts/', import.meta.url))
-
-interface Manifest {
-  client: string
-  runtime: string
-  sessionId: string
-  checkpoints: { scenario: string; step: number; messages: NormalMessage[] }[]
-  subagent: { scenario: string; step: number; messages: NormalMessage[] }[]
-}
-
-const fixtures = readdirSync(ROOT)
-  .filter((d) => d.startsWith('claude-code-'))
-  .map((dir) => ({
-    dir,
-    manifest: JSON.parse(readFileSync(join(ROOT, dir, 'manifest.json'), 'utf8')) as Manifest,
-  }))
+const fixtures = transcriptFixtures()
 
 const readMessages = (entries: readonly TranscriptEntry[], sidechain = false) =>
   normalizeMessages(toMessages(mainChain(entries, { sidechain })))

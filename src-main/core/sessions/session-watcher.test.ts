@@ -1,25 +1,10 @@
-import { appendFileSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
+import { appendFileSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SCENARIO_TEXT } from '../../../test/fake-anthropic/claude-code-scenario.js'
+import { firstTurn } from '../../../test/helpers/transcript-fixtures.js'
 import { tempDir } from '../../../test/helpers/temp-env.js'
 import { SessionWatcher, type TurnEndedEvent } from './session-watcher.js'
-
-const ROOT = fileURLToPath(new URL('../../../test/fixtures/transcripts/', import.meta.url))
-
-/** The first turn of a real session (up to its final answer and what follows it), as lines. */
-function firstTurn(version: string): string[] {
-  const dir = join(ROOT, `claude-code-${version}`)
-  const { sessionId } = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { sessionId: string }
-  const lines = readFileSync(join(dir, 'project', `${sessionId}.jsonl`), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-  const done = lines.findIndex((l) => l.includes(SCENARIO_TEXT.done))
-  let end = done + 1
-  while (end < lines.length && !/"type":"(user|assistant)"/.test(lines[end]!)) end++
-  return lines.slice(0, end)
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const watchers: SessionWatcher[] = []

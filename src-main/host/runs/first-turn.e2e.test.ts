@@ -1,29 +1,13 @@
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { SCENARIO_TEXT } from '../../../test/fake-anthropic/claude-code-scenario.js'
+import { firstTurn } from '../../../test/helpers/transcript-fixtures.js'
 import { reply, startFakeAnthropic, text, type FakeAnthropic } from '../../../test/fake-anthropic/server.js'
 import { sandbox } from '../../../test/helpers/temp-env.js'
 import { until } from '../../../test/helpers/until.js'
 import { clearAutoMemPathCache } from '../../core/paths/auto-mem-path.js'
 import { getProjectTranscriptDir } from '../../core/paths/team-agent-paths.js'
 import { createHost, type Host } from '../app/host.js'
-
-const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/transcripts/', import.meta.url))
-
-/** The first turn of a session the real client wrote: its lines up to the final answer and its turn summary. */
-function firstTurn(version: string): string[] {
-  const dir = join(FIXTURES, `claude-code-${version}`)
-  const { sessionId } = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { sessionId: string }
-  const lines = readFileSync(join(dir, 'project', `${sessionId}.jsonl`), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-  const done = lines.findIndex((l) => l.includes(SCENARIO_TEXT.done))
-  let end = done + 1
-  while (end < lines.length && !/"type":"(user|assistant)"/.test(lines[end]!)) end++
-  return lines.slice(0, end)
-}
 
 const fakes: FakeAnthropic[] = []
 const hosts: Host[] = []
