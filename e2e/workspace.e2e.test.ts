@@ -77,6 +77,9 @@ describe('memory workspace in the browser', () => {
       const cut = page.getByRole('alert', { name: 'Past the index cut' })
       await cut.waitFor()
       expect(await cut.innerText()).toContain("past the index's cut (200 lines or 25,000 characters)")
+      // Opening it again says the same: the memory's own state, not a message of the save.
+      await page.locator('[data-relpath="release_checklist.md"]').click()
+      await cut.waitFor()
       await cut.getByRole('button', { name: 'Compact the index' }).click()
       await until(async () => (await cut.count()) === 0)
       const index = readFileSync(join(getAutoMemPath(app.sb.ctx()), 'MEMORY.md'), 'utf8')

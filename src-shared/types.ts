@@ -51,6 +51,8 @@ export interface MemoryDoc extends MemoryListItem {
    * Claude Code and recall read it) but never written through the link.
    */
   linkedTo?: string
+  /** Its line in MEMORY.md is past the index's cut (200 lines / 25,000 characters): agents do not see it there. */
+  pastIndexCut?: true
 }
 
 export interface ConflictDetails {

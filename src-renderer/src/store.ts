@@ -81,8 +81,6 @@ interface EditorSlice {
   /** The last save would have put a detected secret into a private memory: save again to accept. */
   secretWarning?: string
   editorError?: string
-  /** A new memory whose MEMORY.md line landed past the index's cut: agents do not see it there. */
-  indexCutFor?: string
   /** Moves detail out of MEMORY.md (Health's fix) so the lines past the cut come back into view. */
   compactIndex: () => Promise<void>
   /** When the last save went through (the editor shows "Saved"). */
@@ -331,11 +329,9 @@ const createEditorSlice: StateCreator<Store, [], [], EditorSlice> = (set, get) =
     try {
       const cut = (await api()['health/get']()).findings.find((f) => f.fixes.includes('compact-index'))
       if (cut) await api()['health/fix']({ id: cut.id, fix: 'compact-index' })
-      const relPath = get().indexCutFor
-      set({
-        indexCutFor: relPath && (await pastIndexCut(relPath)) ? relPath : undefined,
-        editorError: undefined,
-      })
+      // The memory itself is unchanged: only whether its index line is in view.
+      const relPath = get().doc?.relPath
+      if (relPath) set({ doc: await api()['memory/read']({ relPath }), editorError: undefined })
     } catch (e) {
       set({ editorError: errorMessage(e) })
     }
@@ -380,10 +376,6 @@ const createEditorSlice: StateCreator<Store, [], [], EditorSlice> = (set, get) =
         secretWarning: undefined,
         editorError: undefined,
         savedAt: Date.now(),
-        indexCutFor:
-          isNew && saved.scope === 'private' && (await pastIndexCut(saved.relPath))
-            ? saved.relPath
-            : undefined,
       })
       await get().refreshMemories()
     } catch (e) {
@@ -429,13 +421,6 @@ const createEditorSlice: StateCreator<Store, [], [], EditorSlice> = (set, get) =
       }),
     ),
 })
-
-/** Whether the MEMORY.md line pointing at `relPath` is past the index's cut (the agent never loads it). */
-async function pastIndexCut(relPath: string): Promise<boolean> {
-  const index = await api()['index/get']()
-  const at = index.raw.split('\n').findIndex((line) => line.includes(`(${relPath})`))
-  return at >= 0 && index.lineStates[at] === 'cut'
-}
 
 let healthTimer: ReturnType<typeof setTimeout> | undefined
 

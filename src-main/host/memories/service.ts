@@ -21,6 +21,7 @@ import type { FeatureHandlers } from '../../../src-shared/contract.js'
 import type { Writer } from '../history/recording.js'
 import { indexView } from './index-view.js'
 import { AGENT_PREFIX, docOf, listItemOf } from './memory-views.js'
+import { indexLinePastCut } from './index-view.js'
 import { scannerFor } from '../../core/store/scan-worker-client.js'
 
 export interface MemoriesDeps {
@@ -86,6 +87,12 @@ export function createMemoriesService(ctx: ProjectContext, deps: MemoriesDeps) {
     return p.rel
   }
 
+  /** A memory of this dir whose index line the agent never loads says so (agent memories have no index). */
+  const withIndexState = async (doc: MemoryDoc): Promise<MemoryDoc> =>
+    doc.scope !== 'agent' && (await indexLinePastCut(deps.memoryDir, doc.relPath))
+      ? { ...doc, pastIndexCut: true }
+      : doc
+
   return {
     memoryDir: deps.memoryDir,
 
@@ -99,7 +106,7 @@ export function createMemoriesService(ctx: ProjectContext, deps: MemoriesDeps) {
 
     async read(relPath: string): Promise<MemoryDoc> {
       const p = split(relPath)
-      return docOf(await readMemory(p.dir, p.rel), relPath)
+      return withIndexState(docOf(await readMemory(p.dir, p.rel), relPath))
     },
 
     /** Where a new memory of this name goes, in this project's format. */
@@ -126,7 +133,7 @@ export function createMemoriesService(ctx: ProjectContext, deps: MemoriesDeps) {
         record: record(),
       })
       await refresh([doc.relPath])
-      return docOf(doc)
+      return withIndexState(docOf(doc))
     },
 
     async update(
@@ -146,13 +153,13 @@ export function createMemoriesService(ctx: ProjectContext, deps: MemoriesDeps) {
         { acceptPrivateSecret: acceptSecretWarning, record: record(), stamps },
       )
       await refresh([rel])
-      return docOf(doc)
+      return withIndexState(docOf(doc))
     },
 
     async rename(from: string, to: string): Promise<MemoryDoc> {
       const doc = await renameMemory(deps.memoryDir, writable(from), writable(to), { record: record() })
       await refresh([from, to])
-      return docOf(doc)
+      return withIndexState(docOf(doc))
     },
 
     async delete(relPath: string, expectedHash?: string): Promise<void> {

@@ -137,7 +137,6 @@ export function Editor() {
     closeEditor,
     showHistory,
     openByName,
-    indexCutFor,
     compactIndex,
     health,
   } = useStore()
@@ -329,11 +328,11 @@ export function Editor() {
           </div>
         </section>
       )}
-      {doc && indexCutFor === doc.relPath && (
+      {doc?.pastIndexCut && (
         <section className="warning-box" role="alert" aria-label="Past the index cut">
           <p>
-            Saved, but its line in MEMORY.md is past the index's cut (200 lines or 25,000 characters): agents
-            do not see it in the index they load, only through recall.
+            Its line in MEMORY.md is past the index's cut (200 lines or 25,000 characters): agents do not see
+            it in the index they load, only through recall.
           </p>
           <div className="actions">
             <button type="button" onClick={() => void compactIndex()}>
