@@ -67,7 +67,11 @@ const isMemory = (path: string) => !path.endsWith('MEMORY.md')
 /** Findings of each kind together, in the order the report ranks them (errors first). */
 function groups(findings: HealthFindingView[]): [string, HealthFindingView[]][] {
   const by = new Map<string, HealthFindingView[]>()
-  for (const f of findings) by.set(f.kind, [...(by.get(f.kind) ?? []), f])
+  for (const f of findings) {
+    const group = by.get(f.kind)
+    if (group) group.push(f)
+    else by.set(f.kind, [f])
+  }
   return [...by.entries()]
 }
 
@@ -150,6 +154,7 @@ export function HealthView() {
     () => (health?.findings ?? []).filter((f) => !kind || f.kind === kind),
     [health, kind],
   )
+  const grouped = useMemo(() => groups(shown), [shown])
 
   const open = (path: string) => {
     if (path.endsWith('MEMORY.md')) return setView('index')
@@ -265,7 +270,7 @@ export function HealthView() {
         </div>
       ) : (
         <div className="health-groups" aria-label="Findings">
-          {groups(shown).map(([k, items]) => {
+          {grouped.map(([k, items]) => {
             const batch = batchFixOf(items)
             const limit = expanded.has(k) ? items.length : PER_GROUP
             return (
