@@ -54,8 +54,11 @@ async function replay(lines: string[], opts: { lateToolUseMs: number }) {
     await sleep(line.includes(SCENARIO_TEXT.firstLook) ? opts.lateToolUseMs : 15)
   }
   clock.doneWriting()
-  await vi.waitFor(() =>
-    expect(events.length + clock.pending().filter((p) => p.afterWriting).length).toBeGreaterThan(0),
+  // The file watcher's last event comes when the machine gets to it: under the full suite's load,
+  // later than waitFor's default second.
+  await vi.waitFor(
+    () => expect(events.length + clock.pending().filter((p) => p.afterWriting).length).toBeGreaterThan(0),
+    { timeout: 10_000 },
   )
   return { events, clock }
 }
