@@ -92,6 +92,18 @@ module.exports = {
       'the renderer is a web page: no Node built-ins, no electron',
     ),
     never(
+      'renderer-views-fetch-one-way',
+      '^src-renderer/src/(features|components|lib)/',
+      '^src-renderer/src/transport/',
+      'views read through useRpc and change things through their slice; only app/ holds the transport',
+    ),
+    never(
+      'renderer-slices-take-their-client',
+      '^src-renderer/src/features/[^/]+/slice\\.ts$',
+      '^src-renderer/src/(app/store|app/use-rpc|transport/)',
+      'a slice gets its client from createMemdirStore, so its tests can pass a fake one',
+    ),
+    never(
       'preload-only-shared',
       '^src-preload/',
       '^(src-main|src-renderer|src-server)/',

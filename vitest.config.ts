@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config'
  *   on loopback, the built CLI, Chromium, the real Claude Code client);
  * - load: `*.load.test.ts` (many clients against killed servers, processes killed mid-write).
  */
-const SOURCES = ['src-main', 'src-server', 'src-shared', 'test', 'e2e']
+const SOURCES = ['src-main', 'src-server', 'src-shared', 'src-renderer', 'test', 'e2e']
 const E2E = ['**/*.e2e.test.ts', 'test/attacks/**/*.test.ts']
 const LOAD = ['**/*.load.test.ts']
 

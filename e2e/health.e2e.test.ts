@@ -46,8 +46,8 @@ describe('Health view', () => {
 
       await nav(page, 'Health')
       const findings = page.locator('[aria-label="Findings"]')
-      const dead = findings.locator('li[data-kind="dead-pointer"]')
-      const stale = findings.locator('li[data-kind="path-changed"]')
+      const dead = findings.locator('article[data-kind="dead-pointer"]')
+      const stale = findings.locator('article[data-kind="path-changed"]')
       await dead.waitFor()
       expect(await dead.innerText()).toContain('Points at old.md, which does not exist')
       expect(await stale.innerText()).toContain(
@@ -113,7 +113,7 @@ describe('Health view', () => {
         reply(text('{"contradictions":[{"pair":0,"explanation":"a.md says Tuesdays, b.md says Fridays"}]}')),
       )
       await line.getByRole('button', { name: 'Check 1 same-topic pair (one model call)' }).click()
-      await page.locator('[aria-label="Findings"]').locator('li[data-kind="contradiction"]').waitFor()
+      await page.locator('[aria-label="Findings"]').locator('article[data-kind="contradiction"]').waitFor()
       await expect
         .poll(() => line.textContent())
         .toMatch(/last checked now · 1 model call so far\. Every same-topic pair is checked\./)
@@ -127,38 +127,49 @@ describe('Health view', () => {
     }
   })
 
-  it('groups findings by kind with counts; "Fix all" fixes 60 dead pointers as one change and "Undo this fix" brings them back', async () => {
+  it('groups findings by kind with counts, draws only the rows in view of 3,000, and "Fix all" fixes them as one change that "Undo this fix" brings back', async () => {
     let indexBefore = ''
     const app = await openApp(browser(), {}, (sb) => {
       const dir = getAutoMemPath(sb.ctx())
       writeFile(join(dir, 'kept.md'), memory('Kept', 'stays', 'body'))
       indexBefore =
         '- [Kept](kept.md) — stays\n' +
-        Array.from({ length: 60 }, (_, i) => `- [Gone ${i}](gone_${i}.md) — removed long ago`).join('\n') +
+        Array.from({ length: 3000 }, (_, i) => `- [Gone ${i}](gone_${i}.md) — removed long ago`).join('\n') +
         '\n'
       writeFile(join(dir, 'MEMORY.md'), indexBefore)
     })
     const { page, sb } = app
     try {
       await nav(page, 'Health')
-      const group = page.getByRole('region', { name: 'Pointer to a missing file' })
-      await group.getByRole('heading', { name: 'Pointer to a missing file · 60' }).waitFor()
-      // 50 rows are drawn; the rest on request.
-      expect(await group.locator('li[data-kind="dead-pointer"]').count()).toBe(50)
-      await group.getByRole('button', { name: 'Show 10 more findings' }).click()
-      expect(await group.locator('li[data-kind="dead-pointer"]').count()).toBe(60)
+      const findings = page.getByRole('region', { name: 'Findings' })
+      const head = findings.locator('[data-kind-group="dead-pointer"]')
+      await head.getByRole('heading', { name: 'Pointer to a missing file · 3,000' }).waitFor()
+      // Only the rows in view (and a few either side) are in the page.
+      const rows = findings.locator('article[data-kind="dead-pointer"]')
+      expect(await rows.count()).toBeGreaterThan(5)
+      expect(await rows.count()).toBeLessThan(80)
+      // The last one is a scroll away, and is drawn once there.
+      await findings.evaluate((el) => el.scrollTo(0, el.scrollHeight))
+      await findings.getByRole('article', { name: /3,000 of 3,000: MEMORY\.md/ }).waitFor()
+      expect(await rows.count()).toBeLessThan(80)
+      await findings.evaluate((el) => el.scrollTo(0, 0))
+      // A kind folds away to its heading.
+      await head.getByRole('button', { name: 'Hide Pointer to a missing file' }).click()
+      expect(await rows.count()).toBe(0)
+      await head.getByRole('button', { name: 'Show Pointer to a missing file' }).click()
+      await rows.first().waitFor()
       await screenshot(page, 'health-groups')
 
-      await group.getByRole('button', { name: 'Fix all 60: remove the pointers' }).click()
-      await page.getByRole('status').getByText('Fixed 60 findings in 1 file.').waitFor()
+      await head.getByRole('button', { name: 'Fix all 3,000: remove the pointers' }).click()
+      await page.getByRole('status').getByText('Fixed 3,000 findings in 1 file.').waitFor()
       const index = join(getAutoMemPath(sb.ctx()), 'MEMORY.md')
       expect(readFileSync(index, 'utf8')).toBe('- [Kept](kept.md) — stays\n')
-      await until(async () => (await group.count()) === 0)
+      await until(async () => (await head.count()) === 0)
 
       await page.getByRole('button', { name: 'Undo this fix' }).click()
       await page.getByRole('status').getByText('Undone: 1 file back to before the fix.').waitFor()
       expect(readFileSync(index, 'utf8')).toBe(indexBefore)
-      await group.getByRole('heading', { name: 'Pointer to a missing file · 60' }).waitFor()
+      await head.getByRole('heading', { name: 'Pointer to a missing file · 3,000' }).waitFor()
     } finally {
       await app.close()
     }

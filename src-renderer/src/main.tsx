@@ -1,7 +1,7 @@
 import '@fontsource-variable/inter'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { App } from './App'
+import { App } from './app/App'
 import { initTheme } from './lib/theme'
 import './styles.css'
 

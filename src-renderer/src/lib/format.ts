@@ -34,3 +34,7 @@ export function byteLength(text: string): number {
 export function approxTokens(text: string): number {
   return Math.ceil(text.length / 4)
 }
+
+export function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e)
+}

@@ -120,7 +120,3 @@ export function getClient(): MemdirClient {
   client ??= fromRawClient(window.memdir ?? createWebClient())
   return client
 }
-
-export function errorMessage(e: unknown): string {
-  return e instanceof Error ? e.message : String(e)
-}

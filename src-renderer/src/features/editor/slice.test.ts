@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest'
+import { RpcFailure } from '../../../../src-shared/errors'
+import { createMemdirStore } from '../../app/create-store'
+import { fakeClient, memoryDeps } from '../../test/fake-client'
+import { doc, listItem } from '../../test/samples'
+
+function editorWorld(onDisk: { body: string; hash: string }) {
+  const fake = fakeClient({
+    'memory/read': async ({ relPath }) => doc(relPath, onDisk.body, onDisk.hash),
+    'memory/list': async () => [listItem('a.md')],
+    'memory/update': async ({ relPath, input, expectedHash }) => {
+      if (expectedHash !== onDisk.hash)
+        throw new RpcFailure({
+          code: 'CONFLICT',
+          message: 'a.md changed on disk',
+          details: { current: onDisk.body, currentHash: onDisk.hash, attempted: input.body },
+        })
+      onDisk.body = input.body
+      onDisk.hash = `h-${input.body}`
+      return doc(relPath, onDisk.body, onDisk.hash)
+    },
+  })
+  const deps = memoryDeps(fake.client)
+  return { ...fake, deps, store: createMemdirStore(deps) }
+}
+
+describe('editor slice', () => {
+  it('saves against the hash it loaded, and on a conflict keeps the edits and shows both versions', async () => {
+    const disk = { body: 'v1', hash: 'h1' }
+    const { store } = editorWorld(disk)
+    await store.getState().select('a.md')
+    store.getState().editDraft({ body: 'mine' })
+    disk.body = 'theirs'
+    disk.hash = 'h2'
+    await store.getState().save()
+    const s = store.getState()
+    expect(s.dirty).toBe(true)
+    expect(s.draft?.body).toBe('mine')
+    expect(s.conflict).toEqual({ relPath: 'a.md', current: 'theirs', currentHash: 'h2', attempted: 'mine' })
+    // "Keep mine" overwrites exactly the version the user saw.
+    await store.getState().saveMerged('merged')
+    expect(disk.body).toBe('merged')
+    expect(store.getState().conflict).toBeUndefined()
+    expect(store.getState().dirty).toBe(false)
+  })
+
+  it('reloads the open memory after an outside change, unless it has unsaved edits', async () => {
+    const disk = { body: 'v1', hash: 'h1' }
+    const { store } = editorWorld(disk)
+    await store.getState().select('a.md')
+    disk.body = 'from Claude Code'
+    store.getState().filesChanged(['a.md'])
+    await new Promise((r) => setTimeout(r, 0))
+    expect(store.getState().doc?.body).toBe('from Claude Code')
+
+    store.getState().editDraft({ body: 'typing' })
+    disk.body = 'again'
+    store.getState().filesChanged(['a.md'])
+    await new Promise((r) => setTimeout(r, 0))
+    expect(store.getState().draft?.body).toBe('typing')
+  })
+
+  it('asks before dropping unsaved edits, and Cancel keeps them', async () => {
+    const disk = { body: 'v1', hash: 'h1' }
+    const { store } = editorWorld(disk)
+    await store.getState().select('a.md')
+    store.getState().editDraft({ body: 'unsaved' })
+    store.getState().newMemory()
+    expect(store.getState().leaveGuard).toBeDefined()
+    expect(store.getState().isNew).toBe(false)
+    await store.getState().resolveLeave('cancel')
+    expect(store.getState().draft?.body).toBe('unsaved')
+    store.getState().newMemory()
+    await store.getState().resolveLeave('discard')
+    expect(store.getState().isNew).toBe(true)
+    expect(store.getState().draft?.body).toBe('')
+  })
+
+  it("closes the window after Electron's Save only when the save went through", async () => {
+    const disk = { body: 'v1', hash: 'h1' }
+    const { store, deps } = editorWorld(disk)
+    await store.getState().select('a.md')
+    store.getState().editDraft({ body: 'edit' })
+    disk.hash = 'changed-under-us'
+    await store.getState().saveAndClose()
+    expect(deps.closed()).toBe(false)
+    store.setState({ doc: { ...store.getState().doc!, hash: 'changed-under-us' } })
+    await store.getState().saveAndClose()
+    expect(deps.closed()).toBe(true)
+    expect(disk.body).toBe('edit')
+  })
+
+  it('says so when a [[link]] names no memory', async () => {
+    const { store } = editorWorld({ body: 'v', hash: 'h' })
+    store.setState({ memories: [listItem('deploy_notes.md', { name: 'Deploy notes' })] })
+    await store.getState().openByName('deploy notes')
+    expect(store.getState().selected).toBe('deploy_notes.md')
+    await store.getState().openByName('nowhere')
+    expect(store.getState().editorError).toBe('No memory named “nowhere” in this workspace.')
+  })
+})

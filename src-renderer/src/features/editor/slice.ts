@@ -1,0 +1,201 @@
+import type { StateCreator } from 'zustand'
+import type { MemoryInput } from '../../../../src-shared/contract'
+import { RpcFailure } from '../../../../src-shared/errors'
+import type { ConflictDetails, MemoryDoc } from '../../../../src-shared/types'
+import type { Draft, EditorSlice, Store, StoreDeps } from '../../app/state'
+import { errorMessage } from '../../lib/format'
+
+function draftOf(doc: MemoryDoc): Draft {
+  return {
+    name: doc.name,
+    description: doc.description ?? '',
+    type: doc.type,
+    body: doc.body,
+    fileName: doc.relPath,
+    scope: doc.scope === 'team' ? 'team' : 'private',
+  }
+}
+
+export const createEditorSlice =
+  ({ client, closeWindow }: StoreDeps): StateCreator<Store, [], [], EditorSlice> =>
+  (set, get) => ({
+    isNew: false,
+    dirty: false,
+    changedDuringSave: false,
+    saving: false,
+    guardUnsaved: (proceed, cancel) => {
+      if (get().dirty) set({ leaveGuard: { proceed, cancel } })
+      else void proceed()
+    },
+    resolveLeave: async (choice) => {
+      const guard = get().leaveGuard
+      set({ leaveGuard: undefined })
+      if (!guard) return
+      if (choice === 'cancel') return guard.cancel?.()
+      if (choice === 'save') {
+        await get().save()
+        // The save did not go through (conflict, secret warning, error): stay, with the edits.
+        if (get().dirty) return guard.cancel?.()
+      } else set({ dirty: false })
+      await guard.proceed()
+    },
+    select: async (relPath) => {
+      if (relPath === get().doc?.relPath && !get().isNew) return
+      // Resolves once the memory is open, or the user kept their unsaved edits instead.
+      await new Promise<void>((resolve) =>
+        get().guardUnsaved(() => get().loadDoc(relPath).then(resolve), resolve),
+      )
+    },
+    openByName: async (name) => {
+      const n = name.trim().toLowerCase()
+      const slug = n.replace(/\s+/g, '-')
+      const hit = get().memories.find((m) => {
+        const file = m.relPath.split('/').pop()!.replace(/\.md$/, '').toLowerCase()
+        return m.name.toLowerCase() === n || file === n || file === slug || file === n.replace(/\s+/g, '_')
+      })
+      if (hit) await get().select(hit.relPath)
+      else set({ editorError: `No memory named “${name}” in this workspace.` })
+    },
+    loadDoc: async (relPath) => {
+      try {
+        const doc = await client['memory/read']({ relPath })
+        set({
+          selected: relPath,
+          doc,
+          draft: draftOf(doc),
+          isNew: false,
+          dirty: false,
+          conflict: undefined,
+          editorError: undefined,
+        })
+      } catch (e) {
+        set({ editorError: errorMessage(e) })
+      }
+    },
+    newMemory: () =>
+      get().guardUnsaved(() =>
+        set({
+          selected: undefined,
+          doc: undefined,
+          isNew: true,
+          dirty: false,
+          conflict: undefined,
+          editorError: undefined,
+          view: 'memories',
+          focusNameAt: Date.now(),
+          draft: { name: '', description: '', type: 'project', body: '', fileName: '', scope: 'private' },
+        }),
+      ),
+    editDraft: (patch) =>
+      set((s) => ({
+        draft: s.draft ? { ...s.draft, ...patch } : s.draft,
+        dirty: true,
+        secretWarning: undefined,
+      })),
+    compactIndex: async () => {
+      try {
+        const cut = (await client['health/get']()).findings.find((f) => f.fixes.includes('compact-index'))
+        if (cut) await client['health/fix']({ id: cut.id, fix: 'compact-index' })
+        // The memory itself is unchanged: only whether its index line is in view.
+        const relPath = get().doc?.relPath
+        if (relPath) set({ doc: await client['memory/read']({ relPath }), editorError: undefined })
+      } catch (e) {
+        set({ editorError: errorMessage(e) })
+      }
+    },
+    save: async (opts = {}) => {
+      const { draft, doc, isNew, conflict } = get()
+      if (!draft) return
+      const input: MemoryInput = {
+        name: draft.name,
+        description: draft.description,
+        type: draft.type,
+        body: draft.body,
+      }
+      try {
+        let saved: MemoryDoc
+        if (isNew) {
+          saved = await client['memory/create']({
+            input,
+            scope: draft.scope,
+            fileName: draft.fileName || undefined,
+            acceptSecretWarning: opts.acceptSecret,
+          })
+        } else {
+          const expectedHash = opts.overwrite && conflict?.currentHash ? conflict.currentHash : doc!.hash
+          saved = await client['memory/update']({
+            relPath: doc!.relPath,
+            input,
+            expectedHash,
+            acceptSecretWarning: opts.acceptSecret,
+          })
+          if (draft.fileName && draft.fileName !== doc!.relPath) {
+            saved = await client['memory/rename']({ from: doc!.relPath, to: draft.fileName })
+          }
+        }
+        set({
+          doc: saved,
+          selected: saved.relPath,
+          draft: draftOf(saved),
+          isNew: false,
+          dirty: false,
+          conflict: undefined,
+          secretWarning: undefined,
+          editorError: undefined,
+          savedAt: Date.now(),
+        })
+        await get().refreshMemories()
+      } catch (e) {
+        if (e instanceof RpcFailure && e.error.code === 'SECRET_IN_MEMORY') {
+          set({ secretWarning: e.message, editorError: undefined })
+        } else if (e instanceof RpcFailure && e.error.code === 'CONFLICT') {
+          const d = e.error.details as Omit<ConflictDetails, 'relPath'>
+          set({ conflict: { relPath: doc?.relPath ?? draft.fileName, ...d }, editorError: e.message })
+        } else set({ editorError: errorMessage(e) })
+      } finally {
+        set({ saving: false })
+      }
+    },
+    saveMerged: async (body) => {
+      set((s) => ({ draft: s.draft ? { ...s.draft, body } : s.draft, dirty: true }))
+      await get().save({ overwrite: true })
+    },
+    takeTheirs: async () => {
+      const rel = get().doc?.relPath
+      set({ conflict: undefined, dirty: false })
+      if (rel) await get().loadDoc(rel)
+    },
+    remove: async () => {
+      const { doc } = get()
+      if (!doc) return
+      try {
+        await client['memory/delete']({ relPath: doc.relPath, expectedHash: doc.hash })
+        set({ selected: undefined, doc: undefined, draft: undefined, dirty: false, isNew: false })
+        await get().refreshMemories()
+      } catch (e) {
+        set({ editorError: errorMessage(e) })
+      }
+    },
+    closeEditor: () =>
+      get().guardUnsaved(() =>
+        set({
+          selected: undefined,
+          doc: undefined,
+          draft: undefined,
+          isNew: false,
+          dirty: false,
+          conflict: undefined,
+        }),
+      ),
+    filesChanged: (paths) => {
+      const { doc, dirty, saving } = get()
+      // An external change to the open file: reload it unless the user has unsaved edits.
+      if (!doc || !paths.includes(doc.relPath)) return
+      if (saving) set({ changedDuringSave: true })
+      else if (!dirty) void get().loadDoc(doc.relPath)
+    },
+    saveAndClose: async () => {
+      await get().save()
+      if (!get().dirty) closeWindow()
+    },
+  })

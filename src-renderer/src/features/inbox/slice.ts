@@ -1,0 +1,22 @@
+import type { StateCreator } from 'zustand'
+import type { InboxSlice, Store, StoreDeps } from '../../app/state'
+
+export const createInboxSlice =
+  ({ client }: StoreDeps): StateCreator<Store, [], [], InboxSlice> =>
+  (set, get) => {
+    const decided = async () => {
+      await Promise.all([get().refreshReviews(), get().refreshMemories()])
+    }
+    return {
+      reviewCount: 0,
+      refreshReviews: async () => set({ reviewCount: (await client['review/list']()).length }),
+      approve: async (id, edits) => {
+        await client['review/approve']({ id, edits })
+        await decided()
+      },
+      reject: async (id) => {
+        await client['review/reject']({ id })
+        await decided()
+      },
+    }
+  }

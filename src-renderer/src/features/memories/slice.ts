@@ -1,0 +1,87 @@
+import type { StateCreator } from 'zustand'
+import { rethrowUnless, RpcFailure } from '../../../../src-shared/errors'
+import type { MemoryListItem } from '../../../../src-shared/types'
+import type { MemorySlice, Store, StoreDeps } from '../../app/state'
+
+const LIST_KEY = 'memdir.listCollapsed'
+
+export const createMemorySlice =
+  ({ client, storage }: StoreDeps): StateCreator<Store, [], [], MemorySlice> =>
+  (set, get) => {
+    let searchSeq = 0
+    const runSearch = async (query: string) => {
+      const seq = ++searchSeq
+      if (!query.trim()) return set({ searchHits: undefined, searchedFor: undefined })
+      try {
+        const hits = await client['memory/search']({ query })
+        if (seq === searchSeq) set({ searchHits: hits, searchedFor: query })
+      } catch (e) {
+        // The list keeps the last results; a dead connection shows in the banner.
+        rethrowUnless(e instanceof RpcFailure, e)
+      }
+    }
+    return {
+      memories: [],
+      loaded: false,
+      query: '',
+      typeFilter: 'all',
+      scopeFilter: 'all',
+      setQuery: (query) => {
+        set({ query })
+        void runSearch(query)
+      },
+      setTypeFilter: (typeFilter) => set({ typeFilter }),
+      setScopeFilter: (scopeFilter) => set({ scopeFilter }),
+      clearFilters: () => {
+        set({
+          query: '',
+          searchHits: undefined,
+          searchedFor: undefined,
+          typeFilter: 'all',
+          scopeFilter: 'all',
+        })
+        searchSeq++
+      },
+      refreshMemories: async () => {
+        const memories = await client['memory/list']()
+        // The picker counts what the list shows: the open workspace's count follows every refresh.
+        const dir = get().workspace?.memoryDir
+        const workspaces = get().workspaces.map((w) =>
+          w.memoryDir === dir ? { ...w, memoryCount: memories.length } : w,
+        )
+        set({ memories, loaded: true, workspaces })
+        if (get().query.trim()) void runSearch(get().query)
+      },
+      listCollapsed: storage.getItem(LIST_KEY) === '1',
+      toggleList: () =>
+        set((s) => {
+          storage.setItem(LIST_KEY, s.listCollapsed ? '0' : '1')
+          return { listCollapsed: !s.listCollapsed }
+        }),
+    }
+  }
+
+/**
+ * The list as filtered and searched: with a query, the full-text hits in their rank order (the
+ * body counts too); until the first hits arrive, a plain match on name, description and path.
+ */
+export function visibleMemories(
+  s: Pick<Store, 'memories' | 'query' | 'typeFilter' | 'scopeFilter' | 'searchHits'>,
+): MemoryListItem[] {
+  const q = s.query.trim().toLowerCase()
+  const kept = (m: MemoryListItem) =>
+    (s.typeFilter === 'all' || m.type === s.typeFilter) &&
+    (s.scopeFilter === 'all' || m.scope === s.scopeFilter)
+  if (q && s.searchHits) {
+    const byPath = new Map(s.memories.map((m) => [m.relPath, m]))
+    return s.searchHits.map((h) => byPath.get(h.relPath)).filter((m): m is MemoryListItem => !!m && kept(m))
+  }
+  return s.memories.filter(
+    (m) =>
+      kept(m) &&
+      (!q ||
+        m.name.toLowerCase().includes(q) ||
+        (m.description ?? '').toLowerCase().includes(q) ||
+        m.relPath.toLowerCase().includes(q)),
+  )
+}
