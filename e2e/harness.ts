@@ -58,8 +58,10 @@ export async function openApp(
   browser: Browser,
   env: Record<string, string> = {},
   prepare?: (sb: Sandbox) => void,
+  /** A temp dir name fixed in advance (paths on screen the same every run), instead of a random one. */
+  fixedRoot?: string,
 ): Promise<App> {
-  const sb = sandbox({ MEMDIR_DATA_DIR: '', ...env })
+  const sb = sandbox({ MEMDIR_DATA_DIR: '', ...env }, fixedRoot)
   sb.env.MEMDIR_DATA_DIR = join(sb.root, 'app-data')
   mkdirSync(sb.env.MEMDIR_DATA_DIR, { recursive: true })
   prepare?.(sb)
@@ -139,3 +141,11 @@ export async function editorText(page: Page, label = 'Content'): Promise<string>
   const lines = await page.getByLabel(label, { exact: true }).locator('.cm-line').allTextContents()
   return lines.join('\n')
 }
+
+/** Opens a view from the sidebar by its name. */
+export const nav = (page: Page, name: string) =>
+  page.getByRole('navigation').getByRole('button', { name }).click()
+
+/** A memory file as Claude Code writes one. */
+export const memoryFile = (name: string, description: string, body: string, type = 'project') =>
+  `---\nname: ${name}\ndescription: ${description}\ntype: ${type}\n---\n\n${body}\n`

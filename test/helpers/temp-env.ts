@@ -19,6 +19,18 @@ export function tempDir(prefix = 'memdir-test-'): string {
   return dir
 }
 
+/**
+ * A temp dir at a path fixed in advance (emptied first), removed after the test: for output that
+ * shows paths and must be the same on every run, such as screenshots compared with baselines.
+ */
+export function fixedTempDir(name: string): string {
+  const dir = join(realpathSync(tmpdir()), name)
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir, { recursive: true })
+  created.push(dir)
+  return dir
+}
+
 export function writeFile(path: string, content: string): string {
   mkdirSync(dirname(path), { recursive: true })
   writeFileSync(path, content)
@@ -35,8 +47,8 @@ export interface Sandbox {
 }
 
 /** HOME, CLAUDE_CONFIG_DIR and a project dir inside one temp root; no process globals touched. */
-export function sandbox(extraEnv: Record<string, string | undefined> = {}): Sandbox {
-  const root = tempDir()
+export function sandbox(extraEnv: Record<string, string | undefined> = {}, fixedRoot?: string): Sandbox {
+  const root = fixedRoot ? fixedTempDir(fixedRoot) : tempDir()
   const home = join(root, 'home')
   const configDir = join(home, '.claude')
   const project = join(root, 'work', 'proj')

@@ -78,6 +78,14 @@ function estimate(a: Uint32Array, b: Uint32Array): number {
 const ESTIMATE_MARGIN = 0.15
 
 /**
+ * Bounds for a corpus of near-copies (thousands of memories from one template): a new memory is
+ * compared with at most this many others from its buckets, and reported beside at most
+ * `MAX_PARTNERS` of them. Without them 10,000 such memories meant 50 million pairs.
+ */
+const MAX_COMPARED = 200
+const MAX_PARTNERS = 3
+
+/**
  * Near-duplicate pairs, kept current document by document: adding or changing one document
  * compares it only with the documents sharing an LSH band with it (after a MinHash estimate),
  * so an incremental check does not redo the whole corpus.
@@ -110,18 +118,28 @@ export class NearDuplicateIndex {
       let bucket = this.buckets.get(band)
       if (!bucket) this.buckets.set(band, (bucket = new Set()))
       for (const other of bucket) {
+        if (compared.size >= MAX_COMPARED) break
         if (compared.has(other)) continue
         compared.add(other)
         const o = this.docs.get(other)!
         if (estimate(d.signature, o.signature) < this.threshold - ESTIMATE_MARGIN) continue
         const sim = jaccard(d.shingles, o.shingles)
-        if (sim < this.threshold) continue
+        if (
+          sim < this.threshold ||
+          this.partners(key) >= MAX_PARTNERS ||
+          this.partners(other) >= MAX_PARTNERS
+        )
+          continue
         this.link(key, other, sim)
         this.link(other, key, sim)
       }
       bucket.add(key)
     }
     this.bands.set(key, keys)
+  }
+
+  private partners(key: string): number {
+    return this.pairs.get(key)?.size ?? 0
   }
 
   private link(a: string, b: string, sim: number) {

@@ -1,4 +1,4 @@
-import MiniSearch from 'minisearch'
+import { Charset, Index } from 'flexsearch'
 import { join } from 'node:path'
 import { bodyOf, parseMemoryHeaderFields } from './frontmatter.js'
 import { isMemoryFileName } from './memory-header.js'
@@ -31,32 +31,29 @@ export interface SearchSource {
   prefix: string
 }
 
+/** What search keeps of a memory besides the index: the text its snippets and highlights come from. */
+interface Kept {
+  /** Name, description, path and body, lowercased. */
+  lower: string
+  body: string
+  bodyStart: number
+}
+
 /**
- * Full-text search over every memory's name, description, path and body (MiniSearch: prefix and
- * light fuzzy matching, name and description ranked above body). Built from the files in one
- * batch, then kept current file by file as the watcher reports changes.
+ * Full-text search over every memory's name, description, path and body (FlexSearch, every word
+ * matched by its prefixes, all query words required). A memory's fields are indexed as one text,
+ * name first: FlexSearch ranks a word by where it stands, so a name match comes before a body match.
+ * Built from the files in one batch, then kept current file by file as the watcher reports changes.
  */
 export class MemorySearchIndex {
-  private index = this.fresh()
-  private bodies = new Map<string, string>()
+  private index = new Index({ tokenize: 'forward', encoder: Charset.Normalize })
+  private kept = new Map<string, Kept>()
   private ready?: Promise<void>
 
   constructor(
     private readonly sources: readonly SearchSource[],
     private readonly scanner?: Scanner,
   ) {}
-
-  private fresh() {
-    return new MiniSearch<SearchDoc>({
-      fields: ['name', 'description', 'path', 'body'],
-      searchOptions: {
-        boost: { name: 3, description: 2, path: 1.5, body: 1 },
-        prefix: true,
-        fuzzy: (term) => (term.length > 4 ? 0.2 : 0),
-        combineWith: 'AND',
-      },
-    })
-  }
 
   private docOf(relPath: string, text: string): SearchDoc {
     const h = parseMemoryHeaderFields(text)
@@ -67,6 +64,13 @@ export class MemorySearchIndex {
       path: relPath.replace(/[_./-]/g, ' '),
       body: bodyOf(text),
     }
+  }
+
+  private add(d: SearchDoc): void {
+    const head = `${d.name}\n${d.description}\n${d.path}\n`
+    const text = head + d.body
+    this.index.add(d.id, text)
+    this.kept.set(d.id, { lower: text.toLowerCase(), body: d.body, bodyStart: head.toLowerCase().length })
   }
 
   private async read(source: SearchSource, rels: string[]): Promise<(SearchDoc | undefined)[]> {
@@ -82,11 +86,8 @@ export class MemorySearchIndex {
   load(): Promise<void> {
     this.ready ??= (async () => {
       for (const source of this.sources) {
-        const docs = (await this.read(source, await listMemoryFiles(source.dir, this.scanner))).filter(
-          (d): d is SearchDoc => d !== undefined,
-        )
-        for (const d of docs) this.bodies.set(d.id, d.body)
-        this.index.addAll(docs)
+        const docs = await this.read(source, await listMemoryFiles(source.dir, this.scanner))
+        for (const d of docs) if (d) this.add(d)
       }
     })()
     return this.ready
@@ -101,43 +102,90 @@ export class MemorySearchIndex {
     const docs = rels.length ? await this.read(source, rels) : []
     rels.forEach((rel, i) => {
       const id = source.prefix + rel
-      if (this.index.has(id)) this.index.discard(id)
-      this.bodies.delete(id)
+      if (this.kept.delete(id)) this.index.remove(id)
       const d = docs[i]
-      if (d) {
-        this.index.add(d)
-        this.bodies.set(id, d.body)
+      if (d) this.add(d)
+    })
+  }
+
+  /** The best `limit` memories holding every word of `query` (each as a word or a word's start). */
+  async search(query: string, limit = 500): Promise<SearchHit[]> {
+    await this.load()
+    const words = queryWords(query)
+    if (!words.length) return []
+    const ids = this.index.search(query, { limit }) as string[]
+    return ids.map((id, rank) => {
+      const kept = this.kept.get(id)!
+      const terms = matchedWords(kept.lower, words)
+      const inBody = matchedWords(kept.lower, words, 1, kept.bodyStart).length > 0
+      return {
+        relPath: id,
+        score: ids.length - rank,
+        terms,
+        ...(inBody ? { snippet: snippetOf(kept, terms) } : {}),
       }
     })
   }
 
-  async search(query: string, limit = 500): Promise<SearchHit[]> {
-    await this.load()
-    if (!query.trim()) return []
-    return this.index
-      .search(query)
-      .slice(0, limit)
-      .map((r) => {
-        const id = String(r.id)
-        const inBody = Object.values(r.match).some((fields) => fields.includes('body'))
-        return {
-          relPath: id,
-          score: r.score,
-          terms: r.terms,
-          ...(inBody ? { snippet: snippetOf(this.bodies.get(id) ?? '', r.terms) } : {}),
-        }
-      })
-  }
-
   get size(): number {
-    return this.index.documentCount
+    return this.kept.size
   }
 }
 
+const WORD = /[\p{L}\p{N}]+/gu
+const NON_ASCII = /[^\x00-\x7f]/
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
+
+function queryWords(query: string): string[] {
+  return [...new Set(query.toLowerCase().match(WORD) ?? [])]
+}
+
+/**
+ * The words of `lower` (a memory's text, lowercased) that a query word starts, for highlighting:
+ * "flam" → "flamingo". Found with indexOf, not by splitting the text: this runs for every hit.
+ * A query word the index matched only through accent folding ("uber" for "über") is itself kept.
+ */
+function matchedWords(lower: string, words: readonly string[], max = 12, from = 0): string[] {
+  const found = new Set<string>()
+  for (const q of words) {
+    let hitOne = false
+    for (let at = lower.indexOf(q, from); at >= 0 && found.size < max; at = lower.indexOf(q, at + q.length)) {
+      if (at > from && startsMidWord(lower, at)) continue
+      WORD_AT.lastIndex = at + q.length
+      const rest = isCjk(q) ? '' : (WORD_AT.exec(lower)?.[0] ?? '').split(CJK, 1)[0]!
+      found.add(q + rest)
+      hitOne = true
+    }
+    // Accent folding can only matter where the text has non-ASCII letters.
+    if (!hitOne && NON_ASCII.test(lower))
+      for (const w of foldedMatches(from ? lower.slice(from) : lower, q)) found.add(w)
+  }
+  return [...found].slice(0, max)
+}
+
+/** The rest of a word from `lastIndex` on (cut where CJK text, which has no spaces, begins). */
+const WORD_AT = /[\p{L}\p{N}]*/uy
+const MID_WORD = /[\p{L}\p{N}]/u
+const startsMidWord = (lower: string, at: number) =>
+  MID_WORD.test(lower[at - 1]!) && !CJK.test(lower[at - 1]!)
+
+const isCjk = (c: string) =>
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(c)
+const fold = (w: string) => w.normalize('NFD').replace(/\p{M}/gu, '')
+
+/** Words of `lower` that start with `q` once accents are folded away on both sides (rare: a word-by-word pass). */
+function foldedMatches(lower: string, q: string): string[] {
+  const f = fold(q)
+  return (lower.match(WORD) ?? []).filter((w) => fold(w).startsWith(f))
+}
+
 /** The body around the first matched word, on one line. */
-function snippetOf(body: string, terms: string[]): string {
-  const lower = body.toLowerCase()
-  const at = Math.min(...terms.map((t) => lower.indexOf(t.toLowerCase())).filter((i) => i >= 0), body.length)
+function snippetOf({ body, lower, bodyStart }: Kept, terms: string[]): string {
+  let at = body.length
+  for (const t of terms) {
+    const i = lower.indexOf(t, bodyStart)
+    if (i >= 0 && i - bodyStart < at) at = i - bodyStart
+  }
   const start = Math.max(0, at - SNIPPET / 3)
   const text = body
     .slice(start, start + SNIPPET)

@@ -3,7 +3,8 @@ import type { AppSettings } from '../../../src-shared/settings.js'
 import type { SettingsInput } from '../../../src-shared/contract.js'
 import type { ClientMemoryView, SettingsView } from '../../../src-shared/types.js'
 import { clientOwnMemory } from '../../core/sessions/client-memory.js'
-import { scanMemoryFiles } from '../../core/store/scan.js'
+import type { MemoryHeader } from '../../core/store/memory-header.js'
+import { MAX_MEMORY_FILES, scanMemoryFiles } from '../../core/store/scan.js'
 import { scannerFor } from '../../core/store/scan-worker-client.js'
 import { memoryStyleFor } from './memory-style.js'
 import type { Env, ProjectContext } from '../../core/paths/context.js'
@@ -42,7 +43,7 @@ export interface SettingsDeps {
   cipher?: SecretCipher
   secrets: HeldSecrets
   /** The open project (its team server, repo and token are its own), if any. */
-  open: () => { ctx: ProjectContext; memoryDir: string } | undefined
+  open: () => OpenProject | undefined
   /** The open project's context with the settings just saved. */
   reopened: (ctx: ProjectContext) => ProjectContext
   /** Applies saved settings: reopens the workspace (no restart needed). */
@@ -50,14 +51,22 @@ export interface SettingsDeps {
   changed: (view: SettingsView) => void
 }
 
+/** The open project: its context, its memory dir and, in the app, the watcher-fed list of its headers. */
+interface OpenProject {
+  ctx: ProjectContext
+  memoryDir: string
+  index?: { list: (limit?: number) => Promise<MemoryHeader[]> }
+}
+
 /** The project's Claude Code and how Memdir lives beside it (Settings shows it). */
-async function clientView(
-  ctx: ProjectContext,
-  memoryDir: string,
-  setting: 'auto' | 'flat' | 'nested',
-): Promise<ClientMemoryView> {
+async function clientView(open: OpenProject, setting: 'auto' | 'flat' | 'nested'): Promise<ClientMemoryView> {
+  const { ctx, memoryDir } = open
+  // The app's index answers from memory; a scan of 10,000 files made every settings call take a second.
+  const headers = open.index
+    ? open.index.list(MAX_MEMORY_FILES)
+    : scanMemoryFiles(memoryDir, { scanner: scannerFor(ctx) })
   const [style, own] = await Promise.all([
-    scanMemoryFiles(memoryDir, { scanner: scannerFor(ctx) }).then((h) => memoryStyleFor(ctx, h, setting)),
+    headers.then((h) => memoryStyleFor(ctx, h, setting)),
     clientOwnMemory(ctx),
   ])
   return {
@@ -113,7 +122,7 @@ export function createSettingsService(deps: SettingsDeps) {
       startAtLogin: loaded.settings.startAtLogin ?? false,
       sources,
       ...(loaded.problem ? { problem: loaded.problem } : {}),
-      ...(open ? { client: await clientView(open.ctx, open.memoryDir, c.memoryFormat.value) } : {}),
+      ...(open ? { client: await clientView(open, c.memoryFormat.value) } : {}),
     }
   }
 

@@ -2,8 +2,8 @@ import { lazy, Suspense, useEffect, useState } from 'react'
 import { Sidebar } from './Sidebar'
 import { lazyView, ViewBoundary } from './ViewBoundary'
 import { errorMessage } from '../lib/format'
-import { getClient, onConnectionChange, type ConnectionState } from '../transport/client'
-import { createEventRouter } from './event-router'
+import { onConnectionChange, type ConnectionState } from '../transport/client'
+import { startApp } from './start'
 import { useStore } from './store'
 import { MemoriesView } from '../features/memories/View'
 
@@ -43,12 +43,10 @@ export function App() {
   useEffect(() => onConnectionChange(setConnection), [])
 
   useEffect(() => {
-    const off = getClient().onEvent(createEventRouter(useStore))
-    useStore
-      .getState()
-      .loadWorkspaces()
+    startApp()
+      // Health (its badges in the list) once the first screen is drawn and the page is idle.
+      .then(() => requestIdleCallback(() => void useStore.getState().refreshHealth(), { timeout: 2000 }))
       .catch((e) => setFatal(errorMessage(e)))
-    return off
   }, [])
 
   // Closing the tab or the window with unsaved edits asks first (Electron turns this into its own

@@ -61,9 +61,28 @@ export const createMemorySlice =
     }
   }
 
+/** Per list (a new array after each refresh): each memory by path, and its text lowercased for the filter. */
+const lookups = new WeakMap<
+  readonly MemoryListItem[],
+  { byPath: Map<string, MemoryListItem>; text: string[] }
+>()
+
+function lookupOf(memories: readonly MemoryListItem[]) {
+  let l = lookups.get(memories)
+  if (!l) {
+    l = {
+      byPath: new Map(memories.map((m) => [m.relPath, m])),
+      text: memories.map((m) => `${m.name}\n${m.description ?? ''}\n${m.relPath}`.toLowerCase()),
+    }
+    lookups.set(memories, l)
+  }
+  return l
+}
+
 /**
  * The list as filtered and searched: with a query, the full-text hits in their rank order (the
  * body counts too); until the first hits arrive, a plain match on name, description and path.
+ * Runs on every keystroke: the per-list lookups are built once per list, not per call.
  */
 export function visibleMemories(
   s: Pick<Store, 'memories' | 'query' | 'typeFilter' | 'scopeFilter' | 'searchHits'>,
@@ -72,16 +91,15 @@ export function visibleMemories(
   const kept = (m: MemoryListItem) =>
     (s.typeFilter === 'all' || m.type === s.typeFilter) &&
     (s.scopeFilter === 'all' || m.scope === s.scopeFilter)
+  if (!q && s.typeFilter === 'all' && s.scopeFilter === 'all') return s.memories
+  const { byPath, text } = lookupOf(s.memories)
   if (q && s.searchHits) {
-    const byPath = new Map(s.memories.map((m) => [m.relPath, m]))
-    return s.searchHits.map((h) => byPath.get(h.relPath)).filter((m): m is MemoryListItem => !!m && kept(m))
+    const out: MemoryListItem[] = []
+    for (const h of s.searchHits) {
+      const m = byPath.get(h.relPath)
+      if (m && kept(m)) out.push(m)
+    }
+    return out
   }
-  return s.memories.filter(
-    (m) =>
-      kept(m) &&
-      (!q ||
-        m.name.toLowerCase().includes(q) ||
-        (m.description ?? '').toLowerCase().includes(q) ||
-        m.relPath.toLowerCase().includes(q)),
-  )
+  return s.memories.filter((m, i) => kept(m) && (!q || text[i]!.includes(q)))
 }

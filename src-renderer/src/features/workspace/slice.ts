@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand'
-import type { WorkspaceInfo } from '../../../../src-shared/types'
+import type { WorkspaceInfo, WorkspaceSummary } from '../../../../src-shared/types'
 import type { Store, StoreDeps, WorkspaceSlice } from '../../app/state'
 
 export const createWorkspaceSlice =
@@ -36,17 +36,29 @@ export const createWorkspaceSlice =
       workspaces: [],
       view: 'memories',
       setView: (view) => set({ view }),
+      // Everything the first screen needs, in one round of parallel calls, each shown as it arrives:
+      // the list does not wait for the picker's counts. Health is left to the caller: its first
+      // check of a big workspace is slow.
       loadWorkspaces: async () => {
-        const [workspace, workspaces, activity, team, settings] = await Promise.all([
-          client['workspace/current'](),
-          client['workspace/list'](),
-          client['activity/list'](),
-          client['team/status'](),
-          client['settings/get'](),
+        const counted = (workspaces: WorkspaceSummary[]) => {
+          // The picker counts what the list shows.
+          const { workspace, memories, loaded } = get()
+          return loaded && workspace
+            ? workspaces.map((w) =>
+                w.memoryDir === workspace.memoryDir ? { ...w, memoryCount: memories.length } : w,
+              )
+            : workspaces
+        }
+        await Promise.all([
+          client['workspace/current']().then((workspace) => set({ workspace })),
+          client['workspace/list']().then((workspaces) => set({ workspaces: counted(workspaces) })),
+          client['activity/list']().then((activity) => set({ activity })),
+          client['team/status']().then((team) => set({ team })),
+          client['settings/get']().then((settings) => set({ settings })),
+          get().refreshMemories(),
+          get().refreshReviews(),
         ])
-        set({ workspace, workspaces, activity, team, settings })
-        await Promise.all([get().refreshMemories(), get().refreshReviews()])
-        void get().refreshHealth()
+        set({ workspaces: counted(get().workspaces) })
       },
       openWorkspace: (projectRoot) =>
         new Promise<void>((resolve, reject) =>
