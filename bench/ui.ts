@@ -131,7 +131,10 @@ export async function benchUi(): Promise<void> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
   const spaces: Workspace[] = []
   try {
-    const stats = new Map<number, { loads: number[]; js: number; firstSearch: number; frame: number[]; results: number[] }>()
+    const stats = new Map<
+      number,
+      { loads: number[]; js: number; firstSearch: number; frame: number[]; results: number[] }
+    >()
     const pages = new Map<number, Page>()
     // Launch: the workspace opens, the page loads at once, and the first search waits for the index.
     for (const count of SIZES) {

@@ -133,7 +133,7 @@ export class MemorySearchIndex {
 }
 
 const WORD = /[\p{L}\p{N}]+/gu
-const NON_ASCII = /[^\x00-\x7f]/
+const NON_ASCII = /[\u0080-\uffff]/
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
 
 function queryWords(query: string): string[] {
