@@ -45,6 +45,33 @@ export function useBrowser(): () => Browser {
   }
 }
 
+export interface Look {
+  theme: 'light' | 'dark'
+  width: number
+  height: number
+}
+
+/** The looks every workspace point is checked in: both themes at the smallest supported window. */
+export const SMALL_LOOKS: readonly Look[] = [
+  { theme: 'light', width: 1024, height: 700 },
+  { theme: 'dark', width: 1024, height: 700 },
+]
+
+/** Fails when `el` reaches past the window or is cut inside its own box (text-overflow, a narrow chip). */
+export async function fitsInWindow(page: Page, selector: string): Promise<void> {
+  const problems = await page.locator(selector).evaluateAll((els) =>
+    els.flatMap((el) => {
+      const r = el.getBoundingClientRect()
+      const out: string[] = []
+      if (r.right > window.innerWidth + 0.5 || r.left < -0.5)
+        out.push(`reaches past the window (${r.left}–${r.right})`)
+      if (el.scrollWidth > el.clientWidth + 1) out.push(`is cut (${el.scrollWidth} > ${el.clientWidth})`)
+      return out.map((p) => `${el.textContent?.trim().slice(0, 40)} ${p}`)
+    }),
+  )
+  if (problems.length) throw new Error(`${selector}: ${problems.join('; ')}`)
+}
+
 export interface App {
   sb: Sandbox
   host: Host
@@ -60,6 +87,8 @@ export async function openApp(
   prepare?: (sb: Sandbox) => void,
   /** A temp dir name fixed in advance (paths on screen the same every run), instead of a random one. */
   fixedRoot?: string,
+  /** The theme and window size the page opens with (default: the system's theme, 1360×860). */
+  look?: Look,
 ): Promise<App> {
   const sb = sandbox({ MEMDIR_DATA_DIR: '', ...env }, fixedRoot)
   sb.env.MEMDIR_DATA_DIR = join(sb.root, 'app-data')
@@ -73,7 +102,10 @@ export async function openApp(
     teamPullIntervalMs: 60_000,
   })
   const web = await startWebServer({ host, rendererDir: RENDERER })
-  const page = await browser.newPage({ viewport: { width: 1360, height: 860 } })
+  const page = await browser.newPage({
+    viewport: { width: look?.width ?? 1360, height: look?.height ?? 860 },
+  })
+  if (look) await page.addInitScript((t) => localStorage.setItem('memdir.theme', t), look.theme)
   const errors: string[] = []
   page.on('pageerror', (e) => errors.push(e.message))
   await page.goto(web.url)

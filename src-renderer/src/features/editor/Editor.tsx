@@ -243,6 +243,19 @@ export function Editor() {
           ))}
         </ul>
       )}
+      {doc?.pastIndexCut && (
+        <section className="warning-box" role="alert" aria-label="Past the index cut">
+          <p>
+            Its line in MEMORY.md is past the index's cut (200 lines or 25,000 characters): agents do not see
+            it in the index they load, only through recall.
+          </p>
+          <div className="actions">
+            <button type="button" onClick={() => void compactIndex()}>
+              Compact the index
+            </button>
+          </div>
+        </section>
+      )}
       {readOnly && (
         <p className="notice" data-testid="read-only-notice">
           {doc?.linkedTo ? (
@@ -347,19 +360,6 @@ export function Editor() {
           <div className="actions">
             <button type="button" className="danger" onClick={() => void save({ acceptSecret: true })}>
               Save anyway
-            </button>
-          </div>
-        </section>
-      )}
-      {doc?.pastIndexCut && (
-        <section className="warning-box" role="alert" aria-label="Past the index cut">
-          <p>
-            Its line in MEMORY.md is past the index's cut (200 lines or 25,000 characters): agents do not see
-            it in the index they load, only through recall.
-          </p>
-          <div className="actions">
-            <button type="button" onClick={() => void compactIndex()}>
-              Compact the index
             </button>
           </div>
         </section>

@@ -114,6 +114,7 @@ function Finding(props: {
   onFix: (f: HealthFindingView, fix: HealthFixKind) => Promise<void>
 }) {
   const { f } = props
+  const [evidence, setEvidence] = useState(false)
   return (
     <article
       className={`finding ${f.severity}`}
@@ -133,6 +134,16 @@ function Finding(props: {
           </>
         )}
         <span className="finding-message">{f.message}</span>
+        {f.evidence.length > 0 && (
+          <button
+            type="button"
+            className="ghost evidence-toggle"
+            aria-expanded={evidence}
+            onClick={() => setEvidence((o) => !o)}
+          >
+            Evidence
+          </button>
+        )}
         <span className="spacer" />
         {f.fixes
           .filter((x) => x !== 'open' || isMemory(f.path))
@@ -142,15 +153,12 @@ function Finding(props: {
             </button>
           ))}
       </div>
-      {f.evidence.length > 0 && (
-        <details>
-          <summary>Evidence</summary>
-          <ul className="evidence mono">
-            {f.evidence.map((e) => (
-              <li key={e}>{e}</li>
-            ))}
-          </ul>
-        </details>
+      {evidence && (
+        <ul className="evidence mono">
+          {f.evidence.map((e) => (
+            <li key={e}>{e}</li>
+          ))}
+        </ul>
       )}
     </article>
   )
