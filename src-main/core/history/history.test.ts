@@ -22,6 +22,29 @@ describe('memory history', () => {
     expect(versions.sort()).toEqual(['one\n', 'three\n', 'two\n'])
   })
 
+  it('opening a workspace again records only what changed, in one append, and another process sees it', async () => {
+    const files = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`m${i}.md`, `memory ${i}\n`]))
+    const { root, memoryDir, history } = memDirWith(files)
+    const baseline = await reconcileHistory(history, memoryDir, 'external')
+    expect(baseline).toHaveLength(300)
+    expect(new Set(baseline.map((e) => e.id)).size).toBe(300)
+    expect(await reconcileHistory(history, memoryDir, 'external')).toEqual([])
+    writeFileSync(join(memoryDir, 'm7.md'), 'memory 7, edited while no app ran\n')
+    const { rmSync } = await import('node:fs')
+    rmSync(join(memoryDir, 'm8.md'))
+    const changed = await reconcileHistory(history, memoryDir, 'external')
+    expect(changed.map((e) => [e.path, e.change])).toEqual([
+      ['m7.md', 'modify'],
+      ['m8.md', 'delete'],
+    ])
+    // A second process reading the same log sees every entry, ids in order.
+    const other = new HistoryStore(join(root, 'app-data', 'history'))
+    const all = await other.list()
+    expect(all).toHaveLength(302)
+    expect(all.map((e) => e.id)).toEqual(Array.from({ length: 302 }, (_, i) => i + 1))
+    expect(await reconcileHistory(other, memoryDir, 'external')).toEqual([])
+  })
+
   it('restores a deleted memory and survives a torn log line', async () => {
     const { root, memoryDir, history } = memDirWith({ 'x.md': 'keep me\n' })
     await reconcileHistory(history, memoryDir, 'external')

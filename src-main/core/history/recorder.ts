@@ -13,6 +13,8 @@ export async function allMarkdown(memoryDir: string): Promise<string[]> {
  * Compares files on disk with what history last saw and records each difference, attributed
  * to `author`. Without `paths`, the whole dir is compared (first open: baseline entries).
  */
+const READ_SLICE = 64
+
 export async function reconcileHistory(
   store: HistoryStore,
   memoryDir: string,
@@ -24,15 +26,19 @@ export async function reconcileHistory(
   const paths = opts.paths
     ? [...new Set(opts.paths)]
     : [...new Set([...(await allMarkdown(memoryDir)), ...known])]
-  const out: HistoryEntry[] = []
-  for (const path of paths.sort()) {
-    if (!path.endsWith('.md')) continue
-    const content = await readIfExists(join(memoryDir, path))
-    const e = await store.recordObserved(path, content, author, {
-      runId: opts.runId,
-      firstSeen: opts.paths ? 'create' : 'baseline',
-    })
-    if (e) out.push(e)
-  }
-  return out
+  const markdown = paths.filter((p) => p.endsWith('.md')).sort()
+  // Read in slices: all 10,000 at once would hold as many file handles open.
+  const observed: { path: string; content: string | null }[] = []
+  for (let i = 0; i < markdown.length; i += READ_SLICE)
+    observed.push(
+      ...(await Promise.all(
+        markdown
+          .slice(i, i + READ_SLICE)
+          .map(async (path) => ({ path, content: await readIfExists(join(memoryDir, path)) })),
+      )),
+    )
+  return store.recordObservedAll(observed, author, {
+    runId: opts.runId,
+    firstSeen: opts.paths ? 'create' : 'baseline',
+  })
 }
