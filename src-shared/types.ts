@@ -294,7 +294,7 @@ export interface IntegrationsView {
 export interface SearchHitView {
   relPath: string
   score: number
-  /** Words of the memory that matched, for highlighting. */
+  /** Words of the memory that matched, for highlighting (empty past the first 120 hits: highlight the query's words). */
   terms: string[]
   /** The body around the first match, when the body matched. */
   snippet?: string

@@ -7,9 +7,10 @@ import type { ProjectContext } from '../../src-main/core/paths/context.js'
 const created: string[] = []
 
 afterEach(() => {
-  // A detached hook process may still be finishing a write: retry ENOTEMPTY / EBUSY briefly.
+  // A detached hook process may still be finishing a write: retry ENOTEMPTY / EBUSY for up to 5 s
+  // (under the full suite on 2 cores a detached extraction outlived the 1 s this allowed once).
   while (created.length)
-    rmSync(created.pop() as string, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
+    rmSync(created.pop() as string, { recursive: true, force: true, maxRetries: 50, retryDelay: 100 })
 })
 
 /** A real temp dir (realpath'd: macOS /var → /private/var), removed after the test. */

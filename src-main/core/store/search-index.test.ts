@@ -71,4 +71,19 @@ describe('MemorySearchIndex', () => {
     expect(await index.search('release nowhere')).toEqual([])
     expect(await index.search('  ?! ')).toEqual([])
   })
+
+  it('gives matched words and a snippet for the first 120 hits, and only path and rank after them', async () => {
+    const dir = tempDir()
+    for (let i = 0; i < 130; i++)
+      writeFile(
+        join(dir, `n${String(i).padStart(3, '0')}.md`),
+        mem(`Note ${i}`, 'misc', 'the flamingo hosts'),
+      )
+    const hits = await new MemorySearchIndex([{ dir, prefix: '' }]).search('flam')
+    expect(hits).toHaveLength(130)
+    expect(
+      hits.slice(0, 120).every((h) => h.terms.includes('flamingo') && h.snippet?.includes('flamingo')),
+    ).toBe(true)
+    expect(hits.slice(120).map((h) => [h.terms, h.snippet])).toEqual(Array(10).fill([[], undefined]))
+  })
 })

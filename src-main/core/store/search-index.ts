@@ -23,6 +23,8 @@ export interface SearchHit {
 }
 
 const MAX_BYTES = 256 * 1024
+/** Hits that come with their matched words and a snippet (the rest: path and rank only). */
+const DETAILED = 120
 const SNIPPET = 90
 
 /** One source of memories: a dir, and the prefix its relPaths get in the list (`@agent/`). */
@@ -115,6 +117,9 @@ export class MemorySearchIndex {
     if (!words.length) return []
     const ids = this.index.search(query, { limit }) as string[]
     return ids.map((id, rank) => {
+      // Highlights and snippets for the first screens of hits; further down the list highlights the
+      // query's own words. Working them out for all 500 was most of a keystroke's search time.
+      if (rank >= DETAILED) return { relPath: id, score: ids.length - rank, terms: [] }
       const kept = this.kept.get(id)!
       const terms = matchedWords(kept.lower, words)
       const inBody = matchedWords(kept.lower, words, 1, kept.bodyStart).length > 0

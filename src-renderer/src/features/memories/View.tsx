@@ -28,18 +28,21 @@ function ageClass(days: number): string {
 function Row({
   m,
   hit,
+  queryWords,
   issues,
   active,
   onOpen,
 }: {
   m: MemoryListItem
   hit?: SearchHitView
+  /** What to highlight when the hit names no matched words (far down a long list of hits). */
+  queryWords: string[]
   /** Health findings about this memory. */
   issues?: HealthFindingView[]
   active: boolean
   onOpen: () => void
 }) {
-  const terms = hit?.terms ?? []
+  const terms = hit ? (hit.terms.length ? hit.terms : queryWords) : []
   return (
     <button
       className={`mem-row ${active ? 'active' : ''}`}
@@ -110,6 +113,10 @@ export function MemoriesView() {
     [memories, query, typeFilter, scopeFilter, searchHits],
   )
   const hits = useMemo(() => new Map((searchHits ?? []).map((h) => [h.relPath, h])), [searchHits])
+  const queryWords = useMemo(
+    () => state.searchedFor?.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [],
+    [state.searchedFor],
+  )
   const health = useStore((s) => s.health)
   const issues = useMemo(() => {
     const by = new Map<string, HealthFindingView[]>()
@@ -227,6 +234,7 @@ export function MemoriesView() {
                 <Row
                   m={m}
                   hit={hits.get(m.relPath)}
+                  queryWords={queryWords}
                   issues={issues.get(m.relPath)}
                   active={m.relPath === selected}
                   onOpen={() => void state.select(m.relPath)}
