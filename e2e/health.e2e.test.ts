@@ -6,7 +6,7 @@ import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
 import { gitRepo } from '../test/helpers/git-repo.js'
 import { writeFile } from '../test/helpers/temp-env.js'
 import { useBrowser, openApp, screenshot, until } from './harness.js'
-import { fakeModel } from '../test/helpers/model.js'
+import { deployDayPair, openWithModel } from './worlds.js'
 import { reply, text } from '../test/fake-anthropic/server.js'
 
 const browser = useBrowser()
@@ -80,23 +80,7 @@ describe('Health view', () => {
   })
 
   it('asks the model about contradictions only when the user clicks, and says what it cost', async () => {
-    const { fake } = await fakeModel()
-    const app = await openApp(
-      browser(),
-      { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url },
-      (sb) => {
-        const dir = getAutoMemPath(sb.ctx())
-        writeFile(
-          join(dir, 'a.md'),
-          memory('Deploy day', 'which weekday production deploys happen', 'Tuesdays.'),
-        )
-        writeFile(
-          join(dir, 'b.md'),
-          memory('Production deploy schedule', 'weekday for production deploys', 'Fridays.'),
-        )
-        writeFile(join(dir, 'MEMORY.md'), '- [Deploy day](a.md) — day\n- [Schedule](b.md) — schedule\n')
-      },
-    )
+    const { app, fake } = await openWithModel(browser(), deployDayPair)
     const { page } = app
     try {
       // Visiting Health, leaving and coming back: no model call.

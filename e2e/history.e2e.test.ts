@@ -1,13 +1,13 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 import { describe, expect, it } from 'vitest'
 import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
 import { getProjectTranscriptDir } from '../src-main/core/paths/team-agent-paths.js'
 import { reply, text, toolUse } from '../test/fake-anthropic/server.js'
-import { fakeModel } from '../test/helpers/model.js'
 import { writeFile } from '../test/helpers/temp-env.js'
 import { fakeSession, useBrowser, openApp, screenshot, until, editorText, setEditorText } from './harness.js'
+import { openWithModel } from './worlds.js'
 
 const browser = useBrowser()
 
@@ -72,15 +72,9 @@ describe('history, restore and the review inbox', () => {
   })
 
   it('undoes a whole extraction run in one action', async () => {
-    const { fake } = await fakeModel()
-    const app = await openApp(
-      browser(),
-      { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url, MEMDIR_WATCH_DEBOUNCE_MS: '100' },
-      (sb) => {
-        mkdirSync(getProjectTranscriptDir(sb.ctx()), { recursive: true })
-        writeFile(join(getAutoMemPath(sb.ctx()), 'MEMORY.md'), '- [Old](old.md) — o\n')
-      },
-    )
+    const { app, fake } = await openWithModel(browser(), (sb) => {
+      writeFile(join(getAutoMemPath(sb.ctx()), 'MEMORY.md'), '- [Old](old.md) — o\n')
+    })
     const { page } = app
     try {
       const dir = getAutoMemPath(app.sb.ctx())
@@ -118,14 +112,7 @@ describe('history, restore and the review inbox', () => {
   })
 
   it('review mode: proposals wait in the inbox; approve writes them, reject leaves no trace', async () => {
-    const { fake } = await fakeModel()
-    const app = await openApp(
-      browser(),
-      { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url, MEMDIR_WATCH_DEBOUNCE_MS: '100' },
-      (sb) => {
-        mkdirSync(getProjectTranscriptDir(sb.ctx()), { recursive: true })
-      },
-    )
+    const { app, fake } = await openWithModel(browser())
     const { page } = app
     try {
       const dir = getAutoMemPath(app.sb.ctx())

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, utimesSync } from 'node:fs'
+import { readFileSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
@@ -6,7 +6,6 @@ import { getProjectTranscriptDir, getTeamMemPath } from '../src-main/core/paths/
 import { reply, text, toolUse } from '../test/fake-anthropic/server.js'
 
 import { gitRepo } from '../test/helpers/git-repo.js'
-import { fakeModel } from '../test/helpers/model.js'
 import { startTeamServer } from '../test/helpers/team-server.js'
 import { writeFile } from '../test/helpers/temp-env.js'
 import {
@@ -21,6 +20,7 @@ import {
   until,
   useBrowser,
 } from './harness.js'
+import { deployDayPair, openWithModel } from './worlds.js'
 
 /**
  * The workspace's eight points (issue "A workspace as good as the editors people love"), each as a
@@ -91,25 +91,7 @@ describe.each(SMALL_LOOKS)('workspace points, $theme theme at $width×$height', 
   })
 
   it('2. Health makes no model call until the user asks, then says when it ran and what it cost', async () => {
-    const { fake } = await fakeModel()
-    const app = await openApp(
-      browser(),
-      { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url },
-      (sb) => {
-        const dir = getAutoMemPath(sb.ctx())
-        writeFile(
-          join(dir, 'a.md'),
-          memory('Deploy day', 'which weekday production deploys happen', 'Tuesdays.'),
-        )
-        writeFile(
-          join(dir, 'b.md'),
-          memory('Production deploy schedule', 'weekday for production deploys', 'Fridays.'),
-        )
-        writeFile(join(dir, 'MEMORY.md'), '- [Deploy day](a.md) — day\n- [Schedule](b.md) — schedule\n')
-      },
-      undefined,
-      look,
-    )
+    const { app, fake } = await openWithModel(browser(), deployDayPair, look)
     const { page } = app
     try {
       const line = page.getByTestId('contradiction-check')
@@ -227,16 +209,13 @@ describe.each(SMALL_LOOKS)('workspace points, $theme theme at $width×$height', 
   })
 
   it('5. a consolidation that changes nothing leaves an activity line, not an empty proposal', async () => {
-    const { fake } = await fakeModel()
-    const app = await openApp(
+    const { app, fake } = await openWithModel(
       browser(),
-      { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url },
       (sb) => {
         const dir = getAutoMemPath(sb.ctx())
         writeFile(join(dir, 'a.md'), memory('Alpha', 'first', 'Alpha body.'))
         writeFile(join(dir, 'MEMORY.md'), '- [Alpha](a.md) — first\n')
       },
-      undefined,
       look,
     )
     const { page } = app
@@ -293,12 +272,9 @@ describe.each(SMALL_LOOKS)('workspace points, $theme theme at $width×$height', 
   })
 
   it('7. words and numbers: counts agree, plurals and relative times read as words, an undone create says "undone", underscores show', async () => {
-    const { fake } = await fakeModel()
-    const app = await openApp(
+    const { app, fake } = await openWithModel(
       browser(),
-      { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url, MEMDIR_WATCH_DEBOUNCE_MS: '100' },
       (sb) => {
-        mkdirSync(getProjectTranscriptDir(sb.ctx()), { recursive: true })
         const dir = getAutoMemPath(sb.ctx())
         writeFile(
           join(dir, 'feedback_tests.md'),
@@ -309,7 +285,6 @@ describe.each(SMALL_LOOKS)('workspace points, $theme theme at $width×$height', 
           '- [Tests](feedback_tests.md) — real DB\n- [Gone](gone.md) — removed\n',
         )
       },
-      undefined,
       look,
     )
     const { page, sb } = app

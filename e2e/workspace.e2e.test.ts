@@ -1,14 +1,14 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 import { describe, expect, it } from 'vitest'
 import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
 import { getProjectTranscriptDir, getTeamMemPath } from '../src-main/core/paths/team-agent-paths.js'
 import { reply, text, toolUse } from '../test/fake-anthropic/server.js'
-import { fakeModel } from '../test/helpers/model.js'
 import { startTeamServer } from '../test/helpers/team-server.js'
 import { writeFile } from '../test/helpers/temp-env.js'
 import { fakeSession, useBrowser, openApp, screenshot, until, setEditorText } from './harness.js'
+import { openWithModel } from './worlds.js'
 
 const browser = useBrowser()
 
@@ -300,14 +300,7 @@ describe('memory workspace in the browser', () => {
   })
 
   it('shows an extraction from a finished Claude Code turn in the activity feed', async () => {
-    const { fake } = await fakeModel()
-    const app = await openApp(
-      browser(),
-      { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url, MEMDIR_WATCH_DEBOUNCE_MS: '100' },
-      (sb) => {
-        mkdirSync(getProjectTranscriptDir(sb.ctx()), { recursive: true })
-      },
-    )
+    const { app, fake } = await openWithModel(browser())
     const { page } = app
     try {
       const dir = getAutoMemPath(app.sb.ctx())

@@ -265,27 +265,7 @@ export class HistoryStore {
     author: HistoryAuthor,
     opts: { runId?: string; firstSeen?: 'baseline' | 'create' } = {},
   ): Promise<HistoryEntry | undefined> {
-    const hash = content === null ? null : await this.putBlob(content)
-    return this.locked(async () => {
-      const last = this.latest.has(path) ? this.latest.get(path)! : undefined
-      if (last === hash || (last === undefined && hash === null)) return undefined
-      const change =
-        last === undefined
-          ? (opts.firstSeen ?? 'baseline')
-          : hash === null
-            ? 'delete'
-            : last === null
-              ? 'create'
-              : 'modify'
-      return this.append({
-        path,
-        author: last === undefined && change === 'baseline' ? 'external' : author,
-        change,
-        runId: opts.runId,
-        before: last ?? null,
-        after: hash,
-      })
-    })
+    return (await this.recordObservedAll([{ path, content }], author, opts))[0]
   }
 
   /**
