@@ -78,9 +78,10 @@ function estimate(a: Uint32Array, b: Uint32Array): number {
 const ESTIMATE_MARGIN = 0.15
 
 /**
- * Bounds for a corpus of near-copies (thousands of memories from one template): a new memory is
- * compared with at most this many others from its buckets, and reported beside at most
- * `MAX_PARTNERS` of them. Without them 10,000 such memories meant 50 million pairs.
+ * Bounds for a corpus of near-copies (thousands of memories from one template): a memory, as it is
+ * added, is compared with at most `MAX_COMPARED` others from its buckets and paired with the first
+ * `MAX_PARTNERS` near-copies among them, so n memories make at most 3n pairs. Without them 10,000
+ * such memories meant 50 million pairs.
  */
 const MAX_COMPARED = 200
 const MAX_PARTNERS = 3
@@ -118,18 +119,13 @@ export class NearDuplicateIndex {
       let bucket = this.buckets.get(band)
       if (!bucket) this.buckets.set(band, (bucket = new Set()))
       for (const other of bucket) {
-        if (compared.size >= MAX_COMPARED) break
+        if (compared.size >= MAX_COMPARED || this.partners(key) >= MAX_PARTNERS) break
         if (compared.has(other)) continue
         compared.add(other)
         const o = this.docs.get(other)!
         if (estimate(d.signature, o.signature) < this.threshold - ESTIMATE_MARGIN) continue
         const sim = jaccard(d.shingles, o.shingles)
-        if (
-          sim < this.threshold ||
-          this.partners(key) >= MAX_PARTNERS ||
-          this.partners(other) >= MAX_PARTNERS
-        )
-          continue
+        if (sim < this.threshold) continue
         this.link(key, other, sim)
         this.link(other, key, sim)
       }
