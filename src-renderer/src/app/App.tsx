@@ -104,7 +104,8 @@ export function App() {
             {view === 'memories' && <MemoriesView />}
             {view === 'index' && <IndexView />}
             {view === 'prompt' && <PromptView />}
-            {view === 'recall' && <RecallView />}
+            {/* A preview belongs to the project it was asked in (it is never re-asked on its own). */}
+            {view === 'recall' && <RecallView key={workspace.memoryDir} />}
             {view === 'activity' && <ActivityView />}
             {view === 'history' && <HistoryView />}
             {view === 'inbox' && <InboxView />}

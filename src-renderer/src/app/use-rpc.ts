@@ -20,8 +20,8 @@ type Read = Extract<
 export const INVALIDATED_BY: Record<Read, readonly MemdirEvent['type'][]> = {
   'index/get': ['memories/changed', 'settings/changed', 'workspace/changed'],
   'prompt/get': ['memories/changed', 'settings/changed', 'workspace/changed'],
-  // A preview may ask the model: it runs when the user asks, not on every file change.
-  'recall/preview': ['workspace/changed'],
+  // A preview may ask the model (paid): it runs only when the user asks, never on an event.
+  'recall/preview': [],
   'history/list': ['memories/changed', 'workspace/changed'],
   'history/diff': ['workspace/changed'],
   'review/list': ['review/changed', 'workspace/changed'],
