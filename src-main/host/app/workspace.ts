@@ -194,6 +194,9 @@ export class Workspace {
     // A process killed mid-write leaves its temp file: the real file is the old or the new content.
     for (const dir of [this.memoryDir, this.history.dir]) await removeStaleTempFiles(dir)
     await this.index.load()
+    // The search box's index builds in the worker threads while history catches up on this thread:
+    // started last, a first search in a big workspace waited for all of the opening.
+    void this.search.load().catch((e: unknown) => this.report('The search index could not be updated', e))
     await this.deps.activity.attach(activityFileFor(this.deps.ctx, this.memoryDir))
     // Whatever changed while the app was closed is recorded as external, then history is bounded.
     await reconcileHistory(this.history, this.memoryDir, 'external')
@@ -204,7 +207,6 @@ export class Workspace {
     await mkdir(this.proposals.dir, { recursive: true })
     this.proposalWatcher = watch(this.proposals.dir, () => this.deps.onReviewChanged())
     this.proposalWatcher.on('error', (e) => this.report('Watching the review inbox failed', e))
-    void this.search.load().catch((e: unknown) => this.report('The search index could not be updated', e))
     await this.team.start()
   }
 
