@@ -155,6 +155,29 @@ describe('3. search', () => {
   })
 })
 
+describe('3b. search over many', () => {
+  it('says "500+" when the search lists as many hits as it shows at most, and the exact count below that', async () => {
+    const app = await openApp(browser(), {}, (sb) => {
+      const dir = getAutoMemPath(sb.ctx())
+      for (let i = 0; i < 520; i++)
+        writeFile(join(dir, `note_${i}.md`), memory(`Note ${i}`, 'a note', `The zebra crossing ${i}.`))
+      writeFile(join(dir, 'other.md'), memory('Other', 'unrelated', 'Nothing here.'))
+    })
+    const { page } = app
+    try {
+      const count = page.getByTestId('memory-count')
+      await until(async () => (await count.innerText()) === '521')
+      await page.getByLabel('Search memories').fill('zebra')
+      await until(async () => (await count.innerText()) === '500+ of 521')
+      // Each word matches as a word's start: 519 is one memory (7 would be 7 and 70–79).
+      await page.getByLabel('Search memories').fill('zebra crossing 519')
+      await until(async () => (await count.innerText()) === '1 of 521')
+    } finally {
+      await app.close()
+    }
+  })
+})
+
 describe('4. editor', () => {
   it('edits in CodeMirror with undo, saves with Ctrl+S, says "Saved", and previews Markdown with [[links]]', async () => {
     const app = await openApp(browser(), {}, (sb) => {

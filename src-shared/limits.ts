@@ -11,3 +11,9 @@ export function formatBytes(n: number): string {
   if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`
   return `${n} bytes`
 }
+
+/**
+ * The search box lists at most this many hits, best first; when it lists exactly this many, more
+ * memories may match (the list says "500+").
+ */
+export const MAX_SEARCH_HITS = 500

@@ -1,4 +1,5 @@
 import { Charset, Index } from 'flexsearch'
+import { MAX_SEARCH_HITS } from '../../../src-shared/limits.js'
 import { join } from 'node:path'
 import { bodyOf, parseMemoryHeaderFields } from './frontmatter.js'
 import { isMemoryFileName } from './memory-header.js'
@@ -111,7 +112,7 @@ export class MemorySearchIndex {
   }
 
   /** The best `limit` memories holding every word of `query` (each as a word or a word's start). */
-  async search(query: string, limit = 500): Promise<SearchHit[]> {
+  async search(query: string, limit = MAX_SEARCH_HITS): Promise<SearchHit[]> {
     await this.load()
     const words = queryWords(query)
     if (!words.length) return []

@@ -1,4 +1,5 @@
 import { useShallow } from 'zustand/react/shallow'
+import { MAX_SEARCH_HITS } from '../../../../src-shared/limits'
 import { PanelLeftClose, PanelLeftOpen, Plus, Search } from 'lucide-react'
 import { lazy, Suspense, useMemo, type KeyboardEvent } from 'react'
 import type {
@@ -159,7 +160,7 @@ export function MemoriesView() {
             <span className="muted count-label" data-testid="memory-count">
               {items.length === memories.length
                 ? `${memories.length}`
-                : `${items.length} of ${memories.length}`}
+                : `${items.length}${searchHits?.length === MAX_SEARCH_HITS ? '+' : ''} of ${memories.length}`}
             </span>
             <span className="spacer" />
             <IconButton
