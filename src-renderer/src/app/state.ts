@@ -107,6 +107,8 @@ export interface EditorSlice {
   /** Bumped by "New memory" (Ctrl+N): the editor focuses Name. */
   focusNameAt?: number
   select: (relPath: string) => Promise<void>
+  /** Shows a file named elsewhere (Health, History, Activity, Recall): MEMORY.md in its view, a memory in the editor. */
+  openFile: (relPath: string) => void
   /** Opens the memory whose name (or file name) is `name` — a [[name]] link. */
   openByName: (name: string) => Promise<void>
   /** Loads a memory into the editor without asking (reloads after an external change). */

@@ -74,8 +74,8 @@ function DreamNow() {
 }
 
 function FeedItem({ a }: { a: ActivityItem }) {
-  const select = useStore((s) => s.select)
   const setView = useStore((s) => s.setView)
+  const open = useStore((s) => s.openFile)
   const showHistory = useStore((s) => s.showHistory)
   const undoRun = useStore((s) => s.undoRun)
   const [undone, setUndone] = useState<string>()
@@ -88,11 +88,10 @@ function FeedItem({ a }: { a: ActivityItem }) {
     }
   }
   const openFile = (f: string) => {
-    if (f.endsWith('MEMORY.md')) return setView('index')
     // A file an undo (or a later change) removed opens its history instead.
-    if (!useStore.getState().memories.some((m) => m.relPath === f)) return showHistory(f)
-    void select(f)
-    setView('memories')
+    const gone = !f.endsWith('MEMORY.md') && !useStore.getState().memories.some((m) => m.relPath === f)
+    if (gone) showHistory(f)
+    else open(f)
   }
   const changedSomething = a.files.length > 0
   return (

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { RpcFailure } from '../../../../src-shared/errors'
 import { createMemdirStore } from '../../app/create-store'
 import { fakeClient, memoryDeps } from '../../test/fake-client'
@@ -88,6 +88,16 @@ describe('editor slice', () => {
     await store.getState().saveAndClose()
     expect(deps.closed()).toBe(true)
     expect(disk.body).toBe('edit')
+  })
+
+  it('opens a file named elsewhere: MEMORY.md in its own view, a memory in the editor', async () => {
+    const { store } = editorWorld({ body: 'v', hash: 'h' })
+    store.getState().setView('health')
+    store.getState().openFile('MEMORY.md')
+    expect(store.getState().view).toBe('index')
+    store.getState().openFile('a.md')
+    expect(store.getState().view).toBe('memories')
+    await vi.waitFor(() => expect(store.getState().doc?.relPath).toBe('a.md'))
   })
 
   it('says so when a [[link]] names no memory', async () => {

@@ -46,6 +46,11 @@ export const createEditorSlice =
         get().guardUnsaved(() => get().loadDoc(relPath).then(resolve), resolve),
       )
     },
+    openFile: (relPath) => {
+      if (relPath.endsWith('MEMORY.md')) return set({ view: 'index' })
+      void get().select(relPath)
+      set({ view: 'memories' })
+    },
     openByName: async (name) => {
       const n = name.trim().toLowerCase()
       const slug = n.replace(/\s+/g, '-')

@@ -167,8 +167,7 @@ function Finding(props: {
 export function HealthView() {
   const health = useStore((s) => s.health)
   const refreshHealth = useStore((s) => s.refreshHealth)
-  const select = useStore((s) => s.select)
-  const setView = useStore((s) => s.setView)
+  const open = useStore((s) => s.openFile)
   const checkContradictionsNow = useStore((s) => s.checkContradictions)
   const fixFinding = useStore((s) => s.fixFinding)
   const fixAllOfKind = useStore((s) => s.fixAll)
@@ -198,12 +197,6 @@ export function HealthView() {
     },
     overscan: 10,
   })
-
-  const open = (path: string) => {
-    if (path.endsWith('MEMORY.md')) return setView('index')
-    void select(path)
-    setView('memories')
-  }
 
   const run = async (key: string, fn: () => Promise<void>) => {
     setBusy(key)

@@ -31,8 +31,7 @@ export function HistoryView() {
   const historyPath = useStore((s) => s.historyPath)
   const showHistory = useStore((s) => s.showHistory)
   const memories = useStore((s) => s.memories)
-  const select = useStore((s) => s.select)
-  const setView = useStore((s) => s.setView)
+  const openFile = useStore((s) => s.openFile)
   const restoreVersion = useStore((s) => s.restoreVersion)
   const undoRun = useStore((s) => s.undoRun)
   const list = useRpc('history/list', { path: historyPath })
@@ -135,13 +134,7 @@ export function HistoryView() {
                 <button onClick={() => void undo(diff.entry.runId!)}>Undo the whole run</button>
               )}
               {memories.some((m) => m.relPath === diff.entry.path) && (
-                <button
-                  className="ghost"
-                  onClick={() => {
-                    void select(diff.entry.path)
-                    setView('memories')
-                  }}
-                >
+                <button className="ghost" onClick={() => openFile(diff.entry.path)}>
                   Open in editor
                 </button>
               )}

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand'
 import { rethrowUnless, RpcFailure } from '../../../../src-shared/errors'
-import type { MemoryListItem } from '../../../../src-shared/types'
+import type { MemoryListItem, WorkspaceSummary } from '../../../../src-shared/types'
 import type { MemorySlice, Store, StoreDeps } from '../../app/state'
 
 const LIST_KEY = 'memdir.listCollapsed'
@@ -44,12 +44,8 @@ export const createMemorySlice =
       },
       refreshMemories: async () => {
         const memories = await client['memory/list']()
-        // The picker counts what the list shows: the open workspace's count follows every refresh.
-        const dir = get().workspace?.memoryDir
-        const workspaces = get().workspaces.map((w) =>
-          w.memoryDir === dir ? { ...w, memoryCount: memories.length } : w,
-        )
-        set({ memories, loaded: true, workspaces })
+        // The open workspace's count follows every refresh, in the same update as the list.
+        set({ memories, loaded: true, workspaces: pickerCounts({ ...get(), memories, loaded: true }) })
         if (get().query.trim()) void runSearch(get().query)
       },
       listCollapsed: storage.getItem(LIST_KEY) === '1',
@@ -60,6 +56,15 @@ export const createMemorySlice =
         }),
     }
   }
+
+/** The picker's workspaces, the open one counting what its list shows (once the list is loaded). */
+export function pickerCounts(
+  s: Pick<Store, 'workspaces' | 'workspace' | 'memories' | 'loaded'>,
+): WorkspaceSummary[] {
+  const dir = s.workspace?.memoryDir
+  if (!s.loaded || !dir) return s.workspaces
+  return s.workspaces.map((w) => (w.memoryDir === dir ? { ...w, memoryCount: s.memories.length } : w))
+}
 
 /** Per list (a new array after each refresh): each memory by path, and its text lowercased for the filter. */
 const lookups = new WeakMap<

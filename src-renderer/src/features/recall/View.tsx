@@ -5,8 +5,7 @@ import { TextStats } from '../../components/TextStats'
 import { SubmitForm } from '../../components/SubmitForm'
 
 export function RecallView() {
-  const select = useStore((s) => s.select)
-  const setView = useStore((s) => s.setView)
+  const open = useStore((s) => s.openFile)
   const [query, setQuery] = useState('')
   const [tools, setTools] = useState('')
   // What the user last asked for: nothing is recalled until they do.
@@ -72,13 +71,7 @@ export function RecallView() {
             <ol className="recall-list">
               {data.selected.map((s, i) => (
                 <li key={s.path}>
-                  <button
-                    className="link-button"
-                    onClick={() => {
-                      void select(s.relPath)
-                      setView('memories')
-                    }}
-                  >
+                  <button className="link-button" onClick={() => open(s.relPath)}>
                     {s.relPath}
                   </button>
                   <span className="muted"> · saved {s.age}</span>

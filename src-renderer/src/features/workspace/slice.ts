@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand'
-import type { WorkspaceInfo, WorkspaceSummary } from '../../../../src-shared/types'
+import type { WorkspaceInfo } from '../../../../src-shared/types'
 import type { Store, StoreDeps, WorkspaceSlice } from '../../app/state'
+import { pickerCounts } from '../memories/slice'
 
 export const createWorkspaceSlice =
   ({ client }: StoreDeps): StateCreator<Store, [], [], WorkspaceSlice> =>
@@ -8,12 +9,7 @@ export const createWorkspaceSlice =
     const openNow = (root: string) => get().openWorkspaceNow(root)
     /** A workspace was opened (or switched to): fresh editor, list, team status and feed. */
     const afterOpen = async (workspace: WorkspaceInfo) => {
-      // Its settings come with it: a project's team server and repo are its own, and a view keyed by
-      // the workspace must never start from the previous project's values.
-      const settings = await client['settings/get']()
       set({
-        workspace,
-        settings,
         selected: undefined,
         doc: undefined,
         draft: undefined,
@@ -23,12 +19,9 @@ export const createWorkspaceSlice =
         searchHits: undefined,
         searchedFor: undefined,
       })
-      const [workspaces, team, activity] = await Promise.all([
-        client['workspace/list'](),
-        client['team/status'](),
-        client['activity/list'](),
-      ])
-      set({ workspaces, team, activity, health: undefined })
+      await get().workspaceChanged(workspace)
+      const [workspaces, team] = await Promise.all([client['workspace/list'](), client['team/status']()])
+      set({ workspaces, team, health: undefined })
       await Promise.all([get().refreshMemories(), get().refreshReviews()])
       void get().refreshHealth()
     }
@@ -40,25 +33,19 @@ export const createWorkspaceSlice =
       // the list does not wait for the picker's counts. Health is left to the caller: its first
       // check of a big workspace is slow.
       loadWorkspaces: async () => {
-        const counted = (workspaces: WorkspaceSummary[]) => {
-          // The picker counts what the list shows.
-          const { workspace, memories, loaded } = get()
-          return loaded && workspace
-            ? workspaces.map((w) =>
-                w.memoryDir === workspace.memoryDir ? { ...w, memoryCount: memories.length } : w,
-              )
-            : workspaces
-        }
         await Promise.all([
           client['workspace/current']().then((workspace) => set({ workspace })),
-          client['workspace/list']().then((workspaces) => set({ workspaces: counted(workspaces) })),
+          client['workspace/list']().then((workspaces) =>
+            set({ workspaces: pickerCounts({ ...get(), workspaces }) }),
+          ),
           client['activity/list']().then((activity) => set({ activity })),
           client['team/status']().then((team) => set({ team })),
           client['settings/get']().then((settings) => set({ settings })),
           get().refreshMemories(),
           get().refreshReviews(),
         ])
-        set({ workspaces: counted(get().workspaces) })
+        // The picker counts what the list shows, also when the workspace itself answered last.
+        set({ workspaces: pickerCounts(get()) })
       },
       openWorkspace: (projectRoot) =>
         new Promise<void>((resolve, reject) =>
@@ -76,7 +63,8 @@ export const createWorkspaceSlice =
           ),
         ),
       workspaceChanged: async (info) => {
-        // With its settings: views keyed by the workspace start from this project's own values.
+        // With its settings, in one update: a project's team server and repo are its own, and a view
+        // keyed by the workspace must never start from the previous project's values.
         const [settings, activity] = await Promise.all([client['settings/get'](), client['activity/list']()])
         set({ workspace: info, settings, activity })
       },
