@@ -4,20 +4,11 @@ import { errorMessage } from '../lib/format'
 import { getClient } from '../transport/client'
 import { useStore } from './store'
 
-type Read = Extract<
-  MethodName,
-  | 'index/get'
-  | 'prompt/get'
-  | 'recall/preview'
-  | 'history/list'
-  | 'history/diff'
-  | 'review/list'
-  | 'dream/status'
-  | 'integrations/get'
->
-
-/** The events after which a read's answer may be stale: the view holding it fetches it again. */
-export const INVALIDATED_BY: Record<Read, readonly MemdirEvent['type'][]> = {
+/**
+ * The events after which a read's answer may be stale: the view holding it fetches it again. A view
+ * reads only these methods through useRpc.
+ */
+export const INVALIDATED_BY = {
   'index/get': ['memories/changed', 'settings/changed', 'workspace/changed'],
   'prompt/get': ['memories/changed', 'settings/changed', 'workspace/changed'],
   // A preview may ask the model (paid): it runs only when the user asks, never on an event.
@@ -27,7 +18,9 @@ export const INVALIDATED_BY: Record<Read, readonly MemdirEvent['type'][]> = {
   'review/list': ['review/changed', 'workspace/changed'],
   'dream/status': ['activity', 'memories/changed', 'settings/changed', 'workspace/changed'],
   'integrations/get': ['settings/changed', 'workspace/changed'],
-}
+} satisfies Partial<Record<MethodName, readonly MemdirEvent['type'][]>>
+
+type Read = keyof typeof INVALIDATED_BY
 
 export interface RpcState<T> {
   data?: T
@@ -47,7 +40,12 @@ export function useRpc<M extends Read>(
   ...[args]: ArgsOf<M> extends undefined ? [] : [ArgsOf<M> | null]
 ): RpcState<ResultOf<M>> {
   const key = args === null ? null : JSON.stringify(args ?? null)
-  const epoch = useStore((s) => INVALIDATED_BY[method].reduce((n, t) => n + (s.eventCounts[t] ?? 0), 0))
+  const epoch = useStore((s) =>
+    (INVALIDATED_BY[method] as readonly MemdirEvent['type'][]).reduce(
+      (n, t) => n + (s.eventCounts[t] ?? 0),
+      0,
+    ),
+  )
   const [reloads, setReloads] = useState(0)
   const [state, setState] = useState<{ data?: ResultOf<M>; error?: string; loading: boolean }>({
     loading: key !== null,
