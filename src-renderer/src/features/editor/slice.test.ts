@@ -60,6 +60,20 @@ describe('editor slice', () => {
     expect(store.getState().draft?.body).toBe('typing')
   })
 
+  it('keeps what the user typed while a reload of the same memory was on its way', async () => {
+    const disk = { body: 'v1', hash: 'h1' }
+    const { store, calls } = editorWorld(disk)
+    await store.getState().select('a.md')
+    store.getState().filesChanged(['a.md']) // the watcher's echo of a save: a reload starts
+    store.getState().editDraft({ description: 'typed meanwhile' })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(store.getState().draft?.description).toBe('typed meanwhile')
+    expect(store.getState().dirty).toBe(true)
+    await store.getState().save()
+    const update = calls.find((c) => c.method === 'memory/update')?.args as { input: { description: string } }
+    expect(update.input.description).toBe('typed meanwhile')
+  })
+
   it('asks before dropping unsaved edits, and Cancel keeps them', async () => {
     const disk = { body: 'v1', hash: 'h1' }
     const { store } = editorWorld(disk)

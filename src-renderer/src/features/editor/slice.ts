@@ -64,6 +64,10 @@ export const createEditorSlice =
     loadDoc: async (relPath) => {
       try {
         const doc = await client['memory/read']({ relPath })
+        // The user started editing this memory while it was read again (a reload after a change on
+        // disk): their edits stay; saving checks them against the version on disk.
+        const { doc: open, dirty } = get()
+        if (dirty && open?.relPath === relPath) return
         set({
           selected: relPath,
           doc,
