@@ -256,42 +256,40 @@ export class HistoryStore {
   }
 
   /**
-   * Records what is on disk for a path if history has not seen it: a file seen for the first time
-   * is a baseline (`firstSeen`), otherwise a change by `author`.
-   */
-  async recordObserved(
-    path: string,
-    content: string | null,
-    author: HistoryAuthor,
-    opts: { runId?: string; firstSeen?: 'baseline' | 'create' } = {},
-  ): Promise<HistoryEntry | undefined> {
-    return (await this.recordObservedAll([{ path, content }], author, opts))[0]
-  }
-
-  /**
-   * `recordObserved` for many files at once (a workspace opening): files whose content history
-   * already has cost a hash and nothing else; the rest are recorded under one lock, in one append.
-   * Opening 10,000 unchanged memories took a lock per file before (seconds).
+   * Records what is on disk for these paths where history has not seen it: a file seen for the first
+   * time is a baseline (`firstSeen`), otherwise a change by `author`. Files whose content history
+   * already has cost a hash and nothing else; the rest are read again under the lock (`reread`: a
+   * writer may have changed and recorded one since it was observed, and a stale observation must
+   * not be recorded as a change) and recorded in one append. Opening 10,000 unchanged memories took
+   * a lock per file before (seconds).
    */
   async recordObservedAll(
     observed: readonly { path: string; content: string | null }[],
     author: HistoryAuthor,
-    opts: { runId?: string; firstSeen?: 'baseline' | 'create' } = {},
+    opts: {
+      runId?: string
+      firstSeen?: 'baseline' | 'create'
+      reread?: (path: string) => Promise<string | null>
+    } = {},
   ): Promise<HistoryEntry[]> {
     await this.refresh()
-    const hashed = observed.map((o) => ({ ...o, hash: o.content === null ? null : sha256Hex(o.content) }))
-    const changed = hashed.filter(({ path, hash }) => {
-      const last = this.latest.has(path) ? this.latest.get(path) : undefined
-      return !(last === hash || (last === undefined && hash === null))
-    })
-    if (!changed.length) return []
-    for (const c of changed) if (c.content !== null) await this.putBlob(c.content)
+    const hashOf = (content: string | null) => (content === null ? null : sha256Hex(content))
+    const unseen = (path: string, hash: string | null) => {
+      const last = this.latest.has(path) ? this.latest.get(path)! : undefined
+      return last === hash || (last === undefined && hash === null) ? undefined : { last }
+    }
+    const candidates = observed.filter((o) => unseen(o.path, hashOf(o.content)))
+    if (!candidates.length) return []
     return this.locked(async () => {
       const entries: (Omit<HistoryEntry, 'id' | 'at'> & { at?: number })[] = []
-      for (const { path, hash } of changed) {
-        // Under the lock, against the log as it is now: another process may have recorded it since.
-        const last = this.latest.has(path) ? this.latest.get(path)! : undefined
-        if (last === hash || (last === undefined && hash === null)) continue
+      for (const o of candidates) {
+        const content = opts.reread ? await opts.reread(o.path) : o.content
+        const hash = hashOf(content)
+        // Against the log as it is now: another process may have recorded it since.
+        const differs = unseen(o.path, hash)
+        if (!differs) continue
+        if (content !== null) await this.putBlob(content)
+        const { last } = differs
         const change =
           last === undefined
             ? (opts.firstSeen ?? 'baseline')
@@ -301,7 +299,7 @@ export class HistoryStore {
                 ? 'create'
                 : 'modify'
         entries.push({
-          path,
+          path: o.path,
           author: last === undefined && change === 'baseline' ? 'external' : author,
           change,
           runId: opts.runId,

@@ -45,6 +45,30 @@ describe('memory history', () => {
     expect(await reconcileHistory(other, memoryDir, 'external')).toEqual([])
   })
 
+  it('does not record a stale observation: a file written and recorded after it was read stays as recorded', async () => {
+    const { memoryDir, history } = memDirWith({ 'a.md': 'one\n' })
+    await reconcileHistory(history, memoryDir, 'external')
+    // Observed missing, then written and recorded by an extraction before the observation is recorded.
+    const stale = [
+      { path: 'new.md', content: null },
+      { path: 'a.md', content: 'one\n' },
+    ]
+    writeFileSync(join(memoryDir, 'new.md'), 'from the extraction\n')
+    await history.recordChange({
+      path: 'new.md',
+      author: 'extraction',
+      before: null,
+      after: 'from the extraction\n',
+    })
+    const recorded = await history.recordObservedAll(stale, 'external', {
+      reread: async (p) => readFileSync(join(memoryDir, p), 'utf8'),
+    })
+    expect(recorded).toEqual([])
+    expect((await history.list({ path: 'new.md' })).map((e) => [e.author, e.change])).toEqual([
+      ['extraction', 'create'],
+    ])
+  })
+
   it('restores a deleted memory and survives a torn log line', async () => {
     const { root, memoryDir, history } = memDirWith({ 'x.md': 'keep me\n' })
     await reconcileHistory(history, memoryDir, 'external')

@@ -40,5 +40,6 @@ export async function reconcileHistory(
   return store.recordObservedAll(observed, author, {
     runId: opts.runId,
     firstSeen: opts.paths ? 'create' : 'baseline',
+    reread: (path) => readIfExists(join(memoryDir, path)),
   })
 }
