@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
+import { delimiter, join } from 'node:path'
 import pixelmatch from 'pixelmatch'
 import type { Page } from 'playwright-core'
 import { PNG } from 'pngjs'
@@ -14,7 +14,8 @@ import { memoryFile, nav, openApp, ROOT, useBrowser } from './harness.js'
  * the new screenshot and a diff image in test-results/visual/.
  *
  * The workspace lives at a fixed temp path and its memories at fixed ages, so paths and "3 days ago"
- * are the same on every run; what still moves (clock times, "just now") is masked.
+ * are the same on every run, and Memdir is on its PATH (no checkout path on screen); what still moves
+ * (clock times, "just now") is masked.
  * After an intended change: MEMDIR_UPDATE_VISUAL=1 npx vitest run --project e2e e2e/visual
  */
 
@@ -106,6 +107,12 @@ describe('visual regression', () => {
       browser(),
       {},
       (sb) => {
+        // Memdir installed on PATH, as a user has it: Settings then shows `memdir`, not the path of
+        // this checkout and of node, which differ from machine to machine.
+        const bin = join(sb.root, 'bin')
+        mkdirSync(bin)
+        symlinkSync(join(ROOT, 'bin', 'memdir.js'), join(bin, 'memdir'))
+        sb.env.PATH = [bin, sb.env.PATH].filter(Boolean).join(delimiter)
         const dir = getAutoMemPath(sb.ctx())
         const put = (file: string, content: string, daysOld: number) => {
           const p = writeFile(join(dir, file), content)
