@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
@@ -23,8 +24,10 @@ describe('1. every workspace', () => {
     const app = await openApp(browser(), {}, (sb) => {
       writeFile(join(getAutoMemPath(sb.ctx()), 'a.md'), memory('Alpha', 'first', 'x'))
       // A second project whose Claude Code transcripts are gone: only its memory dir is left.
+      // A git checkout: Claude Code run in any of its subfolders keeps one memory dir, its root's.
       other = join(sb.root, 'work', 'billing')
       mkdirSync(join(other, 'src'), { recursive: true })
+      execFileSync('git', ['init', '-q', other])
       orphanDir = join(sb.configDir, 'projects', sanitizePath(other), 'memory')
       writeFile(join(orphanDir, 'b.md'), memory('Beta', 'second', 'y'))
       writeFile(join(orphanDir, 'c.md'), memory('Gamma', 'third', 'z'))
@@ -53,12 +56,15 @@ describe('1. every workspace', () => {
       await until(async () => (await page.getByTestId('memory-count').innerText()) === '3')
       await until(async () => (await options()).includes('billing · 3'))
 
-      // A subfolder of a listed project selects that project: still one entry.
-      await page.getByLabel('Open a project folder').fill(join(other, 'src'))
-      await page.getByLabel('Open a project folder').press('Enter')
-      await until(
-        async () => (await page.getByTestId('memory-dir').getAttribute('title')) === orphanDir + '/',
-      )
+      // A subfolder of a listed project selects that project: still one entry. (From another
+      // project first, so the memory dir shown is the answer to this open, not the one before it.)
+      const openFolder = async (folder: string, memoryDir: string) => {
+        await page.getByLabel('Open a project folder').fill(folder)
+        await page.getByLabel('Open a project folder').press('Enter')
+        await until(async () => (await page.getByTestId('memory-dir').getAttribute('title')) === memoryDir)
+      }
+      await openFolder(app.sb.project, getAutoMemPath(app.sb.ctx()))
+      await openFolder(join(other, 'src'), orphanDir + '/')
       expect((await options()).filter((o) => o.startsWith('billing'))).toHaveLength(1)
     } finally {
       await app.close()

@@ -9,6 +9,12 @@ function twoProjects() {
     '/m/shop': { repo: 'acme/shop', files: ['a.md'] },
     '/m/blog': { repo: 'acme/blog', files: ['x.md', 'y.md'] },
   }
+  let held: Promise<void> | undefined
+  const holdNextSettings = () => {
+    let release!: () => void
+    held = new Promise<void>((r) => (release = r))
+    return release
+  }
   const fake = fakeClient({
     'workspace/current': async () => workspace(open),
     'workspace/open': async ({ projectRoot }) => {
@@ -16,7 +22,13 @@ function twoProjects() {
       return workspace(open)
     },
     'workspace/list': async () => [summary('/m/shop', 1), summary('/m/blog', 2)],
-    'settings/get': async () => settings({ teamRepo: perProject[open]!.repo }),
+    'settings/get': async () => {
+      const wait = held
+      held = undefined
+      const answer = settings({ teamRepo: perProject[open]!.repo })
+      await wait
+      return answer
+    },
     'team/status': async () => team({ repo: perProject[open]!.repo }),
     'activity/list': async () => [],
     'memory/list': async () => perProject[open]!.files.map((f) => listItem(f)),
@@ -25,7 +37,7 @@ function twoProjects() {
     'memory/search': async () => [],
     'health/get': async () => ({ findings: [] }) as never,
   })
-  return { ...fake, store: createMemdirStore(memoryDeps(fake.client)) }
+  return { ...fake, holdNextSettings, store: createMemdirStore(memoryDeps(fake.client)) }
 }
 
 describe('workspace slice', () => {
@@ -55,5 +67,19 @@ describe('workspace slice', () => {
     expect(store.getState().workspace?.memoryDir).toBe('/m/shop')
     expect(store.getState().draft?.body).toBe('not saved')
     expect(calls.some((c) => c.method === 'workspace/open')).toBe(false)
+  })
+
+  it('a workspace change whose answers arrive after a later one is dropped: the project opened last is shown', async () => {
+    const { store, holdNextSettings } = twoProjects()
+    await store.getState().loadWorkspaces()
+    // The event of the project open before (shop) is still waiting for its answers …
+    const release = holdNextSettings()
+    const stale = store.getState().workspaceChanged(workspace('/m/shop'))
+    // … when the user opens blog, whose answers come at once.
+    await store.getState().openWorkspace('/p/m/blog')
+    release()
+    await stale
+    expect(store.getState().workspace?.memoryDir).toBe('/m/blog')
+    expect(store.getState().settings?.teamRepo).toBe('acme/blog')
   })
 })

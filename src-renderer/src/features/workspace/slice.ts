@@ -7,6 +7,8 @@ export const createWorkspaceSlice =
   ({ client }: StoreDeps): StateCreator<Store, [], [], WorkspaceSlice> =>
   (set, get) => {
     const openNow = (root: string) => get().openWorkspaceNow(root)
+    /** Counts workspaceChanged calls: only the latest one's answer is shown. */
+    let changes = 0
     /** A workspace was opened (or switched to): fresh editor, list, team status and feed. */
     const afterOpen = async (workspace: WorkspaceInfo) => {
       set({
@@ -64,8 +66,12 @@ export const createWorkspaceSlice =
         ),
       workspaceChanged: async (info) => {
         // With its settings, in one update: a project's team server and repo are its own, and a view
-        // keyed by the workspace must never start from the previous project's values.
+        // keyed by the workspace must never start from the previous project's values. An earlier
+        // change whose answers arrive late (the event of the project opened before) is dropped:
+        // it would show that project's memory dir while this one is open.
+        const mine = ++changes
         const [settings, activity] = await Promise.all([client['settings/get'](), client['activity/list']()])
+        if (mine !== changes) return
         set({ workspace: info, settings, activity })
       },
     }
