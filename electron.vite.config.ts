@@ -47,7 +47,7 @@ export default defineConfig({
                 name: 'base',
                 // Before 'memory', which would otherwise take these along as its dependencies.
                 priority: 2,
-                test: /src-shared[\\/](settings|schema-common)\.ts|src-main[\\/]core[\\/]paths[\\/]|src-main[\\/]host[\\/]settings[\\/](app-data|project|config|project-values)\.ts|src-main[\\/]core[\\/]store[\\/](atomic-write|lazy-crypto|contained-path|ensure-dir)\.ts|src-main[\\/]cli[\\/]io\.ts/,
+                test: /src-shared[\\/](settings|schema-common)\.ts|src-main[\\/]core[\\/]paths[\\/]|src-main[\\/]host[\\/]settings[\\/](app-data|project|config|project-values)\.ts|src-main[\\/]core[\\/]store[\\/](atomic-write|lazy-crypto|contained-path|ensure-dir)\.ts|src-main[\\/]cli[\\/]io\.ts|src-main[\\/]host[\\/]previews[\\/]selector-deadline\.ts/,
               },
             ],
           },

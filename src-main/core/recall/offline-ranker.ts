@@ -58,15 +58,19 @@ function docTermsOf(header: MemoryHeader, head: string): DocTerms {
   return { name: n.text, description: d.text, body: b.text, length: n.total + d.total + b.total }
 }
 
-/** Each candidate's terms, from the cache where the file is unchanged, else from its head. */
+/**
+ * Each candidate's terms, from the cache where the file is unchanged, else from its head; `cached`
+ * says which came from the cache.
+ */
 async function termsOfCandidates(
   candidates: readonly MemoryHeader[],
   cache: TermCache | undefined,
   scanner: Scanner | undefined,
-): Promise<(DocTerms | undefined)[]> {
+): Promise<{ terms: (DocTerms | undefined)[]; cached: boolean[] }> {
   const out = candidates.map((h) => cache?.get(h))
+  const cached = out.map((t) => t !== undefined)
   const missing = candidates.filter((_, i) => !out[i])
-  if (!missing.length) return out
+  if (!missing.length) return { terms: out, cached }
   const heads = await readHeads(
     missing.map((h) => h.filePath),
     BODY_LINES,
@@ -83,7 +87,7 @@ async function termsOfCandidates(
     if (head.mtimeMs === header.mtimeMs && head.size === header.size)
       cache?.set({ ...header, size: head.size }, terms)
   })
-  return out
+  return { terms: out, cached }
 }
 
 export interface RankedMemory {
@@ -104,29 +108,35 @@ export interface RankOptions {
 }
 
 /**
- * A candidate that has some query term: `counts[3 * j + f]` is how often the j-th query term
- * occurs in field f (name, description, body); `matched` lists those j, ascending.
+ * Every (memory, query term) pair that occurs, five numbers each: the memory's place among the
+ * candidates, the term's index, and its count in the name, description and body.
  */
-interface Doc {
-  header: MemoryHeader
-  length: number
-  counts: Int32Array
-  matched: number[]
-}
+type Matches = number[]
 
-/** Adds how often each query term occurs in one packed field to `doc`'s counts. */
-function countField(
-  packed: string,
-  field: number,
+/** Adds the query terms one memory's packed fields have to `out`, through `counts` (all zero again after). */
+function matchFields(
+  at: number,
+  t: DocTerms,
   matcher: RegExp,
   index: Map<string, number>,
-  doc: Pick<Doc, 'counts' | 'matched'>,
+  counts: Int32Array,
+  out: Matches,
 ): void {
-  matcher.lastIndex = 0
-  for (let m = matcher.exec(packed); m; m = matcher.exec(packed)) {
-    const j = index.get(m[1]!)!
-    if (doc.counts[3 * j]! + doc.counts[3 * j + 1]! + doc.counts[3 * j + 2]! === 0) doc.matched.push(j)
-    doc.counts[3 * j + field] = Number(m[2])
+  const found: number[] = []
+  const fields = [t.name, t.description, t.body]
+  for (let f = 0; f < 3; f++) {
+    const packed = fields[f]!
+    matcher.lastIndex = 0
+    for (let m = matcher.exec(packed); m; m = matcher.exec(packed)) {
+      const j = index.get(m[1]!)!
+      if (counts[3 * j]! + counts[3 * j + 1]! + counts[3 * j + 2]! === 0) found.push(j)
+      counts[3 * j + f] = Number(m[2])
+    }
+  }
+  found.sort((x, y) => x - y)
+  for (const j of found) {
+    out.push(at, j, counts[3 * j]!, counts[3 * j + 1]!, counts[3 * j + 2]!)
+    counts.fill(0, 3 * j, 3 * j + 3)
   }
 }
 
@@ -144,33 +154,46 @@ export async function rankMemoriesOffline(
   const tune: Tuning = { ...TUNING, ...opts.tuning }
   const { weights, own } = queryTerms(query, tune)
   if (!own.length) return []
-  const terms = await termsOfCandidates(candidates, opts.cache, opts.scanner)
-  // Query terms are found with one regex pass per field, and only memories that have one are
-  // scored. Besides being quick, this keeps the per-memory JavaScript small: a one-shot CLI or
-  // hook process would otherwise start optimising compiles it then has to wait for at exit.
+  const { terms, cached } = await termsOfCandidates(candidates, opts.cache, opts.scanner)
+  // Query terms are found with one regex pass per field, or read from the cache's postings (a
+  // long-running process keeps them); then scored a term at a time. Besides being quick, this keeps
+  // the per-memory JavaScript small: a one-shot CLI or hook process would otherwise start
+  // optimising compiles it then has to wait for at exit.
   const queried = [...weights.keys()]
   const index = new Map(queried.map((q, j) => [q, j]))
   const matcher = packedTermMatcher(queried)
-  const docs: Doc[] = []
-  const df = new Int32Array(queried.length)
+  const postings = opts.cache?.postings()
+  // placeOf[id]: where the memory whose current terms have postings id `id` stands; -1 for none.
+  const placeOf = postings ? new Int32Array(postings.idCount).fill(-1) : undefined
+  const matches: Matches = []
+  const counts = new Int32Array(3 * queried.length)
   let corpus = 0
   let lengths = 0
-  let doc = { counts: new Int32Array(3 * queried.length), matched: [] as number[] }
-  candidates.forEach((header, i) => {
-    const t = terms[i]
+  candidates.forEach((header, at) => {
+    const t = terms[at]
     if (!t) return
     corpus++
     lengths += t.length
-    countField(t.name, 0, matcher, index, doc)
-    countField(t.description, 1, matcher, index, doc)
-    countField(t.body, 2, matcher, index, doc)
-    if (!doc.matched.length) return
-    doc.matched.sort((a, b) => a - b)
-    for (const j of doc.matched) df[j]!++
-    docs.push({ header, length: t.length, ...doc })
-    doc = { counts: new Int32Array(3 * queried.length), matched: [] }
+    const id = placeOf && cached[at] ? postings!.idOf(header.filename) : undefined
+    if (id !== undefined) placeOf![id] = at
+    else matchFields(at, t, matcher, index, counts, matches)
   })
-  if (!docs.length) return []
+  // Each (memory, query term) pair that occurs, from both sources; called once to count and once to score.
+  const lists = postings ? queried.map((q) => postings.list(q)) : []
+  const eachMatch = (use: (at: number, j: number, n: number, d: number, b: number) => void) => {
+    for (let k = 0; k < matches.length; k += 5)
+      use(matches[k]!, matches[k + 1]!, matches[k + 2]!, matches[k + 3]!, matches[k + 4]!)
+    for (let j = 0; j < lists.length; j++) {
+      const list = lists[j]!
+      for (let k = 0; k < list.length; k += 4) {
+        const at = placeOf![list[k]!]!
+        if (at >= 0) use(at, j, list[k + 1]!, list[k + 2]!, list[k + 3]!)
+      }
+    }
+  }
+  const df = new Int32Array(queried.length)
+  eachMatch((_, j) => df[j]!++)
+  if (!df.some((n) => n > 0)) return []
   const avgLen = lengths / corpus || 1
   // A query word no memory has would weigh the most: it counts as an average word instead, so a
   // small memory dir is not judged by the words it cannot contain.
@@ -194,36 +217,38 @@ export async function rankMemoriesOffline(
     for (const s of synonymTable().get(queried[j]!) ?? [])
       groupsOf[index.get(s)!]!.push(group, tune.synonymWeight)
   })
-  // Per query term (a group: the term and its synonyms) its best-matching variant counts, once: a
-  // memory that says "deploy", "ship" and "rollout" has matched one query word, not three.
-  const best = new Float64Array(ownIdx.length)
-  const gain = new Float64Array(ownIdx.length)
-  const scored = docs.map((d) => {
-    const c = d.counts
-    const norm = K1 * (1 - B + (B * d.length) / avgLen)
-    best.fill(0)
-    gain.fill(0)
-    for (let k = 0; k < d.matched.length; k++) {
-      const j = d.matched[k]!
-      const tf = FIELDS.name * c[3 * j]! + FIELDS.description * c[3 * j + 1]! + FIELDS.body * c[3 * j + 2]!
-      const saturated = idfs[j]! * ((tf * (K1 + 1)) / (tf + norm))
-      const where = c[3 * j]! + c[3 * j + 1]! > 0 ? 1 : tune.bodyOnly
-      const pairs = groupsOf[j]!
-      for (let p = 0; p < pairs.length; p += 2) {
-        const g = pairs[p]!
-        const w = pairs[p + 1]!
-        if (w * where > best[g]!) best[g] = w * where
-        if (w * saturated > gain[g]!) gain[g] = w * saturated
-      }
+  // Per memory and query term (a group: the term and its synonyms) its best-matching variant
+  // counts, once: a memory that says "deploy", "ship" and "rollout" has matched one query word,
+  // not three. best: how fully it is matched (coverage); gain: its BM25F share (score).
+  const G = ownIdx.length
+  const best = new Float64Array(candidates.length * G)
+  const gain = new Float64Array(candidates.length * G)
+  const hit = new Uint8Array(candidates.length)
+  eachMatch((at, j, n, d, b) => {
+    const norm = K1 * (1 - B + (B * terms[at]!.length) / avgLen)
+    const tf = FIELDS.name * n + FIELDS.description * d + FIELDS.body * b
+    const saturated = idfs[j]! * ((tf * (K1 + 1)) / (tf + norm))
+    const where = n + d > 0 ? 1 : tune.bodyOnly
+    const pairs = groupsOf[j]!
+    hit[at] = 1
+    for (let p = 0; p < pairs.length; p += 2) {
+      const slot = at * G + pairs[p]!
+      const w = pairs[p + 1]!
+      if (w * where > best[slot]!) best[slot] = w * where
+      if (w * saturated > gain[slot]!) gain[slot] = w * saturated
     }
+  })
+  const scored: RankedMemory[] = []
+  for (let at = 0; at < candidates.length; at++) {
+    if (!hit[at]) continue
     let covered = 0
     let score = 0
-    for (let g = 0; g < mass.length; g++) {
-      covered += best[g]! * mass[g]!
-      score += gain[g]!
+    for (let g = 0; g < G; g++) {
+      covered += best[at * G + g]! * mass[g]!
+      score += gain[at * G + g]!
     }
-    return { header: d.header, score, coverage: covered / ownMass }
-  })
+    scored.push({ header: candidates[at]!, score, coverage: covered / ownMass })
+  }
   // Whether anything fits is the best memory's question; which memories are returned then is
   // relative to it, so every memory close to the best comes back, not mostly one.
   const top = scored.reduce((a, b) => (b.score > a.score ? b : a))

@@ -1,5 +1,6 @@
 import type { MemoryHeader } from '../store/memory-header.js'
 import { StampedCache } from '../store/stamped-cache.js'
+import { TermPostings } from './term-postings.js'
 import { seedSynonymTable, synonymTable, termsVersion } from './terms.js'
 
 /** What the offline ranker needs of one memory: each field's packed terms and their total. */
@@ -16,21 +17,29 @@ const isStored = (v: unknown): v is Stored =>
   Array.isArray(v) &&
   v.length === 4 &&
   typeof v[0] === 'number' &&
-  v.slice(1).every((s) => typeof s === 'string')
+  typeof v[1] === 'string' &&
+  typeof v[2] === 'string' &&
+  typeof v[3] === 'string'
 
 /**
  * The offline ranker's terms of each memory, kept between runs in one file per memory dir, so a
  * prompt hook re-reads and re-tokenises only the memories that changed (see StampedCache). Terms
  * of another vocabulary or stemmer (termsVersion) are not used.
+ *
+ * A long-running process (the app, `memdir watch`) asks for it `indexed`: it then also keeps which
+ * memories have each term (TermPostings), so a prompt's ranking reads the query terms' lists.
  */
 export class TermCache {
   private readonly cache: StampedCache<Stored>
+  private readonly indexed: boolean
+  private lists: TermPostings | undefined
 
   constructor(
     readonly file: string,
-    opts: { blocking?: boolean } = {},
+    opts: { blocking?: boolean; indexed?: boolean } = {},
   ) {
     this.cache = new StampedCache(file, termsVersion(), isStored, opts.blocking)
+    this.indexed = opts.indexed ?? false
   }
 
   /** Loads the file, and the stemmed synonym table kept in it (stemming the vocabulary costs a cold process ms). */
@@ -48,17 +57,34 @@ export class TermCache {
 
   /** Terms read from the file at the mtime and size the header has. */
   set(header: MemoryHeader & { size: number }, terms: DocTerms): void {
-    this.cache.set(header.filename, header.mtimeMs, header.size, [
+    const kept = this.cache.set(header.filename, header.mtimeMs, header.size, [
       terms.length,
       terms.name,
       terms.description,
       terms.body,
     ])
+    if (kept) this.lists?.add(header.filename, [terms.name, terms.description, terms.body])
+  }
+
+  /**
+   * The postings of the cached terms (which memories have a term, how often per field), kept while
+   * this process runs; undefined when this cache keeps no index. They answer only for memories
+   * get() returned terms for: a memory whose file changed since has old entries here.
+   */
+  postings(): TermPostings | undefined {
+    if (!this.indexed) return undefined
+    if (!this.lists || this.lists.wasteful) {
+      this.lists = new TermPostings()
+      for (const [f, v] of this.cache.values()) this.lists.add(f, [v[1], v[2], v[3]])
+    }
+    return this.lists
   }
 
   /** Writes the cache when it changed, keeping only the memories of the scan recall ranked from. */
-  save(scanned: readonly MemoryHeader[]): Promise<void> {
+  async save(scanned: readonly MemoryHeader[]): Promise<void> {
     if (!Array.isArray(this.cache.shared)) this.cache.shared = [...synonymTable()]
-    return this.cache.save(scanned.map((h) => h.filename))
+    await this.cache.save(scanned.map((h) => h.filename))
+    // A memory the save dropped (deleted, or no longer scanned) leaves the index too.
+    if (this.lists && this.lists.size !== this.cache.size) this.lists.retain((f) => this.cache.has(f))
   }
 }

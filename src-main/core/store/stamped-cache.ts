@@ -82,11 +82,28 @@ export class StampedCache<T> {
    * Keeps a value for a file, unless the file changed in the last few seconds: on a file system
    * with coarse timestamps (HFS+: 1 s, FAT: 2 s) a second same-size edit within that window would
    * keep the stamp, so such a file is worked out again next run (git's "racily clean" rule).
+   * Says whether the value was kept.
    */
-  set(filename: string, mtimeMs: number, size: number, value: T, now = Date.now()): void {
-    if (now - mtimeMs < RACY_MS) return
+  set(filename: string, mtimeMs: number, size: number, value: T, now = Date.now()): boolean {
+    if (now - mtimeMs < RACY_MS) return false
     this.entries.set(filename, [mtimeMs, size, value])
     this.dirty = true
+    return true
+  }
+
+  /** Every kept value with its file name, stamps unchecked (to build an index over them). */
+  *values(): IterableIterator<[filename: string, value: T]> {
+    for (const [f, e] of this.entries) if (Array.isArray(e) && this.isValue(e[2])) yield [f, e[2]]
+  }
+
+  /** How many files have a value kept. */
+  get size(): number {
+    return this.entries.size
+  }
+
+  /** Whether a value is kept for the file, whatever its stamps. */
+  has(filename: string): boolean {
+    return this.entries.has(filename)
   }
 
   /** One more value kept with the entries, of the same version (not tied to a file). */
@@ -104,10 +121,16 @@ export class StampedCache<T> {
    * deleted file, or one no longer among the newest scanned, drops out.
    */
   async save(keep: Iterable<string>): Promise<void> {
-    const wanted = new Set(keep)
-    const kept = [...this.entries].filter(([f]) => wanted.has(f))
-    if (!this.dirty && kept.length === this.entries.size) return
-    this.entries = new Map(kept)
+    // Most saves change nothing (a process asking again about the same files): found with lookups,
+    // without copying the entries.
+    const files = Array.isArray(keep) ? (keep as readonly string[]) : [...keep]
+    let present = 0
+    for (const f of files) if (this.entries.has(f)) present++
+    if (!this.dirty && present === this.entries.size) return
+    if (present < this.entries.size) {
+      const wanted = new Set(files)
+      this.entries = new Map([...this.entries].filter(([f]) => wanted.has(f)))
+    }
     this.dirty = false
     const text = JSON.stringify({
       v: this.version,

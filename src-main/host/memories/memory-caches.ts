@@ -15,9 +15,12 @@ const cacheFileFor = (ctx: ProjectContext, kind: 'headers' | 'recall', memoryDir
 /** A cache file is read blocking in a process that reads on its calling thread (nothing else waits). */
 const blocking = (ctx: ProjectContext) => scannerFor(ctx).kind === 'inline'
 
-/** The offline ranker's terms for a memory dir (core/recall/term-cache.ts). */
-export function termCacheFor(ctx: ProjectContext, memoryDir: string): TermCache {
-  return new TermCache(cacheFileFor(ctx, 'recall', memoryDir), { blocking: blocking(ctx) })
+/**
+ * The offline ranker's terms for a memory dir (core/recall/term-cache.ts); `indexed` for a process
+ * that ranks prompt after prompt (the app, `memdir watch`).
+ */
+export function termCacheFor(ctx: ProjectContext, memoryDir: string, indexed = false): TermCache {
+  return new TermCache(cacheFileFor(ctx, 'recall', memoryDir), { blocking: blocking(ctx), indexed })
 }
 
 /** The CLI's and hooks' memory headers for a memory dir (core/store/header-cache.ts). */

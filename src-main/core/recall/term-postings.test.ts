@@ -1,0 +1,58 @@
+import { rmSync, utimesSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { HARBOR_HELD_OUT, HARBOR_MEMORIES, HARBOR_TUNE } from '../../../bench/recall-quality/harbor-set.js'
+import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
+import { scanMemoryFiles } from '../store/scan.js'
+import { serializeMemoryFile } from '../store/frontmatter.js'
+import { rankMemoriesOffline } from './offline-ranker.js'
+import { TermCache } from './term-cache.js'
+
+const DAY = 86_400
+const QUERIES = [...HARBOR_TUNE, ...HARBOR_HELD_OUT].map((q) => q.query)
+
+function put(dir: string, file: string, content: string, ageDays: number): void {
+  const path = writeFile(join(dir, file), content)
+  const t = Date.now() / 1000 - ageDays * DAY
+  utimesSync(path, t, t)
+}
+
+/** Every query's answer, with files, order and scores, as one list to compare. */
+async function answers(dir: string, cache: TermCache | undefined): Promise<string[]> {
+  const scanned = await scanMemoryFiles(dir, { limit: Infinity })
+  const out: string[] = []
+  for (const q of QUERIES) {
+    const ranked = await rankMemoriesOffline(q, scanned, { cache })
+    out.push(`${q} → ${ranked.map((r) => `${r.header.filename}:${r.score.toFixed(6)}`).join(' ')}`)
+  }
+  await cache?.save(scanned)
+  return out
+}
+
+describe('term postings (the ranker index a long-running process keeps)', () => {
+  it('rank exactly as a cache without them, as memories are edited, added and deleted between prompts', async () => {
+    const dir = tempDir()
+    HARBOR_MEMORIES.forEach((m, i) => put(dir, m.file, serializeMemoryFile(m), 30 + i))
+    // One cache for the whole run, as the app keeps it; the plain ranker reads every file each time.
+    const indexed = new TermCache(join(tempDir(), 'terms.json'), { indexed: true })
+    const plain = async () => answers(dir, undefined)
+
+    const first = await answers(dir, indexed)
+    expect(first).toEqual(await plain())
+    expect(first.filter((a) => !a.endsWith('→ ')).length).toBeGreaterThan(40)
+
+    // Edits: a memory takes another memory's words; another is emptied; one new, one deleted.
+    const [a, b, c, d] = HARBOR_MEMORIES
+    put(dir, a!.file, serializeMemoryFile({ ...a!, body: `${b!.body}\n\n${c!.description}` }), 10)
+    put(dir, b!.file, serializeMemoryFile({ ...b!, body: 'Nothing here any more.' }), 10)
+    put(dir, 'new_memory.md', serializeMemoryFile({ ...c!, name: 'Copy of ' + c!.name }), 10)
+    rmSync(join(dir, d!.file))
+    const second = await answers(dir, indexed)
+    expect(second).toEqual(await plain())
+    expect(second).not.toEqual(first)
+
+    // Edited again just now: too new to cache (racily clean), so read from the file every time.
+    put(dir, a!.file, serializeMemoryFile({ ...a!, body: d!.body }), 0)
+    expect(await answers(dir, indexed)).toEqual(await plain())
+  })
+})

@@ -1,0 +1,70 @@
+/**
+ * Which memories have a term, and how often in each field, for a process that ranks many prompts
+ * against the same memories (the app, `memdir watch`): the ranker then reads the query terms'
+ * lists instead of matching every memory's packed terms per prompt.
+ *
+ * Each memory gets a new id whenever its terms change; entries of old ids stay in the lists until
+ * the next rebuild and are skipped on lookup, so an update never searches the lists.
+ */
+export class TermPostings {
+  private readonly current = new Map<string, number>()
+  private owners: string[] = []
+  /** Per term, flat entries: id, then its count in the name, description and body. */
+  private lists = new Map<string, number[]>()
+
+  /** A memory's packed fields (see terms.ts packTerms: `|term*count|…`), name, description, body. */
+  add(filename: string, packedFields: readonly [string, string, string]): void {
+    const id = this.owners.length
+    this.owners.push(filename)
+    this.current.set(filename, id)
+    const counts = new Map<string, [number, number, number]>()
+    packedFields.forEach((packed, field) => {
+      for (const piece of packed.split('|')) {
+        const star = piece.lastIndexOf('*')
+        if (star <= 0) continue
+        const term = piece.slice(0, star)
+        let c = counts.get(term)
+        if (!c) counts.set(term, (c = [0, 0, 0]))
+        c[field] = Number(piece.slice(star + 1))
+      }
+    })
+    for (const [term, c] of counts) {
+      const list = this.lists.get(term)
+      if (list) list.push(id, c[0], c[1], c[2])
+      else this.lists.set(term, [id, c[0], c[1], c[2]])
+    }
+  }
+
+  /** Keeps only the memories `keep` says yes to. */
+  retain(keep: (filename: string) => boolean): void {
+    for (const f of [...this.current.keys()]) if (!keep(f)) this.current.delete(f)
+  }
+
+  /** Memories indexed now. */
+  get size(): number {
+    return this.current.size
+  }
+
+  /** The id of a memory's terms now (ids of its earlier terms are no longer its). */
+  idOf(filename: string): number | undefined {
+    return this.current.get(filename)
+  }
+
+  /** Ids handed out so far, old ones included: every id is below this. */
+  get idCount(): number {
+    return this.owners.length
+  }
+
+  /**
+   * Every id whose terms have the term, old ids included (the caller keeps the ids it asked idOf
+   * for): flat entries of four, the id and the term's count in the name, description and body.
+   */
+  list(term: string): readonly number[] {
+    return this.lists.get(term) ?? []
+  }
+
+  /** Whether old ids outnumber live ones enough to rebuild (lists only grow between rebuilds). */
+  get wasteful(): boolean {
+    return this.owners.length > 2 * this.current.size + 1000
+  }
+}
