@@ -26,7 +26,10 @@ export default defineConfig({
       rollupOptions: {
         input: {
           main: resolve('src-main/electron/main.ts'),
-          cli: resolve('src-main/cli/main.ts'),
+          cli: resolve('src-main/cli/entry.ts'),
+          // The CLI as a function (runMain), for the prompt hook's CommonJS first step to hand over
+          // to (out/main/hook-prompt.cjs, built by scripts/build-hook-prompt.mjs).
+          'cli-main': resolve('src-main/cli/main.ts'),
           // Blocking file reads run here, off the main thread (core/store/scan-worker-client.ts).
           'scan-worker': resolve('src-main/core/store/scan-worker.ts'),
         },
@@ -47,7 +50,7 @@ export default defineConfig({
                 name: 'base',
                 // Before 'memory', which would otherwise take these along as its dependencies.
                 priority: 2,
-                test: /src-shared[\\/](settings|schema-common)\.ts|src-main[\\/]core[\\/]paths[\\/]|src-main[\\/]host[\\/]settings[\\/](app-data|project|config|project-values)\.ts|src-main[\\/]core[\\/]store[\\/](atomic-write|lazy-crypto|contained-path|ensure-dir)\.ts|src-main[\\/]cli[\\/]io\.ts|src-main[\\/]host[\\/]previews[\\/]selector-deadline\.ts/,
+                test: /src-shared[\\/](settings|schema-common)\.ts|src-main[\\/]core[\\/]paths[\\/]|src-main[\\/]host[\\/]settings[\\/](app-data|project|config|project-values)\.ts|src-main[\\/]core[\\/]store[\\/](atomic-write|lazy-crypto|contained-path|ensure-dir)\.ts|src-main[\\/]cli[\\/]io\.ts/,
               },
             ],
           },

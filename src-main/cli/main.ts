@@ -1,90 +1,23 @@
-import { errnoOf, messageOf } from '../../src-shared/errors.js'
-import { fstatSync, readSync, writeSync } from 'node:fs'
 import { runCli } from './run.js'
+import { blockingWriter, readStdin } from './std-streams.js'
 
-const MAX_STDIN = 4 * 1024 * 1024
-const tooLarge = () => new Error('standard input is larger than 4 MiB')
-
-/** The rest of standard input through process.stdin's stream, after `chunks` already read. */
-function readStdinStream(chunks: Buffer[], size: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    process.stdin.on('data', (c: Buffer) => {
-      size += c.length
-      if (size > MAX_STDIN) reject(tooLarge())
-      else chunks.push(c)
-    })
-    process.stdin.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    process.stdin.once('error', reject)
+/**
+ * Runs one command with this process's streams, and sets its exit code. `stdin`: standard input
+ * a caller has read already (the prompt hook's fast path, handing over); default: read it here.
+ */
+export async function runMain(argv: string[], stdin: () => Promise<string> = readStdin): Promise<void> {
+  const controller = new AbortController()
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => controller.abort())
+  const code = await runCli(argv, {
+    stdout: blockingWriter(1, () => process.stdout),
+    stderr: blockingWriter(2, () => process.stderr),
+    env: process.env,
+    cwd: process.cwd(),
+    signal: controller.signal,
+    stdin,
   })
+  process.exitCode = code
+  // A detached background extraction exits once its work is done (or given up): nothing it leaves
+  // open — a model connection kept alive, a lock being released — may keep it running.
+  if (argv[0] === 'hook' && argv[1] === 'extract') process.exit(code)
 }
-
-/**
- * Standard input up to 4 MiB; a hook's JSON arrives whole and stdin closes. A pipe, socket pair
- * or file is read with blocking reads of fd 0: before every prompt, setting up process.stdin's
- * stream costs more than the read. A terminal (where a blocking read would not see Ctrl-C) or a
- * non-blocking pipe (EAGAIN) uses the stream.
- */
-function readStdin(): Promise<string> {
-  const chunks: Buffer[] = []
-  let size = 0
-  try {
-    const st = fstatSync(0)
-    if (!st.isFIFO() && !st.isSocket() && !st.isFile()) return readStdinStream(chunks, size)
-    for (;;) {
-      const buf = Buffer.allocUnsafe(64 * 1024)
-      const n = readSync(0, buf, 0, buf.length, null)
-      if (n === 0) break
-      size += n
-      if (size > MAX_STDIN) return Promise.reject(tooLarge())
-      chunks.push(buf.subarray(0, n))
-    }
-  } catch (e) {
-    const code = errnoOf(e)
-    if (code === 'EOF') return Promise.resolve(Buffer.concat(chunks).toString('utf8'))
-    if (code === 'EAGAIN') return readStdinStream(chunks, size)
-    return Promise.reject(e instanceof Error ? e : new Error(messageOf(e)))
-  }
-  return Promise.resolve(Buffer.concat(chunks).toString('utf8'))
-}
-
-/**
- * Output with blocking writes to fd 1 or 2: a short command (and the hook before every prompt)
- * then never sets up process.stdout's stream machinery. A non-blocking descriptor (EAGAIN) hands
- * the rest, and all later output, to the stream; a reader that went away (EPIPE, `| head`) gets
- * nothing more, and the command still finishes.
- */
-function blockingWriter(fd: 1 | 2, stream: () => NodeJS.WriteStream): (text: string) => void {
-  let mode: 'sync' | 'stream' | 'closed' = 'sync'
-  return (text) => {
-    if (mode === 'stream') stream().write(text)
-    if (mode !== 'sync') return
-    const buf = Buffer.from(text, 'utf8')
-    let off = 0
-    try {
-      while (off < buf.length) off += writeSync(fd, buf, off)
-    } catch (e) {
-      const code = errnoOf(e)
-      if (code === 'EPIPE') mode = 'closed'
-      else if (code === 'EAGAIN') {
-        mode = 'stream'
-        stream().write(buf.subarray(off))
-      } else throw e
-    }
-  }
-}
-
-const controller = new AbortController()
-for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => controller.abort())
-
-const code = await runCli(process.argv.slice(2), {
-  stdout: blockingWriter(1, () => process.stdout),
-  stderr: blockingWriter(2, () => process.stderr),
-  env: process.env,
-  cwd: process.cwd(),
-  signal: controller.signal,
-  stdin: () => readStdin(),
-})
-process.exitCode = code
-// A detached background extraction exits once its work is done (or given up): nothing it leaves
-// open — a model connection kept alive, a lock being released — may keep it running.
-if (process.argv[2] === 'hook' && process.argv[3] === 'extract') process.exit(code)

@@ -270,6 +270,33 @@ describe('memdir hook stop', () => {
     expect(alone).toMatchObject({ code: 0, stdout: '' })
   })
 
+  it('a running app with another project open declines; the hook recalls itself from the input it already read', async () => {
+    const { sb, memoryDir } = project()
+    const input = hookInput(VERSIONS[0]!, 'UserPromptSubmit', sb, {
+      prompt: 'how do we run the integration tests against postgres?',
+      session_id: 'app-elsewhere',
+    })
+    const elsewhere = join(sb.root, 'work', 'other')
+    mkdirSync(elsewhere, { recursive: true })
+    const { createHost } = await import('../../host/app/host.js')
+    const host = await createHost({ env: sb.env, projectRoot: elsewhere })
+    try {
+      const r = await runBuilt(['hook', 'prompt'], { env: sb.env, input: JSON.stringify(input) })
+      expect(r.code).toBe(0)
+      expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain(
+        join(memoryDir, 'testing.md'),
+      )
+      // Input that is not JSON: the app is not asked, and the full command logs why.
+      const bad = await runBuilt(['hook', 'prompt'], { env: sb.env, input: '{not json' })
+      expect(bad).toMatchObject({ code: 0, stdout: '' })
+      expect(readFileSync(hookLogPath(sb.env.MEMDIR_DATA_DIR!), 'utf8')).toContain(
+        'the hook input is not JSON',
+      )
+    } finally {
+      await host.close()
+    }
+  })
+
   it('`memdir watch` answers the prompt hook too', async () => {
     const { sb, memoryDir } = project()
     const input = hookInput(VERSIONS[0]!, 'UserPromptSubmit', sb, {

@@ -55,7 +55,7 @@ function docTermsOf(header: MemoryHeader, head: string): DocTerms {
   const [n, d, b] = [termsOf(name), termsOf(header.description ?? ''), termsOf(bodyOf(head))].map(
     packTerms,
   ) as [PackedTerms, PackedTerms, PackedTerms]
-  return { name: n.text, description: d.text, body: b.text, length: n.total + d.total + b.total }
+  return [n.total + d.total + b.total, n.text, d.text, b.text]
 }
 
 /**
@@ -123,9 +123,8 @@ function matchFields(
   out: Matches,
 ): void {
   const found: number[] = []
-  const fields = [t.name, t.description, t.body]
   for (let f = 0; f < 3; f++) {
-    const packed = fields[f]!
+    const packed = t[f + 1] as string
     matcher.lastIndex = 0
     for (let m = matcher.exec(packed); m; m = matcher.exec(packed)) {
       const j = index.get(m[1]!)!
@@ -173,7 +172,7 @@ export async function rankMemoriesOffline(
     const t = terms[at]
     if (!t) return
     corpus++
-    lengths += t.length
+    lengths += t[0]
     const id = placeOf && cached[at] ? postings!.idOf(header.filename) : undefined
     if (id !== undefined) placeOf![id] = at
     else matchFields(at, t, matcher, index, counts, matches)
@@ -225,7 +224,7 @@ export async function rankMemoriesOffline(
   const gain = new Float64Array(candidates.length * G)
   const hit = new Uint8Array(candidates.length)
   eachMatch((at, j, n, d, b) => {
-    const norm = K1 * (1 - B + (B * terms[at]!.length) / avgLen)
+    const norm = K1 * (1 - B + (B * terms[at]![0]) / avgLen)
     const tf = FIELDS.name * n + FIELDS.description * d + FIELDS.body * b
     const saturated = idfs[j]! * ((tf * (K1 + 1)) / (tf + norm))
     const where = n + d > 0 ? 1 : tune.bodyOnly
@@ -238,23 +237,30 @@ export async function rankMemoriesOffline(
       if (w * saturated > gain[slot]!) gain[slot] = w * saturated
     }
   })
-  const scored: RankedMemory[] = []
+  // Scores in arrays; an object only for the memories returned (a few of many thousands).
+  const score = new Float64Array(candidates.length)
+  const coverage = new Float64Array(candidates.length)
+  let top = -1
   for (let at = 0; at < candidates.length; at++) {
     if (!hit[at]) continue
     let covered = 0
-    let score = 0
+    let sum = 0
     for (let g = 0; g < G; g++) {
       covered += best[at * G + g]! * mass[g]!
-      score += gain[at * G + g]!
+      sum += gain[at * G + g]!
     }
-    scored.push({ header: candidates[at]!, score, coverage: covered / ownMass })
+    score[at] = sum
+    coverage[at] = covered / ownMass
+    if (top < 0 || sum > score[top]!) top = at
   }
   // Whether anything fits is the best memory's question; which memories are returned then is
   // relative to it, so every memory close to the best comes back, not mostly one.
-  const top = scored.reduce((a, b) => (b.score > a.score ? b : a))
-  if (top.score <= 0 || top.coverage < tune.minCoverage) return []
-  return scored
-    .filter((s) => s.score >= tune.minShareOfTop * top.score && s.coverage >= tune.minOwnCoverage)
+  if (top < 0 || score[top]! <= 0 || coverage[top]! < tune.minCoverage) return []
+  const returned: RankedMemory[] = []
+  for (let at = 0; at < candidates.length; at++)
+    if (hit[at] && score[at]! >= tune.minShareOfTop * score[top]! && coverage[at]! >= tune.minOwnCoverage)
+      returned.push({ header: candidates[at]!, score: score[at]!, coverage: coverage[at]! })
+  return returned
     .sort((a, b) => b.score - a.score || b.header.mtimeMs - a.header.mtimeMs)
     .slice(0, opts.limit ?? MAX_RECALLED)
 }

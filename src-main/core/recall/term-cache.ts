@@ -3,17 +3,14 @@ import { StampedCache } from '../store/stamped-cache.js'
 import { TermPostings } from './term-postings.js'
 import { seedSynonymTable, synonymTable, termsVersion } from './terms.js'
 
-/** What the offline ranker needs of one memory: each field's packed terms and their total. */
-export interface DocTerms {
-  name: string
-  description: string
-  body: string
-  length: number
-}
+/**
+ * What the offline ranker needs of one memory: its terms' total (the length BM25 normalises by)
+ * and each field's packed terms (terms.ts packTerms). A tuple, as it is stored: a prompt reads
+ * one per memory, and a lookup then allocates nothing.
+ */
+export type DocTerms = readonly [length: number, name: string, description: string, body: string]
 
-type Stored = [length: number, name: string, description: string, body: string]
-
-const isStored = (v: unknown): v is Stored =>
+const isStored = (v: unknown): v is DocTerms =>
   Array.isArray(v) &&
   v.length === 4 &&
   typeof v[0] === 'number' &&
@@ -30,7 +27,7 @@ const isStored = (v: unknown): v is Stored =>
  * memories have each term (TermPostings), so a prompt's ranking reads the query terms' lists.
  */
 export class TermCache {
-  private readonly cache: StampedCache<Stored>
+  private readonly cache: StampedCache<DocTerms>
   private readonly indexed: boolean
   private lists: TermPostings | undefined
 
@@ -51,19 +48,13 @@ export class TermCache {
 
   /** The cached terms of a memory, when the file is as it was when they were taken. */
   get(header: MemoryHeader): DocTerms | undefined {
-    const s = this.cache.get(header.filename, header.mtimeMs, header.size)
-    return s && { length: s[0], name: s[1], description: s[2], body: s[3] }
+    return this.cache.get(header.filename, header.mtimeMs, header.size)
   }
 
   /** Terms read from the file at the mtime and size the header has. */
   set(header: MemoryHeader & { size: number }, terms: DocTerms): void {
-    const kept = this.cache.set(header.filename, header.mtimeMs, header.size, [
-      terms.length,
-      terms.name,
-      terms.description,
-      terms.body,
-    ])
-    if (kept) this.lists?.add(header.filename, [terms.name, terms.description, terms.body])
+    const kept = this.cache.set(header.filename, header.mtimeMs, header.size, terms)
+    if (kept) this.lists?.add(header.filename, [terms[1], terms[2], terms[3]])
   }
 
   /**

@@ -14,6 +14,8 @@ import {
 export class MemoryIndex {
   private readonly headers = new Map<string, MemoryHeader>()
   private ready?: Promise<void>
+  /** The headers newest first, until the next update (the app lists them for every prompt). */
+  private sorted?: MemoryHeader[]
 
   constructor(
     readonly memoryDir: string,
@@ -34,6 +36,7 @@ export class MemoryIndex {
     await this.load()
     const todo = [...new Set(relPaths)].filter(isMemoryFileName)
     const got = todo.length ? await readMemoryHeaders(this.memoryDir, todo, this.scanner) : []
+    if (todo.length) this.sorted = undefined
     todo.forEach((f, i) => {
       const h = got[i]
       if (h) this.headers.set(f, h)
@@ -48,6 +51,7 @@ export class MemoryIndex {
   /** Newest first; `limit` like scanMemoryFiles (default all). */
   async list(limit = Infinity): Promise<MemoryHeader[]> {
     await this.load()
-    return [...this.headers.values()].sort(newestFirst).slice(0, limit)
+    this.sorted ??= [...this.headers.values()].sort(newestFirst)
+    return this.sorted.slice(0, limit)
   }
 }

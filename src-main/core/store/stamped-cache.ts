@@ -62,7 +62,15 @@ export class StampedCache<T> {
     try {
       const data = JSON.parse(text) as { v?: unknown; files?: unknown; extra?: unknown }
       if (data?.v === this.version && data.files && typeof data.files === 'object') {
-        this.entries = new Map(Object.entries(data.files as Record<string, Entry<T>>))
+        // Checked once here, so a lookup (per memory, per prompt) only compares stamps.
+        this.entries = new Map(
+          Object.entries(data.files as Record<string, unknown>).filter((e): e is [string, Entry<T>] => {
+            const v = e[1]
+            return (
+              Array.isArray(v) && typeof v[0] === 'number' && typeof v[1] === 'number' && this.isValue(v[2])
+            )
+          }),
+        )
         this.extra = data.extra
       }
     } catch (e) {
@@ -74,8 +82,7 @@ export class StampedCache<T> {
   /** The value for a file, when the file has the mtime and size it had when the value was set. */
   get(filename: string, mtimeMs: number, size: number | undefined): T | undefined {
     const e = this.entries.get(filename)
-    if (!Array.isArray(e) || e[0] !== mtimeMs || e[1] !== size || !this.isValue(e[2])) return undefined
-    return e[2]
+    return e && e[0] === mtimeMs && e[1] === size ? e[2] : undefined
   }
 
   /**
@@ -93,7 +100,7 @@ export class StampedCache<T> {
 
   /** Every kept value with its file name, stamps unchecked (to build an index over them). */
   *values(): IterableIterator<[filename: string, value: T]> {
-    for (const [f, e] of this.entries) if (Array.isArray(e) && this.isValue(e[2])) yield [f, e[2]]
+    for (const [f, e] of this.entries) yield [f, e[2]]
   }
 
   /** How many files have a value kept. */

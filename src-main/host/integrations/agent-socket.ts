@@ -1,35 +1,16 @@
-import { errnoOf, messageOf, rethrowUnless } from '../../../src-shared/errors.js'
-import { createHash } from 'node:crypto'
+import { errnoOf, messageOf } from '../../../src-shared/errors.js'
 import { chmod, mkdir, unlink } from 'node:fs/promises'
-import { connect, createServer, type Socket } from 'node:net'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { createServer } from 'node:net'
+import { dirname } from 'node:path'
+import { agentSocketPath, type AgentReply, offerAgentJob, readLine } from './agent-socket-client.js'
 import { AgentJobSchema, type AgentJob } from '../../../src-shared/hook-input.js'
 import { check } from '../../../src-shared/schema-common.js'
 
-/**
- * The local socket a running app (or `memdir watch`) listens on, so a Claude Code hook can hand it
- * work instead of starting its own process: a Unix socket in Memdir's data dir, mode 0600 (a
- * named pipe on Windows). Messages are one JSON line each way.
- */
-export function agentSocketPath(dataDir: string, platform = process.platform): string {
-  const id = createHash('sha256').update(dataDir).digest('hex').slice(0, 16)
-  if (platform === 'win32') return `\\\\.\\pipe\\memdir-${id}`
-  const inData = join(dataDir, 'run', 'agent.sock')
-  // sun_path holds ~104 bytes: a deep data dir gets a private folder in the temp dir instead.
-  return Buffer.byteLength(inData) < 100 ? inData : join(tmpdir(), `memdir-${id}`, 'agent.sock')
-}
+export { agentSocketPath, offerAgentJob, type AgentReply } from './agent-socket-client.js'
 
 export type TurnEndedJob = Extract<AgentJob, { type: 'turn-ended' }>
 export type SecretRequest = Extract<AgentJob, { type: 'secret' }>
 export type PromptJob = Extract<AgentJob, { type: 'prompt' }>
-
-export interface AgentReply {
-  accepted: boolean
-  reason?: string
-  /** The answer to a `secret` request; to a `prompt` job, the hook output ('' for none). */
-  value?: string
-}
 
 /** What a listener does with each kind of job; a kind it has no handler for is refused. */
 export interface AgentJobHandlers {
@@ -38,67 +19,6 @@ export interface AgentJobHandlers {
   prompt?: (job: PromptJob) => Promise<AgentReply>
   /** The desktop app answers the CLI's secret requests (the socket is the user's only). */
   secret?: (request: SecretRequest) => string | undefined
-}
-
-// A prompt and the memories recalled for it (a session injects at most 60 KiB) fit easily.
-const MAX_LINE = 8 * 1024 * 1024
-
-function readLine(socket: Socket, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buf = ''
-    const timer = setTimeout(() => done(new Error('timed out')), timeoutMs)
-    const done = (err?: Error, line?: string) => {
-      clearTimeout(timer)
-      socket.removeAllListeners('data')
-      if (err) reject(err)
-      else resolve(line!)
-    }
-    socket.setEncoding('utf8')
-    socket.on('data', (chunk: string) => {
-      buf += chunk
-      const nl = buf.indexOf('\n')
-      if (nl >= 0) done(undefined, buf.slice(0, nl))
-      else if (buf.length > MAX_LINE) done(new Error('message too long'))
-    })
-    socket.once('error', (e) => done(e))
-    socket.once('end', () => done(new Error('closed before a reply')))
-  })
-}
-
-/** Offers a job to a running app; resolves not accepted (never throws) when none answers in time. */
-export function offerAgentJob(socketPath: string, job: AgentJob, timeoutMs = 1500): Promise<AgentReply> {
-  return new Promise((resolve) => {
-    const socket = connect(socketPath)
-    const give = (r: AgentReply) => {
-      socket.destroy()
-      resolve(r)
-    }
-    socket.once('error', (e) =>
-      give({
-        accepted: false,
-        reason: `no app listening (${errnoOf(e) ?? e.message})`,
-      }),
-    )
-    socket.once('connect', () => {
-      socket.write(JSON.stringify(job) + '\n')
-      readLine(socket, timeoutMs).then(
-        (line) => {
-          try {
-            const r = JSON.parse(line) as AgentReply
-            give({
-              accepted: r.accepted === true,
-              reason: r.reason,
-              ...(typeof r.value === 'string' ? { value: r.value } : {}),
-            })
-          } catch (e) {
-            rethrowUnless(e instanceof SyntaxError, e)
-            give({ accepted: false, reason: 'unreadable reply' })
-          }
-        },
-        (e: unknown) => give({ accepted: false, reason: messageOf(e) }),
-      )
-    })
-  })
 }
 
 export interface AgentSocketServer {

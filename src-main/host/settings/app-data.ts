@@ -2,16 +2,14 @@ import { messageOf, errnoOf } from '../../../src-shared/errors.js'
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, rename } from 'node:fs/promises'
 import { join } from 'node:path'
-import { resolveHomeDir, type ProjectContext } from '../../core/paths/context.js'
+import type { ProjectContext } from '../../core/paths/context.js'
+import { getAppDataDir } from './data-dir.js'
 import { sanitizePath } from '../../core/paths/sanitize.js'
 import { writeFileAtomic } from '../../core/store/atomic-write.js'
 import { check } from '../../../src-shared/schema-common.js'
 import { AppSettingsSchema, type AppSettings } from '../../../src-shared/settings.js'
 
-/** Memdir's own data (snapshots, history, app settings): never inside a memory dir. */
-export function getAppDataDir(ctx: ProjectContext): string {
-  return ctx.env.MEMDIR_DATA_DIR || join(resolveHomeDir(ctx), '.memdir')
-}
+export { getAppDataDir }
 
 export function snapshotDirFor(ctx: ProjectContext, memoryDir: string): string {
   return join(getAppDataDir(ctx), 'snapshots', sanitizePath(memoryDir))

@@ -1,0 +1,3 @@
+import { runMain } from './main.js'
+
+await runMain(process.argv.slice(2))
