@@ -10,7 +10,7 @@ import { ProposalStore } from '../core/review/proposals.js'
 import { activityFileFor, readActivity } from '../host/activity/activity-store.js'
 import { historyDirFor, proposalsDirFor } from '../host/settings/app-data.js'
 
-const MAIN = join(import.meta.dirname, '..', 'cli', 'main.ts')
+const MAIN = join(import.meta.dirname, '..', 'cli', 'entry.ts')
 const clients: Client[] = []
 afterEach(async () => {
   while (clients.length) await clients.pop()!.close()
