@@ -1,6 +1,7 @@
 import type { createHash } from 'node:crypto'
 import { createRequire } from 'node:module'
-import { connect, type Socket } from 'node:net'
+import { existsSync } from 'node:fs'
+import type { connect, Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { errnoOf, messageOf, rethrowUnless } from '../../../src-shared/errors.js'
@@ -11,10 +12,11 @@ import type { AgentJob } from '../../../src-shared/hook-input.js'
  * apart from the listener and the jobs' schemas: a prompt hook loads only this before asking.
  */
 
-// Built into the prompt hook's CommonJS file too, where import.meta is empty: a built-in module
-// resolves the same from any base path.
+// Built-in modules a prompt hook needs only sometimes, loaded when it does. (This file is built into
+// the hook's CommonJS file too, where import.meta is empty: a built-in resolves from any base path.)
 const lazyRequire = createRequire(process.execPath)
 type Crypto = { createHash: typeof createHash }
+type Net = { connect: typeof connect }
 
 /**
  * The local socket a running app (or `memdir watch`) listens on, so a Claude Code hook can hand it
@@ -70,6 +72,10 @@ export function offerAgentJob(
   job: AgentJob | { type: 'prompt'; input: unknown },
   timeoutMs = 1500,
 ): Promise<AgentReply> {
+  // No socket file, no app: said without loading node:net (most prompts when no app runs).
+  if (process.platform !== 'win32' && !existsSync(socketPath))
+    return Promise.resolve({ accepted: false, reason: 'no app listening (ENOENT)' })
+  const { connect } = lazyRequire('node:net') as Net
   return new Promise((resolve) => {
     const socket = connect(socketPath)
     const give = (r: AgentReply) => {
