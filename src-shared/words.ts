@@ -2,11 +2,14 @@
  * Counts and times in words, the same in the app's messages and its window: plural forms from
  * Intl.PluralRules (never "file(s)"), relative times from Intl.RelativeTimeFormat (never "0.0 h").
  */
-const plurals = new Intl.PluralRules('en')
-const english = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
+// Made when first used: a RelativeTimeFormat costs a cold process ~20 ms (ICU's data), and a CLI
+// command or the prompt hook that loads this module may never show a time.
+let plurals: Intl.PluralRules | undefined
+let english: Intl.RelativeTimeFormat | undefined
 
 /** "1 file", "2 files", "1,200 memories" (`many` for irregular plurals). */
 export function count(n: number, one: string, many = `${one}s`): string {
+  plurals ??= new Intl.PluralRules('en')
   return `${n.toLocaleString('en')} ${plurals.select(n) === 'one' ? one : many}`
 }
 
@@ -14,7 +17,8 @@ export function count(n: number, one: string, many = `${one}s`): string {
  * A moment `offsetMs` from now (negative: past) in words of `format`'s language: "now",
  * "3 minutes ago", "yesterday", "in 2 days".
  */
-export function relativeWords(offsetMs: number, format: Intl.RelativeTimeFormat = english): string {
+export function relativeWords(offsetMs: number, format?: Intl.RelativeTimeFormat): string {
+  format ??= english ??= new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
   const s = Math.round(offsetMs / 1000)
   const abs = Math.abs(s)
   if (abs < 45) return format.format(0, 'second')
