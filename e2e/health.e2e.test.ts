@@ -1,11 +1,10 @@
 import { readFileSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
 import { gitRepo } from '../test/helpers/git-repo.js'
 import { writeFile } from '../test/helpers/temp-env.js'
-import { useBrowser, openApp, screenshot, until } from './harness.js'
+import { memoryFile as memory, nav, useBrowser, openApp, screenshot, until } from './harness.js'
 import { deployDayPair, openWithModel } from './worlds.js'
 import { reply, text } from '../test/fake-anthropic/server.js'
 
@@ -13,9 +12,6 @@ const browser = useBrowser()
 
 const DAY = 86_400_000
 const T0 = Date.UTC(2026, 0, 1)
-const memory = (name: string, description: string, body: string) =>
-  `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n\n${body}\n`
-const nav = (page: Page, name: string) => page.getByRole('navigation').getByRole('button', { name }).click()
 
 describe('Health view', () => {
   it('lists findings against the index and the git history; a fix removes its finding and is in history', async () => {

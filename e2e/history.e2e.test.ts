@@ -6,13 +6,19 @@ import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
 import { getProjectTranscriptDir } from '../src-main/core/paths/team-agent-paths.js'
 import { reply, text, toolUse } from '../test/fake-anthropic/server.js'
 import { writeFile } from '../test/helpers/temp-env.js'
-import { fakeSession, useBrowser, openApp, screenshot, until, editorText, setEditorText } from './harness.js'
+import {
+  fakeSession,
+  memoryFile as memory,
+  useBrowser,
+  openApp,
+  screenshot,
+  until,
+  editorText,
+  setEditorText,
+} from './harness.js'
 import { openWithModel } from './worlds.js'
 
 const browser = useBrowser()
-
-const memory = (name: string, description: string, body: string) =>
-  `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n\n${body}\n`
 
 describe('history, restore and the review inbox', () => {
   it('shows a per-memory timeline with diffs and restores an old version and a deleted memory', async () => {

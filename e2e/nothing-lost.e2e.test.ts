@@ -4,12 +4,9 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
 import { writeFile } from '../test/helpers/temp-env.js'
-import { useBrowser, openApp, until, editorText, setEditorText } from './harness.js'
+import { memoryFile as memory, useBrowser, openApp, until, editorText, setEditorText } from './harness.js'
 
 const browser = useBrowser()
-
-const memory = (name: string, description: string, body: string) =>
-  `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n\n${body}\n`
 
 describe('nothing lost in the editor', () => {
   it('switching memory, "New memory", closing the editor and switching workspace ask Save / Discard / Cancel', async () => {

@@ -1,21 +1,15 @@
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
 import { sanitizePath } from '../src-main/core/paths/sanitize.js'
 import { getTeamMemPath } from '../src-main/core/paths/team-agent-paths.js'
 import { startTeamServer } from '../test/helpers/team-server.js'
 import { writeFile } from '../test/helpers/temp-env.js'
-import { editorText, useBrowser, openApp, screenshot, until } from './harness.js'
+import { editorText, memoryFile as memory, nav, useBrowser, openApp, screenshot, until } from './harness.js'
 
 const browser = useBrowser()
-
-const memory = (name: string, description: string, body: string, type = 'project') =>
-  `---\nname: ${name}\ndescription: ${description}\ntype: ${type}\n---\n\n${body}\n`
-
-const nav = (page: Page, name: string) => page.getByRole('navigation').getByRole('button', { name }).click()
 
 describe('1. every workspace', () => {
   it('lists memory dirs without transcripts, remembers a picked folder, and keeps one entry per memory dir', async () => {
