@@ -139,7 +139,8 @@ export function Sidebar() {
     setError(undefined)
     try {
       await openWorkspace(root)
-      setFolder('')
+      // Cleared only if it still holds this folder: a path typed while the open finished stays.
+      setFolder((typed) => (typed.trim() === root ? '' : typed))
     } catch (e) {
       setError(errorMessage(e))
     }
