@@ -306,7 +306,13 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
     // A key the server changed since the last agreeing sync is not overwritten: the next pull
     // settles it (server wins on disk, the local version kept in history).
     const delta = allowed.filter((k) => {
-      if (done.has(k) || server.get(k) === sums.get(k)) return false
+      if (done.has(k)) return false
+      if (server.get(k) === sums.get(k)) {
+        // Both sides agree, e.g. a push the server stored whose answer was lost: that is the new
+        // base, or the next local edit would read as a conflict and lose to this older version.
+        base.set(k, sums.get(k)!)
+        return false
+      }
       if (server.has(k) && (deps.base ? base.get(k) !== server.get(k) : false)) {
         if (!out.skipped.some((s) => s.key === k))
           out.skipped.push({

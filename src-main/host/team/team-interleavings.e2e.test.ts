@@ -17,7 +17,7 @@ import { recordingWrite } from '../history/recording.js'
 import { keepLocalVersion, type TeamHistory } from './team-setup.js'
 
 /** One client as the app and CLI set it up: history for its writes, a sync base in its data dir. */
-function client(url: string, token: string, repo: string) {
+function client(url: string, token: string, repo: string, fetchVia?: typeof fetch) {
   const root = tempDir('memdir-client-')
   const memoryDir = join(root, 'memory')
   const teamDir = join(memoryDir, 'team')
@@ -30,13 +30,14 @@ function client(url: string, token: string, repo: string) {
   }
   let pulls = 0
   const deps: SyncDeps = {
-    api: new TeamApiClient({ baseUrl: url, token }),
+    api: new TeamApiClient({ baseUrl: url, token, fetch: fetchVia }),
     repo,
     teamDir,
     state: createSyncState(),
     base: new SyncBase(join(root, 'data', 'team-sync', 'base.json')),
     beforeOverwrite: (key) => keepLocalVersion(history, `team/${key}`),
-    retries: 0,
+    retries: fetchVia ? 1 : 0,
+    sleep: async () => {},
   }
   const file = join(teamDir, 'k.md')
   return {
@@ -134,8 +135,44 @@ describe('team sync: every interleaving of edit / pull / push by two clients on 
       for (let i = 0; i < schedules.length; i += 8)
         await Promise.all(schedules.slice(i, i + 8).map((s, k) => run(i + k, s)))
     } finally {
-      process.env.TMPDIR = saved
+      if (saved === undefined) delete process.env.TMPDIR
+      else process.env.TMPDIR = saved
     }
     expect(conflicts).toBeGreaterThan(0) // the walk does reach the both-changed case
   }, 240_000)
+})
+
+describe('team sync: a push the server stored whose answer was lost', () => {
+  it('the next local edit is a push waiting to go, not a conflict the old version wins', async () => {
+    const server = await startTeamServer()
+    const repo = 'acme/lost-answer'
+    const token = await server.token(repo)
+    let dropNextPutAnswer = false
+    // The PUT reaches the server and is stored; the client only sees the connection fail.
+    const dropping: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init)
+      if (init?.method === 'PUT' && dropNextPutAnswer) {
+        dropNextPutAnswer = false
+        await res.arrayBuffer()
+        throw new TypeError('fetch failed: socket hang up')
+      }
+      return res
+    }
+    const A = client(server.url, token, repo, dropping)
+    await A.edit('first\n')
+    await A.push()
+    await A.edit('second\n')
+    dropNextPutAnswer = true
+    // The retry finds the server already holding "second" (412, then equal hashes): nothing to send.
+    await A.push()
+    expect((await server.store.getRepo(repo))?.entries.get('k.md')?.content).toBe('second\n')
+    await A.edit('third\n')
+    const pull = await A.pull()
+    expect(pull.conflicts).toEqual([])
+    expect(pull.pending).toEqual(['k.md'])
+    expect(readFileSync(A.file, 'utf8')).toBe('third\n')
+    const push = await A.push()
+    expect(push.pushed).toEqual(['k.md'])
+    expect((await server.store.getRepo(repo))?.entries.get('k.md')?.content).toBe('third\n')
+  })
 })
