@@ -1,6 +1,7 @@
-import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, rmSync } from 'node:fs'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { agentSocketPath, offerAgentJob } from '../src-main/host/integrations/agent-socket-client.js'
 import { cliWorkspace, pairedRatio, percentile, table } from './lib.js'
 
 const CLI = join(import.meta.dirname, '..', 'bin', 'memdir.js')
@@ -33,13 +34,59 @@ function timeProcess(args: string[], input: string | undefined, env: NodeJS.Proc
 
 type Case = 'warm' | 'cold' | 'app running'
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** CPU ticks the process has used, its threads included (Linux); undefined elsewhere. */
+function cpuTicks(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return Number(fields[11]) + Number(fields[12]) // utime, stime
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The app as a user has it: its own process (`memdir web`, the desktop app's host without the
+ * window), answering on its socket, and done with what it does at launch (history baseline, search
+ * index): settled once it uses under 5 % of a core for two seconds running, at most two minutes.
+ */
+export async function startApp(env: NodeJS.ProcessEnv, project: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [CLI, 'web', '--cwd', project], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  await new Promise<void>((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`memdir web exited ${code}`)))
+    child.stdout!.on('data', (c: Buffer) => c.toString().includes('running at') && resolve())
+  })
+  const socket = agentSocketPath(env.MEMDIR_DATA_DIR!)
+  while (!(await offerAgentJob(socket, { type: 'ping' }, 1000)).accepted) await sleep(100)
+  let quiet = 0
+  for (let s = 0, last = cpuTicks(child.pid!); s < 120 && quiet < 2 && last !== undefined; s++) {
+    await sleep(1000)
+    const now = cpuTicks(child.pid!)!
+    quiet = now - last < 5 ? quiet + 1 : 0 // ticks are 10 ms: under 50 ms of CPU in a second
+    last = now
+  }
+  return child
+}
+
+export function stopApp(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve()
+    child.once('exit', () => resolve())
+    child.kill('SIGTERM')
+  })
+}
+
 /**
  * `memdir hook prompt` (what Claude Code runs before every prompt), process start to exit, with
  * the offline ranker, next to a bare `node -e 0` measured in the same rounds. Every run is a new
  * session's first prompt (a fixed session would inject nothing after the first run: a no-op).
  * Cases: warm (the caches the previous run left), cold (no caches: they are deleted before each
- * run), and with the app running (the hook asks it over the socket; the app answers from its
- * watcher-fed index, in this bench's process). Sizes and cases are interleaved round by round.
+ * run), and with the app running (the hook asks it over the socket; the app, in its own settled
+ * process, answers from its watcher-fed index). Sizes and cases are interleaved round by round.
  */
 export async function benchHooks(sizes = [200, 20_000], runs = 21): Promise<void> {
   if (!existsSync(join(import.meta.dirname, '..', 'out', 'main', 'cli.js'))) {
@@ -52,12 +99,12 @@ export async function benchHooks(sizes = [200, 20_000], runs = 21): Promise<void
     // The app listens on its own data dir's socket, so the other cases never reach it.
     return { n, ...w, appEnv: { ...w.env, MEMDIR_DATA_DIR: join(w.dir, 'data-app') } }
   })
-  const { createHost } = await import('../src-main/host/app/host.js')
-  const apps = await Promise.all(worlds.map((w) => createHost({ env: w.appEnv, projectRoot: w.project })))
+  const apps: ChildProcess[] = []
   const node = new Map<string, number[]>()
   const hook = new Map<string, number[]>()
   const injected = new Map<string, number>()
   try {
+    for (const w of worlds) apps.push(await startApp(w.appEnv, w.project))
     for (let i = -2; i < runs; i++) {
       for (const w of worlds) {
         for (const c of cases) {
@@ -92,7 +139,7 @@ export async function benchHooks(sizes = [200, 20_000], runs = 21): Promise<void
       }
     }
   } finally {
-    for (const app of apps) await app.close()
+    for (const app of apps) await stopApp(app)
     for (const w of worlds) w.cleanup()
   }
   const rows = [...hook.keys()].map((key) => {

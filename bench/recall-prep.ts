@@ -9,7 +9,7 @@ import {
 import { benchDir, generateMemories, ratio, table, timeIt } from './lib.js'
 
 /** Everything recall does before the model call: candidates → filter → manifest → request body. */
-function buildRequest(headers: MemoryHeader[], surfaced: Set<string>) {
+function buildRequest(headers: readonly MemoryHeader[], surfaced: Set<string>) {
   const candidates = headers.filter((h) => !surfaced.has(h.filePath))
   return JSON.stringify({
     model: 'claude-sonnet-4-5',

@@ -28,7 +28,7 @@ export interface RecallOptions {
    * Supplies every memory's header, newest first (an incremental index); defaults to a fresh scan
    * of all. The offline ranker ranks them all; the model selector's manifest takes the newest 200.
    */
-  scan?: (memoryDir: string) => Promise<MemoryHeader[]>
+  scan?: (memoryDir: string) => Promise<readonly MemoryHeader[]>
   /** When the selector call fails or times out, answer with the offline ranker (labelled) instead. */
   offlineFallback?: boolean
   /** The offline ranker's terms from earlier runs (saved back after ranking). */
@@ -67,16 +67,19 @@ export async function findRelevantMemories(
   const all = await (
     opts.scan ?? ((dir: string) => scanMemoryFiles(dir, { scanner: opts.scanner, limit: Infinity }))
   )(memoryDir)
-  const unseen = all.filter((m) => !surfaced.has(m.filePath))
+  const unseen = surfaced.size ? all.filter((m) => !surfaced.has(m.filePath)) : all
   // Newest first already (the scan's contract): the manifest is its head.
   const candidates = opts.client ? unseen.slice(0, MAX_MEMORY_FILES) : unseen
   const base = { candidates: candidates.length, rawSelection: [] as string[] }
   if (!unseen.length) return { ...base, memories: [], mode: opts.client ? 'model' : 'offline' }
 
   const offline = async (why: string): Promise<RecallResult> => {
-    const ranked = await rankMemoriesOffline(query, unseen, {
+    // The whole list with the surfaced left out, not `unseen`: an indexed cache keeps what it
+    // prepared for a list (the app's index hands out one until a file changes).
+    const ranked = await rankMemoriesOffline(query, all, {
       cache: opts.termCache,
       scanner: opts.scanner,
+      exclude: surfaced,
     })
     await opts.termCache?.save(all)
     return {

@@ -2,6 +2,7 @@ import { bodyOf } from '../store/frontmatter.js'
 import { type MemoryHeader, readHeads, type Scanner } from '../store/scan.js'
 import { MAX_RECALLED } from './selector-prompt.js'
 import type { DocTerms, TermCache } from './term-cache.js'
+import type { TermPostings } from './term-postings.js'
 import { packedTermMatcher, type PackedTerms, packTerms, synonymTable, termsOf } from './terms.js'
 
 export { tokenize } from './terms.js'
@@ -99,6 +100,8 @@ export interface RankedMemory {
 
 export interface RankOptions {
   limit?: number
+  /** File paths of candidates left out (already shown this session): as if not in the list. */
+  exclude?: ReadonlySet<string>
   /** Terms kept from earlier runs; updated with what this run had to read. */
   cache?: TermCache
   /** Where the heads of uncached memories are read. */
@@ -139,6 +142,47 @@ function matchFields(
   }
 }
 
+/** What a ranking reads of its candidates before it looks at the query. */
+interface Corpus {
+  terms: (DocTerms | undefined)[]
+  /** The cache's postings when it keeps them, and id → place among the candidates (-1: none). */
+  postings: TermPostings | undefined
+  placeOf: Int32Array | undefined
+  /** Places of the memories the postings do not answer for: matched by regex per query. */
+  unindexed: number[]
+  /** Memories with terms, and their terms' total. */
+  count: number
+  lengths: number
+  /** File path → place (built on the first exclusion). */
+  placeByPath?: Map<string, number>
+}
+
+async function corpusOf(
+  candidates: readonly MemoryHeader[],
+  cache: TermCache | undefined,
+  scanner: Scanner | undefined,
+): Promise<{ value: Corpus; fromCache: boolean }> {
+  const { terms, cached } = await termsOfCandidates(candidates, cache, scanner)
+  const postings = cache?.postings()
+  const placeOf = postings ? new Int32Array(postings.idCount).fill(-1) : undefined
+  const unindexed: number[] = []
+  let count = 0
+  let lengths = 0
+  candidates.forEach((header, at) => {
+    const t = terms[at]
+    if (!t) return
+    count++
+    lengths += t[0]
+    const id = placeOf && cached[at] ? postings!.idOf(header.filename) : undefined
+    if (id !== undefined) placeOf![id] = at
+    else unindexed.push(at)
+  })
+  return {
+    value: { terms, postings, placeOf, unindexed, count, lengths },
+    fromCache: cached.every(Boolean),
+  }
+}
+
 /**
  * The ranker used when no model is configured: BM25F over name (×3), description (×3) and body
  * (×1, its first 60 lines) with stemming and software synonyms. Only memories that cover enough
@@ -153,7 +197,26 @@ export async function rankMemoriesOffline(
   const tune: Tuning = { ...TUNING, ...opts.tuning }
   const { weights, own } = queryTerms(query, tune)
   if (!own.length) return []
-  const { terms, cached } = await termsOfCandidates(candidates, opts.cache, opts.scanner)
+  const build = () => corpusOf(candidates, opts.cache, opts.scanner)
+  const c = opts.cache ? await opts.cache.prepared(candidates, build) : (await build()).value
+  const { terms, postings, placeOf } = c
+  // Left-out memories are not part of the corpus either (its size and average length).
+  let { count: corpus, lengths } = c
+  let skip: Uint8Array | undefined
+  if (opts.exclude?.size) {
+    skip = new Uint8Array(candidates.length)
+    c.placeByPath ??= new Map(candidates.map((h, at) => [h.filePath, at]))
+    for (const path of opts.exclude) {
+      const at = c.placeByPath.get(path)
+      if (at === undefined || skip[at]) continue
+      skip[at] = 1
+      const t = terms[at]
+      if (t) {
+        corpus--
+        lengths -= t[0]
+      }
+    }
+  }
   // Query terms are found with one regex pass per field, or read from the cache's postings (a
   // long-running process keeps them); then scored a term at a time. Besides being quick, this keeps
   // the per-memory JavaScript small: a one-shot CLI or hook process would otherwise start
@@ -161,22 +224,9 @@ export async function rankMemoriesOffline(
   const queried = [...weights.keys()]
   const index = new Map(queried.map((q, j) => [q, j]))
   const matcher = packedTermMatcher(queried)
-  const postings = opts.cache?.postings()
-  // placeOf[id]: where the memory whose current terms have postings id `id` stands; -1 for none.
-  const placeOf = postings ? new Int32Array(postings.idCount).fill(-1) : undefined
   const matches: Matches = []
   const counts = new Int32Array(3 * queried.length)
-  let corpus = 0
-  let lengths = 0
-  candidates.forEach((header, at) => {
-    const t = terms[at]
-    if (!t) return
-    corpus++
-    lengths += t[0]
-    const id = placeOf && cached[at] ? postings!.idOf(header.filename) : undefined
-    if (id !== undefined) placeOf![id] = at
-    else matchFields(at, t, matcher, index, counts, matches)
-  })
+  for (const at of c.unindexed) if (!skip?.[at]) matchFields(at, terms[at]!, matcher, index, counts, matches)
   // Each (memory, query term) pair that occurs, from both sources; called once to count and once to score.
   const lists = postings ? queried.map((q) => postings.list(q)) : []
   const eachMatch = (use: (at: number, j: number, n: number, d: number, b: number) => void) => {
@@ -185,14 +235,25 @@ export async function rankMemoriesOffline(
     for (let j = 0; j < lists.length; j++) {
       const list = lists[j]!
       for (let k = 0; k < list.length; k += 4) {
-        const at = placeOf![list[k]!]!
-        if (at >= 0) use(at, j, list[k + 1]!, list[k + 2]!, list[k + 3]!)
+        const at = placeOf![list[k]!] ?? -1
+        if (at >= 0 && !skip?.[at]) use(at, j, list[k + 1]!, list[k + 2]!, list[k + 3]!)
       }
     }
   }
+  // The memories any query term matches, in candidate order, each with its slot in the score arrays.
   const df = new Int32Array(queried.length)
-  eachMatch((_, j) => df[j]!++)
-  if (!df.some((n) => n > 0)) return []
+  const slotOf = new Int32Array(candidates.length).fill(-1)
+  const hits: number[] = []
+  eachMatch((at, j) => {
+    df[j]!++
+    if (slotOf[at]! < 0) {
+      slotOf[at] = 0
+      hits.push(at)
+    }
+  })
+  if (!hits.length) return []
+  hits.sort((x, y) => x - y)
+  hits.forEach((at, slot) => (slotOf[at] = slot))
   const avgLen = lengths / corpus || 1
   // A query word no memory has would weigh the most: it counts as an average word instead, so a
   // small memory dir is not judged by the words it cannot contain.
@@ -220,46 +281,44 @@ export async function rankMemoriesOffline(
   // counts, once: a memory that says "deploy", "ship" and "rollout" has matched one query word,
   // not three. best: how fully it is matched (coverage); gain: its BM25F share (score).
   const G = ownIdx.length
-  const best = new Float64Array(candidates.length * G)
-  const gain = new Float64Array(candidates.length * G)
-  const hit = new Uint8Array(candidates.length)
+  const best = new Float64Array(hits.length * G)
+  const gain = new Float64Array(hits.length * G)
   eachMatch((at, j, n, d, b) => {
     const norm = K1 * (1 - B + (B * terms[at]![0]) / avgLen)
     const tf = FIELDS.name * n + FIELDS.description * d + FIELDS.body * b
     const saturated = idfs[j]! * ((tf * (K1 + 1)) / (tf + norm))
     const where = n + d > 0 ? 1 : tune.bodyOnly
     const pairs = groupsOf[j]!
-    hit[at] = 1
+    const row = slotOf[at]! * G
     for (let p = 0; p < pairs.length; p += 2) {
-      const slot = at * G + pairs[p]!
+      const slot = row + pairs[p]!
       const w = pairs[p + 1]!
       if (w * where > best[slot]!) best[slot] = w * where
       if (w * saturated > gain[slot]!) gain[slot] = w * saturated
     }
   })
-  // Scores in arrays; an object only for the memories returned (a few of many thousands).
-  const score = new Float64Array(candidates.length)
-  const coverage = new Float64Array(candidates.length)
+  // Scores per matched memory; an object only for the memories returned (a few of many thousands).
+  const score = new Float64Array(hits.length)
+  const coverage = new Float64Array(hits.length)
   let top = -1
-  for (let at = 0; at < candidates.length; at++) {
-    if (!hit[at]) continue
+  for (let h = 0; h < hits.length; h++) {
     let covered = 0
     let sum = 0
     for (let g = 0; g < G; g++) {
-      covered += best[at * G + g]! * mass[g]!
-      sum += gain[at * G + g]!
+      covered += best[h * G + g]! * mass[g]!
+      sum += gain[h * G + g]!
     }
-    score[at] = sum
-    coverage[at] = covered / ownMass
-    if (top < 0 || sum > score[top]!) top = at
+    score[h] = sum
+    coverage[h] = covered / ownMass
+    if (top < 0 || sum > score[top]!) top = h
   }
   // Whether anything fits is the best memory's question; which memories are returned then is
   // relative to it, so every memory close to the best comes back, not mostly one.
   if (top < 0 || score[top]! <= 0 || coverage[top]! < tune.minCoverage) return []
   const returned: RankedMemory[] = []
-  for (let at = 0; at < candidates.length; at++)
-    if (hit[at] && score[at]! >= tune.minShareOfTop * score[top]! && coverage[at]! >= tune.minOwnCoverage)
-      returned.push({ header: candidates[at]!, score: score[at]!, coverage: coverage[at]! })
+  for (let h = 0; h < hits.length; h++)
+    if (score[h]! >= tune.minShareOfTop * score[top]! && coverage[h]! >= tune.minOwnCoverage)
+      returned.push({ header: candidates[hits[h]!]!, score: score[h]!, coverage: coverage[h]! })
   return returned
     .sort((a, b) => b.score - a.score || b.header.mtimeMs - a.header.mtimeMs)
     .slice(0, opts.limit ?? MAX_RECALLED)

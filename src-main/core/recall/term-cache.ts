@@ -30,6 +30,10 @@ export class TermCache {
   private readonly cache: StampedCache<DocTerms>
   private readonly indexed: boolean
   private lists: TermPostings | undefined
+  /** Bumped by whatever changes what a lookup or the postings answer. */
+  private changes = 0
+  private memo: { of: readonly MemoryHeader[]; changes: number; value: unknown } | undefined
+  private saved: { of: readonly MemoryHeader[]; changes: number } | undefined
 
   constructor(
     readonly file: string,
@@ -54,7 +58,28 @@ export class TermCache {
   /** Terms read from the file at the mtime and size the header has. */
   set(header: MemoryHeader & { size: number }, terms: DocTerms): void {
     const kept = this.cache.set(header.filename, header.mtimeMs, header.size, terms)
-    if (kept) this.lists?.add(header.filename, [terms[1], terms[2], terms[3]])
+    if (!kept) return
+    this.changes++
+    this.lists?.add(header.filename, [terms[1], terms[2], terms[3]])
+  }
+
+  /**
+   * What `build` makes of these candidates, kept (indexed only) while they are the same list and
+   * nothing here changed: the app ranks every prompt against the index's one list until a file
+   * changes, and its per-memory lookups need not run again. Kept only when `build` took every
+   * memory's terms from here (`fromCache`): terms it had to read, of a file too new to cache, are
+   * read again next time.
+   */
+  async prepared<T>(
+    candidates: readonly MemoryHeader[],
+    build: () => Promise<{ value: T; fromCache: boolean }>,
+  ): Promise<T> {
+    const memo = this.memo
+    if (memo && memo.of === candidates && memo.changes === this.changes) return memo.value as T
+    const changes = this.changes
+    const { value, fromCache } = await build()
+    if (this.indexed && fromCache && changes === this.changes) this.memo = { of: candidates, changes, value }
+    return value
   }
 
   /**
@@ -67,15 +92,21 @@ export class TermCache {
     if (!this.lists || this.lists.wasteful) {
       this.lists = new TermPostings()
       for (const [f, v] of this.cache.values()) this.lists.add(f, [v[1], v[2], v[3]])
+      this.changes++
     }
     return this.lists
   }
 
   /** Writes the cache when it changed, keeping only the memories of the scan recall ranked from. */
   async save(scanned: readonly MemoryHeader[]): Promise<void> {
+    // The same list saved again with nothing set since: there is nothing to write or drop.
+    if (this.saved?.of === scanned && this.saved.changes === this.changes) return
     if (!Array.isArray(this.cache.shared)) this.cache.shared = [...synonymTable()]
+    const before = this.cache.size
     await this.cache.save(scanned.map((h) => h.filename))
+    if (this.cache.size !== before) this.changes++
     // A memory the save dropped (deleted, or no longer scanned) leaves the index too.
     if (this.lists && this.lists.size !== this.cache.size) this.lists.retain((f) => this.cache.has(f))
+    if (this.indexed) this.saved = { of: scanned, changes: this.changes }
   }
 }

@@ -17,12 +17,22 @@ function put(dir: string, file: string, content: string, ageDays: number): void 
   utimesSync(path, t, t)
 }
 
-/** Every query's answer, with files, order and scores, as one list to compare. */
-async function answers(dir: string, cache: TermCache | undefined): Promise<string[]> {
+/**
+ * Every query's answer, with files, order and scores, as one list to compare. `leaveOut`: the
+ * memories already shown, passed as exclusions, or (`filtered`) taken out of the list first.
+ */
+async function answers(
+  dir: string,
+  cache: TermCache | undefined,
+  leaveOut?: { files: string[]; how: 'excluded' | 'filtered' },
+): Promise<string[]> {
   const scanned = await scanMemoryFiles(dir, { limit: Infinity })
+  const shown = new Set(leaveOut?.files.map((f) => join(dir, f)))
+  const candidates = leaveOut?.how === 'filtered' ? scanned.filter((h) => !shown.has(h.filePath)) : scanned
+  const exclude = leaveOut?.how === 'excluded' ? shown : undefined
   const out: string[] = []
   for (const q of QUERIES) {
-    const ranked = await rankMemoriesOffline(q, scanned, { cache })
+    const ranked = await rankMemoriesOffline(q, candidates, { cache, exclude })
     out.push(`${q} → ${ranked.map((r) => `${r.header.filename}:${r.score.toFixed(6)}`).join(' ')}`)
   }
   await cache?.save(scanned)
@@ -54,5 +64,18 @@ describe('term postings (the ranker index a long-running process keeps)', () => 
     // Edited again just now: too new to cache (racily clean), so read from the file every time.
     put(dir, a!.file, serializeMemoryFile({ ...a!, body: d!.body }), 0)
     expect(await answers(dir, indexed)).toEqual(await plain())
+  })
+
+  it('leave out the memories a session was already shown exactly as a list without them would', async () => {
+    const dir = tempDir()
+    HARBOR_MEMORIES.forEach((m, i) => put(dir, m.file, serializeMemoryFile(m), 30 + i))
+    const indexed = new TermCache(join(tempDir(), 'terms.json'), { indexed: true })
+    await answers(dir, indexed) // the app's index is warm
+    // The best answers of a few queries, and a name that is no memory at all.
+    const shown = ['nonexistent.md', ...HARBOR_MEMORIES.filter((_, i) => i % 9 === 0).map((m) => m.file)]
+    const excluded = await answers(dir, indexed, { files: shown, how: 'excluded' })
+    expect(excluded).toEqual(await answers(dir, undefined, { files: shown, how: 'filtered' }))
+    expect(excluded).not.toEqual(await answers(dir, indexed))
+    expect(excluded.join('\n')).not.toContain(HARBOR_MEMORIES[0]!.file)
   })
 })

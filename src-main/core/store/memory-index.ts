@@ -48,10 +48,13 @@ export class MemoryIndex {
     return this.headers.size
   }
 
-  /** Newest first; `limit` like scanMemoryFiles (default all). */
-  async list(limit = Infinity): Promise<MemoryHeader[]> {
+  /**
+   * Newest first; `limit` like scanMemoryFiles (default all). All of them is one list until a file
+   * changes (the same array: a ranker keeps what it prepared for it), so it is read-only.
+   */
+  async list(limit = Infinity): Promise<readonly MemoryHeader[]> {
     await this.load()
     this.sorted ??= [...this.headers.values()].sort(newestFirst)
-    return this.sorted.slice(0, limit)
+    return limit >= this.sorted.length ? this.sorted : this.sorted.slice(0, limit)
   }
 }

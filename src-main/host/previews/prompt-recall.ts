@@ -29,7 +29,7 @@ export function promptJobReply(r: PromptRecallResult): AgentReply {
 
 export interface PromptRecallDeps {
   /** Every memory's header, newest first (a hook's header-cached scan, or the app's index). */
-  scan: (memoryDir: string) => Promise<MemoryHeader[]>
+  scan: (memoryDir: string) => Promise<readonly MemoryHeader[]>
   termCache?: TermCache
   scanner?: Scanner
   client?: ModelClient

@@ -20,7 +20,7 @@ export async function recallPreview(
   opts: {
     client?: ModelClient
     recentTools?: string[]
-    scan?: (memoryDir: string) => Promise<MemoryHeader[]>
+    scan?: (memoryDir: string) => Promise<readonly MemoryHeader[]>
     alreadySurfaced?: Iterable<string>
     now?: number
     signal?: AbortSignal

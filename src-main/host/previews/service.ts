@@ -13,7 +13,7 @@ export interface PreviewsDeps {
   memoryDir: string
   client?: ModelClient
   /** The memories recall ranks (the app: its watcher-fed index). */
-  scan: () => Promise<MemoryHeader[]>
+  scan: () => Promise<readonly MemoryHeader[]>
   termCache?: TermCache
   format: () => Promise<MemoryFormat>
 }

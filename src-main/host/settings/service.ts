@@ -55,7 +55,7 @@ export interface SettingsDeps {
 interface OpenProject {
   ctx: ProjectContext
   memoryDir: string
-  index?: { list: (limit?: number) => Promise<MemoryHeader[]> }
+  index?: { list: (limit?: number) => Promise<readonly MemoryHeader[]> }
 }
 
 /** The project's Claude Code and how Memdir lives beside it (Settings shows it). */
