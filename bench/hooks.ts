@@ -51,7 +51,7 @@ function cpuTicks(pid: number): number | undefined {
  * window), answering on its socket, and done with what it does at launch (history baseline, search
  * index): settled once it uses under 5 % of a core for two seconds running, at most two minutes.
  */
-export async function startApp(env: NodeJS.ProcessEnv, project: string): Promise<ChildProcess> {
+async function startApp(env: NodeJS.ProcessEnv, project: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [CLI, 'web', '--cwd', project], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -72,7 +72,7 @@ export async function startApp(env: NodeJS.ProcessEnv, project: string): Promise
   return child
 }
 
-export function stopApp(child: ChildProcess): Promise<void> {
+function stopApp(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null) return resolve()
     child.once('exit', () => resolve())

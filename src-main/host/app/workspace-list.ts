@@ -100,6 +100,8 @@ export async function discoverWorkspaces(
   base: ProjectContext,
   env: Env,
   openRoot?: string,
+  /** How a workspace's memories are counted (the open one from its index, not by listing again). */
+  count: (memoryDir: string, projectRoot: string) => Promise<number> = countMemories,
 ): Promise<WorkspaceSummary[]> {
   const known = readKnownWorkspaces(base)
   const memoryDirOf = (root: string) => dirKey(getAutoMemPath(createProjectContext({ cwd: root, env })))
@@ -119,7 +121,7 @@ export async function discoverWorkspaces(
       projectRoot: root,
       label: labelOf(root, name),
       memoryDir,
-      memoryCount: await countMemories(memoryDir, root),
+      memoryCount: await count(memoryDir, root),
       recent: false,
     })
   }
@@ -133,7 +135,7 @@ export async function discoverWorkspaces(
           projectRoot: r.projectRoot,
           label: labelOf(r.projectRoot, listed.label),
           // With its folder known, its agent memories count too.
-          memoryCount: await countMemories(memoryDir, r.projectRoot),
+          memoryCount: await count(memoryDir, r.projectRoot),
         })
       continue
     }
@@ -141,7 +143,7 @@ export async function discoverWorkspaces(
       projectRoot: r.projectRoot,
       label: labelOf(r.projectRoot, r.projectRoot),
       memoryDir,
-      memoryCount: await countMemories(memoryDir, r.projectRoot),
+      memoryCount: await count(memoryDir, r.projectRoot),
       recent: true,
     })
   }

@@ -166,6 +166,14 @@ export class Workspace {
     })
   }
 
+  /** What the memory list shows: this dir's memories (from the index) and the project's agent memories. */
+  async memoryCount(opts: { agents: boolean }): Promise<number> {
+    await this.index.load()
+    if (!opts.agents) return this.index.size
+    const agent = await listMemoryFiles(agentMemoryRoot(this.ctx.projectRoot), scannerFor(this.ctx))
+    return this.index.size + agent.length
+  }
+
   /**
    * A Claude Code prompt hook's recall, asked over the agent socket: from this workspace's
    * watcher-fed index and term cache, so the hook process neither scans nor ranks.
