@@ -1,14 +1,13 @@
+import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
-import { createHost } from '../src-main/host/app/host.js'
-import type { Host } from '../src-main/host/app/host-options.js'
-import { startWebServer, type RunningWebServer } from '../src-main/web/web-server.js'
 import { sanitizePath } from '../src-main/core/paths/sanitize.js'
 import { CHROMIUM, CHROMIUM_ARGS } from '../test/helpers/chromium.js'
 import { benchDir, generateMemories, percentile, ratio, table } from './lib.js'
 
 const ROOT = new URL('..', import.meta.url).pathname
+const CLI = join(ROOT, 'bin', 'memdir.js')
 const SIZES = [200, 10_000] as const
 const LOAD_ROUNDS = 7
 /** What is typed, one character at a time: 112 keystrokes, words of the generated memories' bodies. */
@@ -58,14 +57,17 @@ const KEYSTROKE_PROBE = `(c) => new Promise((resolve) => {
 
 interface Workspace {
   count: number
-  host: Host
-  web: RunningWebServer
+  /** The app's host and web server, in its own process (as the desktop app's main process is). */
+  app: ChildProcess
+  url: string
   cleanup: () => void
 }
 
+/** `memdir web` for a generated project: the host the desktop app runs, serving the built renderer. */
 async function openWorkspace(count: number): Promise<Workspace> {
   const { dir, cleanup } = benchDir(`ui${count}`)
   const env = {
+    PATH: process.env.PATH,
     HOME: join(dir, 'home'),
     CLAUDE_CONFIG_DIR: join(dir, 'home', '.claude'),
     MEMDIR_DATA_DIR: join(dir, 'data'),
@@ -73,9 +75,28 @@ async function openWorkspace(count: number): Promise<Workspace> {
   const project = join(dir, 'proj')
   generateMemories(join(env.CLAUDE_CONFIG_DIR, 'projects', sanitizePath(project), 'memory'), count)
   mkdirSync(project, { recursive: true })
-  const host = await createHost({ env, projectRoot: project })
-  const web = await startWebServer({ host, rendererDir: join(ROOT, 'out', 'renderer') })
-  return { count, host, web, cleanup }
+  const app = spawn(process.execPath, [CLI, 'web', '--cwd', project], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = ''
+    app.on('exit', (code) => reject(new Error(`memdir web exited ${code}`)))
+    app.stdout.on('data', (c: Buffer) => {
+      out += c.toString()
+      const m = /running at (\S+)/.exec(out)
+      if (m) resolve(m[1]!)
+    })
+  })
+  return { count, app, url, cleanup }
+}
+
+function closeWorkspace(ws: Workspace): Promise<void> {
+  return new Promise((resolve) => {
+    if (ws.app.exitCode !== null) return resolve()
+    ws.app.once('exit', () => resolve())
+    ws.app.kill('SIGTERM')
+  })
 }
 
 /**
@@ -103,7 +124,7 @@ async function firstRender(browser: Browser, ws: Workspace): Promise<{ ms: numbe
     if (shown || !r.url().endsWith('.js')) return
     js += (await r.body().catch(() => Buffer.alloc(0))).length
   })
-  await page.goto(ws.web.url)
+  await page.goto(ws.url)
   const painted = () => (window as unknown as { __firstRowPainted?: number }).__firstRowPainted
   await page.waitForFunction(painted, undefined, { timeout: 120_000 })
   const ms = (await page.evaluate(painted))!
@@ -184,8 +205,7 @@ export async function benchUi(): Promise<void> {
   } finally {
     await browser.close()
     for (const ws of spaces) {
-      await ws.web.close()
-      await ws.host.close()
+      await closeWorkspace(ws)
       ws.cleanup()
     }
   }
