@@ -4,6 +4,23 @@ import lockfile from 'proper-lockfile'
 import { isMissing, MemdirError, messageOf } from '../../../src-shared/errors.js'
 import { writeFileAtomic } from '../store/atomic-write.js'
 
+/** What one sync reads and writes: the agreed checksums, and what it sent without hearing back. */
+export interface SyncBaseState {
+  keys: Map<string, string>
+  /**
+   * The checksum of each key a push sent whose answer never came (a dropped connection, a server
+   * that stopped): the server may have stored it. A server holding exactly that is agreement.
+   */
+  pushing: Map<string, string>
+}
+
+const stringEntries = (v: unknown) =>
+  new Map(
+    Object.entries((v as Record<string, unknown> | undefined) ?? {}).filter(
+      (e): e is [string, string] => typeof e[1] === 'string',
+    ),
+  )
+
 /**
  * The checksum of each team key as of the last sync that agreed with the server (pull or push),
  * kept in Memdir's data dir and shared by every process that syncs this team dir with one server
@@ -19,6 +36,11 @@ export class SyncBase {
 
   /** The base; none yet is an empty one. A base that cannot be read is an error, never "never synced". */
   async load(): Promise<Map<string, string>> {
+    return (await this.loadState()).keys
+  }
+
+  /** The base and the pushes not heard back from. */
+  async loadState(): Promise<SyncBaseState> {
     for (const path of [this.path, this.legacyPath]) {
       if (!path) continue
       let text: string
@@ -29,10 +51,8 @@ export class SyncBase {
         throw new MemdirError('INTERNAL', `cannot read the team sync state ${path}: ${messageOf(e)}`)
       }
       try {
-        const v = JSON.parse(text) as { keys?: Record<string, unknown> }
-        return new Map(
-          Object.entries(v.keys ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'),
-        )
+        const v = JSON.parse(text) as { keys?: unknown; pushing?: unknown }
+        return { keys: stringEntries(v.keys), pushing: stringEntries(v.pushing) }
       } catch (e) {
         throw new MemdirError(
           'INTERNAL',
@@ -40,13 +60,15 @@ export class SyncBase {
         )
       }
     }
-    return new Map()
+    return { keys: new Map(), pushing: new Map() }
   }
 
-  async save(keys: ReadonlyMap<string, string>): Promise<void> {
+  async save(keys: ReadonlyMap<string, string>, pushing: ReadonlyMap<string, string>): Promise<void> {
     await mkdir(dirname(this.path), { recursive: true })
-    const sorted = Object.fromEntries([...keys].sort(([a], [b]) => (a < b ? -1 : 1)))
-    await writeFileAtomic(this.path, JSON.stringify({ keys: sorted }, null, 1) + '\n')
+    const sorted = (m: ReadonlyMap<string, string>) =>
+      Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : 1)))
+    const state = pushing.size ? { keys: sorted(keys), pushing: sorted(pushing) } : { keys: sorted(keys) }
+    await writeFileAtomic(this.path, JSON.stringify(state, null, 1) + '\n')
   }
 
   /** One sync at a time across processes (the app, `memdir sync`, a hook). */

@@ -8,7 +8,7 @@ import { entryChecksum } from './checksum.js'
 import { validateTeamMemWritePath } from './keys.js'
 import { readLocalTeamEntries, scanEntryForSecrets, type SkippedEntry } from './local-entries.js'
 import { newRetryBudget, type RetryOptions, withRetries } from './retry.js'
-import type { SyncBase } from './sync-base.js'
+import type { SyncBase, SyncBaseState } from './sync-base.js'
 import type { Scanner } from '../store/scan.js'
 
 export const MAX_PUT_BODY_BYTES = 200_000
@@ -109,7 +109,7 @@ export async function pullTeamMemory(deps: SyncDeps): Promise<PullResult> {
     pending: [],
     conflicts: [],
   }
-  const base = (await deps.base?.load()) ?? new Map<string, string>()
+  const { keys: base, pushing } = await loadBase(deps)
   // A conditional GET only when nothing local is missing: a local delete is restored by the next pull.
   const ifNoneMatch = (await localMatchesServer(deps)) ? deps.state.etag : undefined
   const r = await withRetries(() => deps.api.get(deps.repo, { ifNoneMatch }), deps)
@@ -127,6 +127,7 @@ export async function pullTeamMemory(deps: SyncDeps): Promise<PullResult> {
   const checksums = new Map(
     [...entries].map(([k, text]) => [k, r.doc.content.entryChecksums?.[k] ?? entryChecksum(text)]),
   )
+  adoptStoredPushes(base, pushing, checksums)
   const pull: Pull = { deps, base, out }
   for (const key of [...entries.keys()].sort())
     await atKey(pull, key, (path) => pullEntry(pull, key, path, entries.get(key)!, checksums.get(key)!))
@@ -134,8 +135,28 @@ export async function pullTeamMemory(deps: SyncDeps): Promise<PullResult> {
     if (!entries.has(key)) await atKey(pull, key, (path) => removeDeletedEntry(pull, key, path, sum))
   deps.state.etag = r.etag
   deps.state.serverChecksums = checksums
-  await deps.base?.save(base)
+  await deps.base?.save(base, pushing)
   return out
+}
+
+const loadBase = async (deps: SyncDeps): Promise<SyncBaseState> =>
+  (await deps.base?.loadState()) ?? { keys: new Map(), pushing: new Map() }
+
+/**
+ * A push whose answer never came may have been stored: where the server holds exactly what it
+ * sent, both sides agree, and that is the key's base. Without this, the next local edit would read
+ * as a conflict and the server's copy of the user's own earlier edit would replace it on disk.
+ */
+function adoptStoredPushes(
+  base: Map<string, string>,
+  pushing: Map<string, string>,
+  server: ReadonlyMap<string, string>,
+): void {
+  for (const [key, sum] of [...pushing])
+    if (server.get(key) === sum) {
+      base.set(key, sum)
+      pushing.delete(key)
+    }
 }
 
 /** A skip record for an entry a pull could not or must not write; the other entries go on. */
@@ -271,13 +292,14 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
     scanner: deps.scanner,
   })
   const out: PushResult = { pushed: [], skipped, conflicts: 0, batches: 0 }
-  const base = (await deps.base?.load()) ?? new Map<string, string>()
+  const { keys: base, pushing } = await loadBase(deps)
   if (!deps.state.serverChecksums) await refreshHashes(deps)
   const scanned = new Set<string>()
   const done = new Set<string>()
   const sums = new Map([...entries].map(([k, text]) => [k, entryChecksum(text)]))
   for (;;) {
     const server = deps.state.serverChecksums ?? new Map<string, string>()
+    adoptStoredPushes(base, pushing, server)
     for (const [k, text] of [...entries]) {
       if (scanned.has(k) || server.get(k) === sums.get(k)) continue
       scanned.add(k)
@@ -325,12 +347,15 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
       return true
     })
     if (!delta.length) {
-      await deps.base?.save(base)
+      await deps.base?.save(base, pushing)
       return sortedSkips(out)
     }
     let restart = false
     for (const batch of planBatches(delta, entries)) {
       const body = Object.fromEntries(batch.map((k) => [k, entries.get(k) as string]))
+      // Noted before it leaves: if no answer comes, the next sync can still tell it was stored.
+      for (const k of batch) pushing.set(k, sums.get(k)!)
+      await deps.base?.save(base, pushing)
       const r = await withRetries(() => deps.api.put(deps.repo, body, deps.state.etag), deps)
       out.batches++
       if (r.status === 200) {
@@ -338,6 +363,7 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
         for (const k of batch) {
           server.set(k, sums.get(k)!)
           base.set(k, sums.get(k)!)
+          pushing.delete(k)
           done.add(k)
           out.pushed.push(k)
         }
@@ -368,7 +394,7 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
       break
     }
     if (!restart) {
-      await deps.base?.save(base)
+      await deps.base?.save(base, pushing)
       return sortedSkips(out)
     }
   }

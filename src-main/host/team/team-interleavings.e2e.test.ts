@@ -148,11 +148,16 @@ describe('team sync: a push the server stored whose answer was lost', () => {
     const repo = 'acme/lost-answer'
     const token = await server.token(repo)
     let dropNextPutAnswer = false
-    // The PUT reaches the server and is stored; the client only sees the connection fail.
+    let stopAfterDrop = false
+    let down = false
+    // The PUT reaches the server and is stored; the client only sees the connection fail. `down`:
+    // nothing reaches the server (it stopped right after storing).
     const dropping: typeof fetch = async (input, init) => {
+      if (down) throw new TypeError('fetch failed: connect ECONNREFUSED')
       const res = await fetch(input, init)
       if (init?.method === 'PUT' && dropNextPutAnswer) {
         dropNextPutAnswer = false
+        down = stopAfterDrop
         await res.arrayBuffer()
         throw new TypeError('fetch failed: socket hang up')
       }
@@ -174,5 +179,21 @@ describe('team sync: a push the server stored whose answer was lost', () => {
     const push = await A.push()
     expect(push.pushed).toEqual(['k.md'])
     expect((await server.store.getRepo(repo))?.entries.get('k.md')?.content).toBe('third\n')
+
+    // Worse: the server stores the push and stops before answering; the retry finds nobody and the
+    // sync fails. The next sync must still know the stored copy is this client's own edit.
+    await A.edit('fourth\n')
+    dropNextPutAnswer = true
+    stopAfterDrop = true
+    await expect(A.push()).rejects.toThrow()
+    down = false
+    expect((await server.store.getRepo(repo))?.entries.get('k.md')?.content).toBe('fourth\n')
+    await A.edit('fifth\n')
+    const again = await A.pull()
+    expect(again.conflicts).toEqual([])
+    expect(again.pending).toEqual(['k.md'])
+    expect(readFileSync(A.file, 'utf8')).toBe('fifth\n')
+    expect((await A.push()).pushed).toEqual(['k.md'])
+    expect((await server.store.getRepo(repo))?.entries.get('k.md')?.content).toBe('fifth\n')
   })
 })
