@@ -164,21 +164,25 @@ describe('team sync: a push the server stored whose answer was lost', () => {
       return res
     }
     const A = client(server.url, token, repo, dropping)
+    const onServer = async () => (await server.store.getRepo(repo))?.entries.get('k.md')?.content
+    /** The user edits again after a push whose answer was lost: that edit waits for, then makes, the next push. */
+    const nextEditIsPushed = async (text: string) => {
+      await A.edit(text)
+      const pull = await A.pull()
+      expect(pull.conflicts).toEqual([])
+      expect(pull.pending).toEqual(['k.md'])
+      expect(readFileSync(A.file, 'utf8')).toBe(text)
+      expect((await A.push()).pushed).toEqual(['k.md'])
+      expect(await onServer()).toBe(text)
+    }
     await A.edit('first\n')
     await A.push()
     await A.edit('second\n')
     dropNextPutAnswer = true
     // The retry finds the server already holding "second" (412, then equal hashes): nothing to send.
     await A.push()
-    expect((await server.store.getRepo(repo))?.entries.get('k.md')?.content).toBe('second\n')
-    await A.edit('third\n')
-    const pull = await A.pull()
-    expect(pull.conflicts).toEqual([])
-    expect(pull.pending).toEqual(['k.md'])
-    expect(readFileSync(A.file, 'utf8')).toBe('third\n')
-    const push = await A.push()
-    expect(push.pushed).toEqual(['k.md'])
-    expect((await server.store.getRepo(repo))?.entries.get('k.md')?.content).toBe('third\n')
+    expect(await onServer()).toBe('second\n')
+    await nextEditIsPushed('third\n')
 
     // Worse: the server stores the push and stops before answering; the retry finds nobody and the
     // sync fails. The next sync must still know the stored copy is this client's own edit.
@@ -187,13 +191,7 @@ describe('team sync: a push the server stored whose answer was lost', () => {
     stopAfterDrop = true
     await expect(A.push()).rejects.toThrow()
     down = false
-    expect((await server.store.getRepo(repo))?.entries.get('k.md')?.content).toBe('fourth\n')
-    await A.edit('fifth\n')
-    const again = await A.pull()
-    expect(again.conflicts).toEqual([])
-    expect(again.pending).toEqual(['k.md'])
-    expect(readFileSync(A.file, 'utf8')).toBe('fifth\n')
-    expect((await A.push()).pushed).toEqual(['k.md'])
-    expect((await server.store.getRepo(repo))?.entries.get('k.md')?.content).toBe('fifth\n')
+    expect(await onServer()).toBe('fourth\n')
+    await nextEditIsPushed('fifth\n')
   })
 })
