@@ -2,7 +2,8 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { agentSocketPath, offerAgentJob } from '../src-main/host/integrations/agent-socket-client.js'
-import { cliWorkspace, pairedRatio, percentile, table } from './lib.js'
+import { signalAndWait } from '../test/helpers/child-process.js'
+import { cliWorkspace, pairedRatio, percentile, startMemdirWeb, table } from './lib.js'
 
 const CLI = join(import.meta.dirname, '..', 'bin', 'memdir.js')
 
@@ -52,32 +53,17 @@ function cpuTicks(pid: number): number | undefined {
  * index): settled once it uses under 5 % of a core for two seconds running, at most two minutes.
  */
 async function startApp(env: NodeJS.ProcessEnv, project: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [CLI, 'web', '--cwd', project], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  await new Promise<void>((resolve, reject) => {
-    child.on('exit', (code) => reject(new Error(`memdir web exited ${code}`)))
-    child.stdout!.on('data', (c: Buffer) => c.toString().includes('running at') && resolve())
-  })
+  const { app } = await startMemdirWeb(env, project)
   const socket = agentSocketPath(env.MEMDIR_DATA_DIR!)
   while (!(await offerAgentJob(socket, { type: 'ping' }, 1000)).accepted) await sleep(100)
   let quiet = 0
-  for (let s = 0, last = cpuTicks(child.pid!); s < 120 && quiet < 2 && last !== undefined; s++) {
+  for (let s = 0, last = cpuTicks(app.pid!); s < 120 && quiet < 2 && last !== undefined; s++) {
     await sleep(1000)
-    const now = cpuTicks(child.pid!)!
+    const now = cpuTicks(app.pid!)!
     quiet = now - last < 5 ? quiet + 1 : 0 // ticks are 10 ms: under 50 ms of CPU in a second
     last = now
   }
-  return child
-}
-
-function stopApp(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve()
-    child.once('exit', () => resolve())
-    child.kill('SIGTERM')
-  })
+  return app
 }
 
 /**
@@ -139,7 +125,7 @@ export async function benchHooks(sizes = [200, 20_000], runs = 21): Promise<void
       }
     }
   } finally {
-    for (const app of apps) await stopApp(app)
+    for (const app of apps) await signalAndWait(app, 'SIGTERM')
     for (const w of worlds) w.cleanup()
   }
   const rows = [...hook.keys()].map((key) => {

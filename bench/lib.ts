@@ -1,6 +1,10 @@
+import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { waitForOutput } from '../test/helpers/child-process.js'
+
+const CLI = join(import.meta.dirname, '..', 'bin', 'memdir.js')
 
 /** Median wall time of `runs` runs of fn, in ms, after `warmup` untimed runs (JIT tier-up). */
 export async function timeIt(fn: () => Promise<unknown>, runs = 5, warmup = 1): Promise<number> {
@@ -99,4 +103,21 @@ export function cliWorkspace(prefix: string, n: number) {
     CLAUDE_COWORK_MEMORY_PATH_OVERRIDE: memoryDir,
   }
   return { dir, memoryDir, project, env, cleanup }
+}
+
+/**
+ * `memdir web` in its own process: the host the desktop app runs in its main process, serving the
+ * built renderer, apart from the bench (as the app is apart from its renderer and from the agents
+ * that call it). Resolves once it serves, with its URL (which carries the access token).
+ */
+export async function startMemdirWeb(
+  env: NodeJS.ProcessEnv,
+  project: string,
+): Promise<{ app: ChildProcess; url: string }> {
+  const app = spawn(process.execPath, [CLI, 'web', '--cwd', project], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const [, url] = await waitForOutput(app, /running at (\S+)/, 'memdir web', { ms: 120_000 })
+  return { app, url: url as string }
 }

@@ -1,13 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { sanitizePath } from '../src-main/core/paths/sanitize.js'
 import { CHROMIUM, CHROMIUM_ARGS } from '../test/helpers/chromium.js'
-import { benchDir, generateMemories, percentile, ratio, table } from './lib.js'
+import { signalAndWait } from '../test/helpers/child-process.js'
+import { benchDir, generateMemories, percentile, ratio, startMemdirWeb, table } from './lib.js'
 
 const ROOT = new URL('..', import.meta.url).pathname
-const CLI = join(ROOT, 'bin', 'memdir.js')
 const SIZES = [200, 10_000] as const
 const LOAD_ROUNDS = 7
 /** What is typed, one character at a time: 112 keystrokes, words of the generated memories' bodies. */
@@ -75,28 +75,8 @@ async function openWorkspace(count: number): Promise<Workspace> {
   const project = join(dir, 'proj')
   generateMemories(join(env.CLAUDE_CONFIG_DIR, 'projects', sanitizePath(project), 'memory'), count)
   mkdirSync(project, { recursive: true })
-  const app = spawn(process.execPath, [CLI, 'web', '--cwd', project], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = ''
-    app.on('exit', (code) => reject(new Error(`memdir web exited ${code}`)))
-    app.stdout.on('data', (c: Buffer) => {
-      out += c.toString()
-      const m = /running at (\S+)/.exec(out)
-      if (m) resolve(m[1]!)
-    })
-  })
+  const { app, url } = await startMemdirWeb(env, project)
   return { count, app, url, cleanup }
-}
-
-function closeWorkspace(ws: Workspace): Promise<void> {
-  return new Promise((resolve) => {
-    if (ws.app.exitCode !== null) return resolve()
-    ws.app.once('exit', () => resolve())
-    ws.app.kill('SIGTERM')
-  })
 }
 
 /**
@@ -205,7 +185,7 @@ export async function benchUi(): Promise<void> {
   } finally {
     await browser.close()
     for (const ws of spaces) {
-      await closeWorkspace(ws)
+      await signalAndWait(ws.app, 'SIGTERM')
       ws.cleanup()
     }
   }

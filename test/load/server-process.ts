@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { assertCliBuilt, BIN } from '../helpers/built-cli.js'
+import { signalAndWait, waitForOutput } from '../helpers/child-process.js'
 
 export interface ServerProcessOptions {
   /** PostgreSQL; without it the instance uses SQLite at `dataFile`. */
@@ -40,21 +41,10 @@ export class TeamServerProcess {
     this.child = child
     let err = ''
     child.stderr!.on('data', (c: Buffer) => (err += c.toString()))
-    this.url = await new Promise<string>((resolve, reject) => {
-      let out = ''
-      const onData = (c: Buffer) => {
-        out += c.toString()
-        const m = /team memory server on (http:\/\/\S+)/.exec(out)
-        if (m) {
-          child.stdout!.off('data', onData)
-          child.stdout!.resume() // the access log keeps coming: read and drop it
-          resolve(m[1] as string)
-        }
-      }
-      child.stdout!.on('data', onData)
-      child.once('exit', (code) => reject(new Error(`team-server exited (${code}) before listening: ${err}`)))
-      setTimeout(() => reject(new Error(`team-server did not start within 20 s: ${err}`)), 20_000).unref()
+    const [, url] = await waitForOutput(child, /team memory server on (http:\/\/\S+)/, 'team-server', {
+      why: () => err,
     })
+    this.url = url as string
     this.port = Number(new URL(this.url).port)
     return this.url
   }
@@ -70,10 +60,6 @@ export class TeamServerProcess {
   }
 
   private async signal(sig: NodeJS.Signals): Promise<void> {
-    const child = this.child
-    if (!child || !this.running) return
-    const exited = new Promise<void>((r) => child.once('exit', () => r()))
-    child.kill(sig)
-    await exited
+    if (this.child) await signalAndWait(this.child, sig)
   }
 }
