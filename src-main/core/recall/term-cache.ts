@@ -104,9 +104,10 @@ export class TermCache {
     if (!Array.isArray(this.cache.shared)) this.cache.shared = [...synonymTable()]
     const before = this.cache.size
     await this.cache.save(scanned.map((h) => h.filename))
-    if (this.cache.size !== before) this.changes++
     // A memory the save dropped (deleted, or no longer scanned) leaves the index too.
-    if (this.lists && this.lists.size !== this.cache.size) this.lists.retain((f) => this.cache.has(f))
+    const dropFromLists = !!this.lists && this.lists.size !== this.cache.size
+    if (dropFromLists) this.lists!.retain((f) => this.cache.has(f))
+    if (dropFromLists || this.cache.size !== before) this.changes++
     if (this.indexed) this.saved = { of: scanned, changes: this.changes }
   }
 }

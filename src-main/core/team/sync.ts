@@ -330,8 +330,9 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
     const delta = allowed.filter((k) => {
       if (done.has(k)) return false
       if (server.get(k) === sums.get(k)) {
-        // Both sides agree, e.g. a push the server stored whose answer was lost: that is the new
-        // base, or the next local edit would read as a conflict and lose to this older version.
+        // Both sides hold the same content (another client wrote it too, or a push of this one
+        // was stored unanswered): that is agreement, or the next local edit would read as a
+        // conflict and lose to this copy.
         base.set(k, sums.get(k)!)
         return false
       }
