@@ -14,11 +14,12 @@ export interface SyncBaseState {
   pushing: Map<string, string>
 }
 
+/** The string values of a JSON object; anything else (a string, a list) holds none. */
 const stringEntries = (v: unknown) =>
   new Map(
-    Object.entries((v as Record<string, unknown> | undefined) ?? {}).filter(
-      (e): e is [string, string] => typeof e[1] === 'string',
-    ),
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string')
+      : [],
   )
 
 /**
