@@ -3,7 +3,7 @@ import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { Env } from '../../core/paths/context.js'
 import { createModelClient } from '../../core/model/client.js'
 import { inlineScanner } from '../../core/store/scan-worker-client.js'
-import { cachedScan, termCacheFor } from '../../host/memories/memory-caches.js'
+import { cachedScan, termIndexFor } from '../../host/memories/memory-caches.js'
 import { recallForPrompt, type PromptRecallResult } from '../../host/previews/prompt-recall.js'
 import { selectorTimeoutMs } from '../../host/previews/selector-deadline.js'
 import { loadAppSettings } from '../../host/settings/app-data.js'
@@ -25,7 +25,7 @@ export async function runPromptHook(input: UserPromptSubmitHook, env: Env): Prom
   const timeoutMs = selectorTimeoutMs(env)
   return recallForPrompt(ctx, input, {
     scan: cachedScan(ctx, Infinity),
-    termCache: termCacheFor(ctx, getAutoMemPath(ctx)),
+    termCache: termIndexFor(ctx, getAutoMemPath(ctx)),
     scanner: inlineScanner,
     client: createModelClient(modelConfigOf(loadEffectiveConfig(ctx)), { maxRetries: 0, timeoutMs }),
     selectorTimeoutMs: timeoutMs,

@@ -1,6 +1,6 @@
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
-import { cachedScan, termCacheFor } from '../../host/memories/memory-caches.js'
+import { cachedScan, termIndexFor } from '../../host/memories/memory-caches.js'
 import { modelRuntimeFor } from '../../host/settings/model-runtime.js'
 import { recallPreview } from '../../host/previews/recall-view.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
@@ -26,7 +26,7 @@ export async function recallCommand(
     client,
     recentTools: tools,
     projectRoot: ctx.projectRoot,
-    termCache: termCacheFor(ctx, memoryDir),
+    termCache: termIndexFor(ctx, memoryDir),
     scan: cachedScan(ctx, Infinity),
     scanner: scannerFor(ctx),
   })

@@ -41,7 +41,7 @@ export async function watchCommand(ctx: ProjectContext, io: CliIO, signal: Abort
   const ours = (cwd: string) => getAutoMemPath(createProjectContext({ cwd, env: ctx.env })) === memoryDir
   const elsewhere = { accepted: false, reason: 'watching another project' }
   // Kept for the life of the watch: a prompt's recall reuses the terms read for the last one.
-  const termCache = termCacheFor(ctx, memoryDir, true)
+  const termCache = termCacheFor(ctx, memoryDir)
   const socket = await listenForAgentJobs(getAppDataDir(ctx), {
     turnEnded: async (job) => {
       if (!ours(job.projectRoot)) return elsewhere

@@ -3,7 +3,7 @@ import type { ModelClient } from '../model/client.js'
 import { formatMemoryManifest } from '../store/manifest.js'
 import { MAX_MEMORY_FILES, type MemoryHeader, type Scanner, scanMemoryFiles } from '../store/scan.js'
 import { rankMemoriesOffline } from './offline-ranker.js'
-import type { TermCache } from './term-cache.js'
+import type { TermSource } from './term-source.js'
 import {
   buildSelectorUserMessage,
   MAX_RECALLED,
@@ -32,7 +32,7 @@ export interface RecallOptions {
   /** When the selector call fails or times out, answer with the offline ranker (labelled) instead. */
   offlineFallback?: boolean
   /** The offline ranker's terms from earlier runs (saved back after ranking). */
-  termCache?: TermCache
+  termCache?: TermSource
   /** Where memory files are read (the entry point's choice); default: defaultScanner(). */
   scanner?: Scanner
 }

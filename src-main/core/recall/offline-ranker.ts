@@ -1,8 +1,7 @@
 import { bodyOf } from '../store/frontmatter.js'
 import { type MemoryHeader, readHeads, type Scanner } from '../store/scan.js'
 import { MAX_RECALLED } from './selector-prompt.js'
-import type { DocTerms, TermCache } from './term-cache.js'
-import type { TermPostings } from './term-postings.js'
+import type { DocTerms, IndexedTerms, TermSource } from './term-source.js'
 import { packedTermMatcher, type PackedTerms, packTerms, synonymTable, termsOf } from './terms.js'
 
 export { tokenize } from './terms.js'
@@ -60,35 +59,38 @@ function docTermsOf(header: MemoryHeader, head: string): DocTerms {
 }
 
 /**
- * Each candidate's terms, from the cache where the file is unchanged, else from its head; `cached`
- * says which came from the cache.
+ * The terms of the candidates at `places`, from the cache where the file is unchanged, else from
+ * its head (and cached); `fromCache` says whether none had to be read.
  */
-async function termsOfCandidates(
+async function termsAt(
   candidates: readonly MemoryHeader[],
-  cache: TermCache | undefined,
+  places: readonly number[],
+  cache: TermSource | undefined,
   scanner: Scanner | undefined,
-): Promise<{ terms: (DocTerms | undefined)[]; cached: boolean[] }> {
-  const out = candidates.map((h) => cache?.get(h))
-  const cached = out.map((t) => t !== undefined)
-  const missing = candidates.filter((_, i) => !out[i])
-  if (!missing.length) return { terms: out, cached }
+): Promise<{ terms: (DocTerms | undefined)[]; fromCache: boolean }> {
+  const terms: (DocTerms | undefined)[] = new Array(candidates.length)
+  const missing: number[] = []
+  for (const at of places) {
+    terms[at] = cache?.get(candidates[at]!)
+    if (!terms[at]) missing.push(at)
+  }
+  if (!missing.length) return { terms, fromCache: true }
   const heads = await readHeads(
-    missing.map((h) => h.filePath),
+    missing.map((at) => candidates[at]!.filePath),
     BODY_LINES,
     scanner,
   )
-  let k = 0
-  candidates.forEach((header, i) => {
-    if (out[i]) return
-    const head = heads[k++]
+  missing.forEach((at, k) => {
+    const head = heads[k]
     if (!head) return
-    const terms = docTermsOf(header, head.content)
-    out[i] = terms
+    const header = candidates[at]!
+    const t = docTermsOf(header, head.content)
+    terms[at] = t
     // The header came from an earlier read: cache only what both reads saw alike.
     if (head.mtimeMs === header.mtimeMs && head.size === header.size)
-      cache?.set({ ...header, size: head.size }, terms)
+      cache?.set({ ...header, size: head.size }, t)
   })
-  return { terms: out, cached }
+  return { terms, fromCache: false }
 }
 
 export interface RankedMemory {
@@ -103,7 +105,7 @@ export interface RankOptions {
   /** File paths of candidates left out (already shown this session): as if not in the list. */
   exclude?: ReadonlySet<string>
   /** Terms kept from earlier runs; updated with what this run had to read. */
-  cache?: TermCache
+  cache?: TermSource
   /** Where the heads of uncached memories are read. */
   scanner?: Scanner
   /** Other cut-offs than TUNING (the bench's tuning grid). */
@@ -144,12 +146,14 @@ function matchFields(
 
 /** What a ranking reads of its candidates before it looks at the query. */
 interface Corpus {
-  terms: (DocTerms | undefined)[]
-  /** The cache's postings when it keeps them, and id → place among the candidates (-1: none). */
-  postings: TermPostings | undefined
+  /** Each memory's terms' total, by place among the candidates; -1: it has none (unreadable). */
+  length: Float64Array
+  /** The postings the term source keeps, and id → place among the candidates (-1: none). */
+  index: IndexedTerms | undefined
   placeOf: Int32Array | undefined
-  /** Places of the memories the postings do not answer for: matched by regex per query. */
+  /** Places of the memories the postings do not answer for, matched by regex per query, and their terms. */
   unindexed: number[]
+  terms: (DocTerms | undefined)[]
   /** Memories with terms, and their terms' total. */
   count: number
   lengths: number
@@ -159,28 +163,30 @@ interface Corpus {
 
 async function corpusOf(
   candidates: readonly MemoryHeader[],
-  cache: TermCache | undefined,
+  cache: TermSource | undefined,
   scanner: Scanner | undefined,
 ): Promise<{ value: Corpus; fromCache: boolean }> {
-  const { terms, cached } = await termsOfCandidates(candidates, cache, scanner)
-  const postings = cache?.postings()
-  const placeOf = postings ? new Int32Array(postings.idCount).fill(-1) : undefined
-  const unindexed: number[] = []
+  const index = cache?.indexed()
+  const placeOf = index ? new Int32Array(index.idCount).fill(-1) : undefined
+  const length = new Float64Array(candidates.length).fill(-1)
+  const unlisted: number[] = []
+  candidates.forEach((header, at) => {
+    const id = index ? index.idOf(header) : -1
+    if (id < 0) return void unlisted.push(at)
+    placeOf![id] = at
+    length[at] = index!.lengthOf(id)
+  })
+  const { terms, fromCache } = await termsAt(candidates, unlisted, cache, scanner)
+  const unindexed = unlisted.filter((at) => terms[at])
+  for (const at of unindexed) length[at] = terms[at]![0]
   let count = 0
   let lengths = 0
-  candidates.forEach((header, at) => {
-    const t = terms[at]
-    if (!t) return
-    count++
-    lengths += t[0]
-    const id = placeOf && cached[at] ? postings!.idOf(header.filename) : undefined
-    if (id !== undefined) placeOf![id] = at
-    else unindexed.push(at)
-  })
-  return {
-    value: { terms, postings, placeOf, unindexed, count, lengths },
-    fromCache: cached.every(Boolean),
-  }
+  for (const n of length)
+    if (n >= 0) {
+      count++
+      lengths += n
+    }
+  return { value: { length, index, placeOf, unindexed, terms, count, lengths }, fromCache }
 }
 
 /**
@@ -199,7 +205,7 @@ export async function rankMemoriesOffline(
   if (!own.length) return []
   const build = () => corpusOf(candidates, opts.cache, opts.scanner)
   const c = opts.cache ? await opts.cache.prepared(candidates, build) : (await build()).value
-  const { terms, postings, placeOf } = c
+  const { length, index: postings, placeOf, terms } = c
   // Left-out memories are not part of the corpus either (its size and average length).
   let { count: corpus, lengths } = c
   let skip: Uint8Array | undefined
@@ -210,10 +216,9 @@ export async function rankMemoriesOffline(
       const at = c.placeByPath.get(path)
       if (at === undefined || skip[at]) continue
       skip[at] = 1
-      const t = terms[at]
-      if (t) {
+      if (length[at]! >= 0) {
         corpus--
-        lengths -= t[0]
+        lengths -= length[at]!
       }
     }
   }
@@ -284,7 +289,7 @@ export async function rankMemoriesOffline(
   const best = new Float64Array(hits.length * G)
   const gain = new Float64Array(hits.length * G)
   eachMatch((at, j, n, d, b) => {
-    const norm = K1 * (1 - B + (B * terms[at]![0]) / avgLen)
+    const norm = K1 * (1 - B + (B * length[at]!) / avgLen)
     const tf = FIELDS.name * n + FIELDS.description * d + FIELDS.body * b
     const saturated = idfs[j]! * ((tf * (K1 + 1)) / (tf + norm))
     const where = n + d > 0 ? 1 : tune.bodyOnly

@@ -1,14 +1,8 @@
 import type { MemoryHeader } from '../store/memory-header.js'
 import { StampedCache } from '../store/stamped-cache.js'
+import type { DocTerms, IndexedTerms, TermSource } from './term-source.js'
 import { TermPostings } from './term-postings.js'
 import { seedSynonymTable, synonymTable, termsVersion } from './terms.js'
-
-/**
- * What the offline ranker needs of one memory: its terms' total (the length BM25 normalises by)
- * and each field's packed terms (terms.ts packTerms). A tuple, as it is stored: a prompt reads
- * one per memory, and a lookup then allocates nothing.
- */
-export type DocTerms = readonly [length: number, name: string, description: string, body: string]
 
 const isStored = (v: unknown): v is DocTerms =>
   Array.isArray(v) &&
@@ -19,16 +13,14 @@ const isStored = (v: unknown): v is DocTerms =>
   typeof v[3] === 'string'
 
 /**
- * The offline ranker's terms of each memory, kept between runs in one file per memory dir, so a
- * prompt hook re-reads and re-tokenises only the memories that changed (see StampedCache). Terms
- * of another vocabulary or stemmer (termsVersion) are not used.
- *
- * A long-running process (the app, `memdir watch`) asks for it `indexed`: it then also keeps which
- * memories have each term (TermPostings), so a prompt's ranking reads the query terms' lists.
+ * The offline ranker's terms of each memory for a long-running process (the app, `memdir watch`):
+ * kept in memory with which memories have each term (TermPostings), so a prompt's ranking reads
+ * the query terms' lists, and in one file per memory dir between launches, so a launch re-reads
+ * and re-tokenises only the memories that changed (see StampedCache). Terms of another vocabulary
+ * or stemmer (termsVersion) are not used. A short-lived process uses TermIndex instead.
  */
-export class TermCache {
+export class TermCache implements TermSource {
   private readonly cache: StampedCache<DocTerms>
-  private readonly indexed: boolean
   private lists: TermPostings | undefined
   /** Bumped by whatever changes what a lookup or the postings answer. */
   private changes = 0
@@ -37,10 +29,9 @@ export class TermCache {
 
   constructor(
     readonly file: string,
-    opts: { blocking?: boolean; indexed?: boolean } = {},
+    opts: { blocking?: boolean } = {},
   ) {
     this.cache = new StampedCache(file, termsVersion(), isStored, opts.blocking)
-    this.indexed = opts.indexed ?? false
   }
 
   /** Loads the file, and the stemmed synonym table kept in it (stemming the vocabulary costs a cold process ms). */
@@ -60,11 +51,11 @@ export class TermCache {
     const kept = this.cache.set(header.filename, header.mtimeMs, header.size, terms)
     if (!kept) return
     this.changes++
-    this.lists?.add(header.filename, [terms[1], terms[2], terms[3]])
+    this.lists?.add(header.filename, terms)
   }
 
   /**
-   * What `build` makes of these candidates, kept (indexed only) while they are the same list and
+   * What `build` makes of these candidates, kept while they are the same list and
    * nothing here changed: the app ranks every prompt against the index's one list until a file
    * changes, and its per-memory lookups need not run again. Kept only when `build` took every
    * memory's terms from here (`fromCache`): terms it had to read, of a file too new to cache, are
@@ -78,23 +69,27 @@ export class TermCache {
     if (memo && memo.of === candidates && memo.changes === this.changes) return memo.value as T
     const changes = this.changes
     const { value, fromCache } = await build()
-    if (this.indexed && fromCache && changes === this.changes) this.memo = { of: candidates, changes, value }
+    if (fromCache && changes === this.changes) this.memo = { of: candidates, changes, value }
     return value
   }
 
   /**
-   * The postings of the cached terms (which memories have a term, how often per field), kept while
-   * this process runs; undefined when this cache keeps no index. They answer only for memories
-   * get() returned terms for: a memory whose file changed since has old entries here.
+   * The postings of the cached terms, kept while this process runs. They answer only for memories
+   * get() returns terms for: a memory whose file changed since has old entries there.
    */
-  postings(): TermPostings | undefined {
-    if (!this.indexed) return undefined
+  indexed(): IndexedTerms {
     if (!this.lists || this.lists.wasteful) {
       this.lists = new TermPostings()
-      for (const [f, v] of this.cache.values()) this.lists.add(f, [v[1], v[2], v[3]])
+      for (const [f, v] of this.cache.values()) this.lists.add(f, v)
       this.changes++
     }
-    return this.lists
+    const lists = this.lists
+    return {
+      idCount: lists.idCount,
+      idOf: (header) => (this.get(header) ? (lists.idOf(header.filename) ?? -1) : -1),
+      lengthOf: (id) => lists.lengthOf(id),
+      list: (term) => lists.list(term),
+    }
   }
 
   /** Writes the cache when it changed, keeping only the memories of the scan recall ranked from. */
@@ -108,6 +103,6 @@ export class TermCache {
     const dropFromLists = !!this.lists && this.lists.size !== this.cache.size
     if (dropFromLists) this.lists!.retain((f) => this.cache.has(f))
     if (dropFromLists || this.cache.size !== before) this.changes++
-    if (this.indexed) this.saved = { of: scanned, changes: this.changes }
+    this.saved = { of: scanned, changes: this.changes }
   }
 }

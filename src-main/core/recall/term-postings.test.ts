@@ -6,7 +6,11 @@ import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import { scanMemoryFiles } from '../store/scan.js'
 import { serializeMemoryFile } from '../store/frontmatter.js'
 import { rankMemoriesOffline } from './offline-ranker.js'
+import { PostingsFile } from './postings-file.js'
 import { TermCache } from './term-cache.js'
+import type { TermSource } from './term-source.js'
+import { TermIndex } from './term-index.js'
+import { termsVersion } from './terms.js'
 
 const DAY = 86_400
 const QUERIES = [...HARBOR_TUNE, ...HARBOR_HELD_OUT].map((q) => q.query)
@@ -23,7 +27,7 @@ function put(dir: string, file: string, content: string, ageDays: number): void 
  */
 async function answers(
   dir: string,
-  cache: TermCache | undefined,
+  cache: TermSource | (() => TermSource) | undefined,
   leaveOut?: { files: string[]; how: 'excluded' | 'filtered' },
 ): Promise<string[]> {
   const scanned = await scanMemoryFiles(dir, { limit: Infinity })
@@ -32,10 +36,13 @@ async function answers(
   const exclude = leaveOut?.how === 'excluded' ? shown : undefined
   const out: string[] = []
   for (const q of QUERIES) {
-    const ranked = await rankMemoriesOffline(q, candidates, { cache, exclude })
+    // A function: a new store per query, as each hook process opens its own and saves it back.
+    const each = typeof cache === 'function' ? cache() : cache
+    const ranked = await rankMemoriesOffline(q, candidates, { cache: each, exclude })
     out.push(`${q} → ${ranked.map((r) => `${r.header.filename}:${r.score.toFixed(6)}`).join(' ')}`)
+    if (each !== cache) await each?.save(scanned)
   }
-  await cache?.save(scanned)
+  if (typeof cache !== 'function') await cache?.save(scanned)
   return out
 }
 
@@ -44,7 +51,7 @@ describe('term postings (the ranker index a long-running process keeps)', () => 
     const dir = tempDir()
     HARBOR_MEMORIES.forEach((m, i) => put(dir, m.file, serializeMemoryFile(m), 30 + i))
     // One cache for the whole run, as the app keeps it; the plain ranker reads every file each time.
-    const indexed = new TermCache(join(tempDir(), 'terms.json'), { indexed: true })
+    const indexed = new TermCache(join(tempDir(), 'terms.json'))
     const plain = async () => answers(dir, undefined)
 
     const first = await answers(dir, indexed)
@@ -69,7 +76,7 @@ describe('term postings (the ranker index a long-running process keeps)', () => 
   it('leave out the memories a session was already shown exactly as a list without them would', async () => {
     const dir = tempDir()
     HARBOR_MEMORIES.forEach((m, i) => put(dir, m.file, serializeMemoryFile(m), 30 + i))
-    const indexed = new TermCache(join(tempDir(), 'terms.json'), { indexed: true })
+    const indexed = new TermCache(join(tempDir(), 'terms.json'))
     await answers(dir, indexed) // the app's index is warm
     // The best answers of a few queries, and a name that is no memory at all.
     const shown = ['nonexistent.md', ...HARBOR_MEMORIES.filter((_, i) => i % 9 === 0).map((m) => m.file)]
@@ -77,5 +84,65 @@ describe('term postings (the ranker index a long-running process keeps)', () => 
     expect(excluded).toEqual(await answers(dir, undefined, { files: shown, how: 'filtered' }))
     expect(excluded).not.toEqual(await answers(dir, indexed))
     expect(excluded.join('\n')).not.toContain(HARBOR_MEMORIES[0]!.file)
+  })
+})
+
+describe('the postings file a hook or `memdir recall` reads', () => {
+  it('ranks exactly as the plain ranker, through edits it answers around and the rewrite they lead to', async () => {
+    const dir = tempDir()
+    HARBOR_MEMORIES.forEach((m, i) => put(dir, m.file, serializeMemoryFile(m), 30 + i))
+    const file = join(tempDir(), 'recall.idx')
+    const hook = () => new TermIndex(file)
+    const plain = async () => answers(dir, undefined)
+    const held = () => {
+      const f = PostingsFile.load(file, termsVersion())
+      f?.close()
+      return f ? [...f.filenames()].sort() : []
+    }
+
+    expect(await answers(dir, hook)).toEqual(await plain())
+    expect(held()).toEqual(HARBOR_MEMORIES.map((m) => m.file).sort())
+
+    // A few edits, a new memory and a deleted one: fewer than the file is rewritten for, so each
+    // run reads the changed files itself and the file stays as it was.
+    const [a, b, c, d] = HARBOR_MEMORIES
+    put(dir, a!.file, serializeMemoryFile({ ...a!, body: `${b!.body}\n\n${c!.description}` }), 10)
+    put(dir, b!.file, serializeMemoryFile({ ...b!, body: 'Nothing here any more.' }), 10)
+    put(dir, 'new_memory.md', serializeMemoryFile({ ...c!, name: 'Copy of ' + c!.name }), 10)
+    rmSync(join(dir, d!.file))
+    const before = held()
+    const second = await answers(dir, hook)
+    expect(second).toEqual(await plain())
+    expect(held()).toEqual(before)
+
+    // Many more edits than that: the first run writes the file again, with every memory as it is now.
+    HARBOR_MEMORIES.slice(4, 40).forEach((m, i) =>
+      put(
+        dir,
+        m.file,
+        serializeMemoryFile({ ...m, body: `${m.body}\n\n${HARBOR_MEMORIES[i + 50]!.body}` }),
+        5,
+      ),
+    )
+    const third = await answers(dir, hook)
+    expect(third).toEqual(await plain())
+    expect(third).not.toEqual(second)
+    expect(held()).toContain('new_memory.md')
+    expect(held()).not.toContain(d!.file)
+
+    // Edited just now: too new to keep (racily clean), read from the file every time.
+    put(dir, a!.file, serializeMemoryFile({ ...a!, body: d!.body }), 0)
+    expect(await answers(dir, hook)).toEqual(await plain())
+  })
+
+  it('leaves out the memories a session was already shown exactly as a list without them would', async () => {
+    const dir = tempDir()
+    HARBOR_MEMORIES.forEach((m, i) => put(dir, m.file, serializeMemoryFile(m), 30 + i))
+    const file = join(tempDir(), 'recall.idx')
+    await answers(dir, () => new TermIndex(file))
+    const shown = ['nonexistent.md', ...HARBOR_MEMORIES.filter((_, i) => i % 9 === 0).map((m) => m.file)]
+    expect(await answers(dir, () => new TermIndex(file), { files: shown, how: 'excluded' })).toEqual(
+      await answers(dir, undefined, { files: shown, how: 'filtered' }),
+    )
   })
 })

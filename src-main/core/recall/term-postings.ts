@@ -1,3 +1,6 @@
+import type { DocTerms } from './term-source.js'
+import { fieldCounts } from './terms.js'
+
 /**
  * Which memories have a term, and how often in each field, for a process that ranks many prompts
  * against the same memories (the app, `memdir watch`): the ranker then reads the query terms'
@@ -9,30 +12,26 @@
 export class TermPostings {
   private readonly current = new Map<string, number>()
   private owners: string[] = []
+  private lengths: number[] = []
   /** Per term, flat entries: id, then its count in the name, description and body. */
   private lists = new Map<string, number[]>()
 
-  /** A memory's packed fields (see terms.ts packTerms: `|term*count|…`), name, description, body. */
-  add(filename: string, packedFields: readonly [string, string, string]): void {
+  /** A memory's terms (see term-cache.ts DocTerms): its total and packed name, description, body. */
+  add(filename: string, terms: DocTerms): void {
     const id = this.owners.length
     this.owners.push(filename)
+    this.lengths.push(terms[0])
     this.current.set(filename, id)
-    const counts = new Map<string, [number, number, number]>()
-    packedFields.forEach((packed, field) => {
-      for (const piece of packed.split('|')) {
-        const star = piece.lastIndexOf('*')
-        if (star <= 0) continue
-        const term = piece.slice(0, star)
-        let c = counts.get(term)
-        if (!c) counts.set(term, (c = [0, 0, 0]))
-        c[field] = Number(piece.slice(star + 1))
-      }
-    })
-    for (const [term, c] of counts) {
+    for (const [term, c] of fieldCounts([terms[1], terms[2], terms[3]])) {
       const list = this.lists.get(term)
       if (list) list.push(id, c[0], c[1], c[2])
       else this.lists.set(term, [id, c[0], c[1], c[2]])
     }
+  }
+
+  /** The terms' total of an id's memory (the length BM25 normalises by). */
+  lengthOf(id: number): number {
+    return this.lengths[id]!
   }
 
   /** Keeps only the memories `keep` says yes to. */

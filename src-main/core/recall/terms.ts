@@ -88,6 +88,24 @@ export function packTerms(terms: readonly string[]): PackedTerms {
   return { text, total: terms.length }
 }
 
+/** Each term of a memory's packed name, description and body, with its count in each. */
+export function fieldCounts(
+  packedFields: readonly [string, string, string],
+): Map<string, [number, number, number]> {
+  const counts = new Map<string, [number, number, number]>()
+  packedFields.forEach((packed, field) => {
+    for (const piece of packed.split('|')) {
+      const star = piece.lastIndexOf('*')
+      if (star <= 0) continue
+      const term = piece.slice(0, star)
+      let c = counts.get(term)
+      if (!c) counts.set(term, (c = [0, 0, 0]))
+      c[field] = Number(piece.slice(star + 1))
+    }
+  })
+  return counts
+}
+
 /**
  * Finds the given terms in packed fields: each match has the term in group 1 and its count in
  * group 2. One native regex pass per field does what a lookup per term would do in JavaScript.

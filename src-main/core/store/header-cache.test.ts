@@ -59,12 +59,31 @@ describe('header cache (CLI and hooks)', () => {
     utimesSync(writeFile(join(dir, 'team', 'new.md'), memory('New', 'just written')), STAMP + 9, STAMP + 9)
     expect(await scan(dir, cacheFile)).toEqual(await plain())
     expect(await scan(dir, cacheFile, 3)).toEqual(await plain(3))
-    // What the last scan saw is what the file keeps: the 3 newest, the deleted one gone.
-    expect(Object.keys(JSON.parse(readFileSync(cacheFile, 'utf8')).files).sort()).toEqual([
+    // What the file keeps: every file the last scan listed, read or not; the deleted one gone.
+    expect(JSON.parse(readFileSync(cacheFile, 'utf8')).names.sort()).toEqual([
+      'm0.md',
+      'm1.md',
+      'm2.md',
       'm3.md',
       'm4.md',
       'team/new.md',
     ])
+  })
+
+  it('keeps the headers a scan of all read through a scan of the newest few (no re-reading every file)', async () => {
+    const dir = tempDir()
+    const cacheFile = join(tempDir(), 'headers.json')
+    const paths = [0, 1, 2, 3].map((i) => {
+      const p = writeFile(join(dir, `m${i}.md`), memory(`M${i}`, `memory ${i}`))
+      utimesSync(p, STAMP + i, STAMP + i)
+      return p
+    })
+    await scan(dir, cacheFile) // all, as a prompt hook scans
+    await scan(dir, cacheFile, 2) // the newest 2, as `memdir list` does with its 200
+    // The oldest, rewritten with its stamp put back: only a kept header still says "memory 0".
+    writeFileSync(paths[0]!, memory('M0', 'memory X'))
+    utimesSync(paths[0]!, STAMP, STAMP)
+    expect(await scan(dir, cacheFile)).toContain('m0.md: memory 0')
   })
 
   it('does not keep a header of a file changed in the last seconds', async () => {

@@ -46,8 +46,20 @@ export class HeaderCache {
     this.cache.set(filename, mtimeMs, size, [name ?? null, description, type ?? null, format ?? null])
   }
 
-  /** Writes the cache when it changed, keeping only the headers of this scan. */
+  /** Every memory file a scan listed, read or not (see save). */
+  private listed: readonly string[] | undefined
+
+  /** The scan's listing of the dir: what save keeps entries for. */
+  sawFiles(files: readonly string[]): void {
+    this.listed = files
+  }
+
+  /**
+   * Writes the cache when it changed, keeping the headers of every file the scan listed: a scan of
+   * the newest 200 (`memdir list`) must not drop what a scan of all (a prompt hook) keeps, or
+   * the next one reads every other header again. A deleted file drops out.
+   */
   save(scanned: readonly MemoryHeader[]): Promise<void> {
-    return this.cache.save(scanned.map((h) => h.filename))
+    return this.cache.save(this.listed ?? scanned.map((h) => h.filename))
   }
 }

@@ -125,6 +125,7 @@ export function scanMemoryFilesSync(
 ): MemoryHeader[] {
   const listed = listMemoryFilesSync(memoryDir)
   const files = shard ? listed.filter((f) => shardOf(f, shard.count) === shard.index) : listed
+  cache?.sawFiles(files)
   const pathOf = memoryFilePathJoiner(memoryDir)
   if (files.length <= limit && !cache) return readAllHeaders(files, pathOf)
   const stamped = stampFiles(files, pathOf).sort(newestFirst)

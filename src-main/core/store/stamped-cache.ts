@@ -9,6 +9,13 @@ type Entry<T> = [mtimeMs: number, size: number, value: T]
 const RACY_MS = 3000
 
 /**
+ * Whether a file changed too recently for its stamps to tell a later edit apart: on a file system
+ * with coarse timestamps (HFS+: 1 s, FAT: 2 s) a second same-size edit within that window would
+ * keep the stamp, so what was worked out from it is not kept (git's "racily clean" rule).
+ */
+export const isRacilyClean = (mtimeMs: number, now = Date.now()): boolean => now - mtimeMs < RACY_MS
+
+/**
  * Values worked out from memory files, kept between runs of a short-lived process (a CLI command,
  * a hook) in one JSON file under Memdir's data dir, so the next run redoes the work only for the
  * files that changed. A value is used only while its file keeps the mtime and size it was worked
@@ -17,7 +24,14 @@ const RACY_MS = 3000
  * error.
  */
 export class StampedCache<T> {
+  /** Values set or checked in this process. */
   private entries = new Map<string, Entry<T>>()
+  /**
+   * The file's columns as read: a value is checked when it is looked up, so a run that looks at a
+   * few of many thousand memories builds and checks only those. Moved into `entries` (checked)
+   * before anything needs them all.
+   */
+  private stored: { index: Map<string, number>; stamps: unknown[]; values: unknown[] } | undefined
   private extra: unknown
   private loading: Promise<void> | undefined
   private dirty = false
@@ -60,17 +74,19 @@ export class StampedCache<T> {
 
   private take(text: string): void {
     try {
-      const data = JSON.parse(text) as { v?: unknown; files?: unknown; extra?: unknown }
-      if (data?.v === this.version && data.files && typeof data.files === 'object') {
-        // Checked once here, so a lookup (per memory, per prompt) only compares stamps.
-        this.entries = new Map(
-          Object.entries(data.files as Record<string, unknown>).filter((e): e is [string, Entry<T>] => {
-            const v = e[1]
-            return (
-              Array.isArray(v) && typeof v[0] === 'number' && typeof v[1] === 'number' && this.isValue(v[2])
-            )
-          }),
-        )
+      const data = JSON.parse(text) as Partial<Record<'v' | 'names' | 'stamps' | 'values' | 'extra', unknown>>
+      const { names, stamps, values } = data ?? {}
+      if (
+        data?.v === this.version &&
+        Array.isArray(names) &&
+        Array.isArray(stamps) &&
+        Array.isArray(values) &&
+        stamps.length === 2 * names.length &&
+        values.length === names.length
+      ) {
+        const index = new Map<string, number>()
+        names.forEach((name, i) => typeof name === 'string' && index.set(name, i))
+        this.stored = { index, stamps, values }
         this.extra = data.extra
       }
     } catch (e) {
@@ -79,20 +95,41 @@ export class StampedCache<T> {
     }
   }
 
+  /** Every stored entry of this version's shape moved into `entries`, for what needs them all. */
+  private all(): Map<string, Entry<T>> {
+    const s = this.stored
+    this.stored = undefined
+    if (s)
+      for (const [name, i] of s.index) {
+        const [mtimeMs, size, value] = [s.stamps[2 * i], s.stamps[2 * i + 1], s.values[i]]
+        if (
+          !this.entries.has(name) &&
+          typeof mtimeMs === 'number' &&
+          typeof size === 'number' &&
+          this.isValue(value)
+        )
+          this.entries.set(name, [mtimeMs, size, value])
+      }
+    return this.entries
+  }
+
   /** The value for a file, when the file has the mtime and size it had when the value was set. */
   get(filename: string, mtimeMs: number, size: number | undefined): T | undefined {
     const e = this.entries.get(filename)
-    return e && e[0] === mtimeMs && e[1] === size ? e[2] : undefined
+    if (e) return e[0] === mtimeMs && e[1] === size ? e[2] : undefined
+    const s = this.stored
+    const i = s?.index.get(filename)
+    if (i === undefined || s!.stamps[2 * i] !== mtimeMs || s!.stamps[2 * i + 1] !== size) return undefined
+    const value = s!.values[i]
+    return this.isValue(value) ? value : undefined
   }
 
   /**
-   * Keeps a value for a file, unless the file changed in the last few seconds: on a file system
-   * with coarse timestamps (HFS+: 1 s, FAT: 2 s) a second same-size edit within that window would
-   * keep the stamp, so such a file is worked out again next run (git's "racily clean" rule).
-   * Says whether the value was kept.
+   * Keeps a value for a file, unless the file changed in the last few seconds (isRacilyClean): such
+   * a file is worked out again next run. Says whether the value was kept.
    */
   set(filename: string, mtimeMs: number, size: number, value: T, now = Date.now()): boolean {
-    if (now - mtimeMs < RACY_MS) return false
+    if (isRacilyClean(mtimeMs, now)) return false
     this.entries.set(filename, [mtimeMs, size, value])
     this.dirty = true
     return true
@@ -100,17 +137,17 @@ export class StampedCache<T> {
 
   /** Every kept value with its file name, stamps unchecked (to build an index over them). */
   *values(): IterableIterator<[filename: string, value: T]> {
-    for (const [f, e] of this.entries) yield [f, e[2]]
+    for (const [f, e] of this.all()) yield [f, e[2]]
   }
 
   /** How many files have a value kept. */
   get size(): number {
-    return this.entries.size
+    return this.all().size
   }
 
   /** Whether a value is kept for the file, whatever its stamps. */
   has(filename: string): boolean {
-    return this.entries.has(filename)
+    return this.all().has(filename)
   }
 
   /** One more value kept with the entries, of the same version (not tied to a file). */
@@ -125,25 +162,34 @@ export class StampedCache<T> {
 
   /**
    * Writes the file when it changed, keeping only the files given (those the run looked at): a
-   * deleted file, or one no longer among the newest scanned, drops out.
+   * deleted file, or one the caller no longer lists, drops out.
    */
   async save(keep: Iterable<string>): Promise<void> {
     // Most saves change nothing (a process asking again about the same files): found with lookups,
-    // without copying the entries.
+    // without copying or checking the entries.
     const files = Array.isArray(keep) ? (keep as readonly string[]) : [...keep]
+    if (!this.dirty && !this.entries.size && this.stored) {
+      let present = 0
+      for (const f of files) if (this.stored.index.has(f)) present++
+      if (present === this.stored.index.size) return
+    }
+    const entries = this.all()
     let present = 0
-    for (const f of files) if (this.entries.has(f)) present++
-    if (!this.dirty && present === this.entries.size) return
-    if (present < this.entries.size) {
+    for (const f of files) if (entries.has(f)) present++
+    if (!this.dirty && present === entries.size) return
+    if (present < entries.size) {
       const wanted = new Set(files)
-      this.entries = new Map([...this.entries].filter(([f]) => wanted.has(f)))
+      this.entries = new Map([...entries].filter(([f]) => wanted.has(f)))
     }
     this.dirty = false
-    const text = JSON.stringify({
-      v: this.version,
-      files: Object.fromEntries(this.entries),
-      extra: this.extra,
-    })
+    const names = [...this.entries.keys()]
+    const stamps: number[] = []
+    const values: T[] = []
+    for (const [mtimeMs, size, value] of this.entries.values()) {
+      stamps.push(mtimeMs, size)
+      values.push(value)
+    }
+    const text = JSON.stringify({ v: this.version, names, stamps, values, extra: this.extra })
     try {
       await mkdir(dirname(this.file), { recursive: true, mode: 0o700 })
       await writeFileAtomic(this.file, text, { mode: 0o600, durable: false })

@@ -77,7 +77,7 @@ export class Workspace {
     this.memoryDir = resolveAutoMemPath(ctx).path
     this.teamDir = getTeamMemPath(ctx)
     this.index = new MemoryIndex(this.memoryDir, scanner)
-    this.termCache = termCacheFor(ctx, this.memoryDir, true)
+    this.termCache = termCacheFor(ctx, this.memoryDir)
     this.search = new MemorySearchIndex(
       [
         { dir: this.memoryDir, prefix: '' },

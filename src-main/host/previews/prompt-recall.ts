@@ -7,7 +7,7 @@ import { getAutoMemoryEnablement } from '../../core/paths/enablement.js'
 import { sanitizePath } from '../../core/paths/sanitize.js'
 import type { ModelClient } from '../../core/model/client.js'
 import { RecallSession } from '../../core/recall/recall-session.js'
-import type { TermCache } from '../../core/recall/term-cache.js'
+import type { TermSource } from '../../core/recall/term-source.js'
 import { recalledInTranscript } from '../../core/sessions/client-memory.js'
 import type { MemoryHeader } from '../../core/store/memory-header.js'
 import type { Scanner } from '../../core/store/scan.js'
@@ -30,7 +30,7 @@ export function promptJobReply(r: PromptRecallResult): AgentReply {
 export interface PromptRecallDeps {
   /** Every memory's header, newest first (a hook's header-cached scan, or the app's index). */
   scan: (memoryDir: string) => Promise<readonly MemoryHeader[]>
-  termCache?: TermCache
+  termCache?: TermSource
   scanner?: Scanner
   client?: ModelClient
   /** The model selector's deadline; the offline ranker answers after it. */

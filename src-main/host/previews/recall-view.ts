@@ -5,7 +5,7 @@ import type { ModelClient } from '../../core/model/client.js'
 import { findRelevantMemories, type RecallResult } from '../../core/recall/find-relevant.js'
 import { memoryAge, memoryFreshnessText } from '../../core/recall/freshness.js'
 import { buildRecallInjection } from '../../core/recall/inject.js'
-import type { TermCache } from '../../core/recall/term-cache.js'
+import type { TermSource } from '../../core/recall/term-source.js'
 import type { MemoryHeader } from '../../core/store/memory-header.js'
 import type { Scanner } from '../../core/store/scan.js'
 
@@ -27,7 +27,7 @@ export async function recallPreview(
     offlineFallback?: boolean
     /** The project's folder: recalled memories get their code-staleness line. */
     projectRoot?: string
-    termCache?: TermCache
+    termCache?: TermSource
     /** Where memory files are read (the entry point's choice). */
     scanner?: Scanner
   } = {},

@@ -1,7 +1,7 @@
 import type { PromptPreview, RecallPreview } from '../../../src-shared/types.js'
 import type { ModelClient } from '../../core/model/client.js'
 import type { ProjectContext } from '../../core/paths/context.js'
-import type { TermCache } from '../../core/recall/term-cache.js'
+import type { TermSource } from '../../core/recall/term-source.js'
 import type { MemoryFormat } from '../../core/store/frontmatter.js'
 import type { MemoryHeader } from '../../core/store/scan.js'
 import type { FeatureHandlers } from '../../../src-shared/contract.js'
@@ -14,7 +14,7 @@ export interface PreviewsDeps {
   client?: ModelClient
   /** The memories recall ranks (the app: its watcher-fed index). */
   scan: () => Promise<readonly MemoryHeader[]>
-  termCache?: TermCache
+  termCache?: TermSource
   format: () => Promise<MemoryFormat>
 }
 

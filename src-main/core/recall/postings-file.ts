@@ -1,0 +1,266 @@
+import { isFsError, isMissing, messageOf, rethrowUnless } from '../../../src-shared/errors.js'
+import { closeSync, openSync, readSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { writeFileAtomic } from '../store/atomic-write.js'
+import { shardOf } from '../store/scan-sync.js'
+import type { DocTerms } from './term-source.js'
+import { fieldCounts } from './terms.js'
+
+/** Bump when the layout below changes. */
+const FORMAT = 1
+/** Terms are spread over this many buckets: a prompt parses the few its terms fall in. */
+const BUCKETS = 512
+
+/**
+ * The file, after one JSON line of `Meta`:
+ * - `docs`: `[filenames, mtimes, sizes, lengths]`, one entry per memory id;
+ * - `packed`: each id's packed fields `[name, description, body]` (terms.ts packTerms), read only
+ *   when the file is written again;
+ * - one bucket per term hash: `{ term: [id, count in name, description, body, id, …] }`.
+ * Offsets are bytes after the meta line. Only the meta line and `docs` are parsed on load.
+ */
+interface Meta {
+  v: string
+  docs: [number, number]
+  packed: [number, number]
+  synonyms: [number, number]
+  buckets: [number, number][]
+}
+
+export interface IndexedDoc {
+  filename: string
+  mtimeMs: number
+  size: number
+  terms: DocTerms
+}
+
+const isSpan = (v: unknown): v is [number, number] =>
+  Array.isArray(v) && v.length === 2 && Number.isInteger(v[0]) && Number.isInteger(v[1]) && v[0] <= v[1]
+
+function isMeta(v: unknown, version: string): v is Meta {
+  const m = v as Partial<Meta> | null
+  return (
+    !!m &&
+    m.v === version &&
+    isSpan(m.docs) &&
+    isSpan(m.packed) &&
+    isSpan(m.synonyms) &&
+    Array.isArray(m.buckets) &&
+    m.buckets.length === BUCKETS &&
+    m.buckets.every(isSpan)
+  )
+}
+
+type Docs = [filenames: string[], mtimes: number[], sizes: number[], lengths: number[]]
+
+function isDocs(v: unknown): v is Docs {
+  if (!Array.isArray(v) || v.length !== 4 || !v.every(Array.isArray)) return false
+  const n = (v[0] as unknown[]).length
+  return (
+    (v as unknown[][]).every((col) => col.length === n) &&
+    (v[0] as unknown[]).every((f) => typeof f === 'string') &&
+    (v.slice(1) as unknown[][]).every((col) => col.every((x) => typeof x === 'number'))
+  )
+}
+
+/** The meta line (JSON) and where the sections start: the byte after it. */
+function readMeta(fd: number): { meta: unknown; base: number } {
+  let buf = Buffer.alloc(0)
+  for (let chunk = 1 << 16; ; chunk *= 2) {
+    const more = Buffer.allocUnsafe(chunk)
+    const n = readSync(fd, more, 0, chunk, buf.length)
+    buf = Buffer.concat([buf, more.subarray(0, n)])
+    const nl = buf.indexOf(10)
+    if (nl >= 0) return { meta: JSON.parse(buf.toString('utf8', 0, nl)), base: nl + 1 }
+    if (n < chunk) throw new SyntaxError('no meta line')
+  }
+}
+
+function readSpan(fd: number, base: number, [start, end]: [number, number]): string {
+  const buf = Buffer.allocUnsafe(end - start)
+  const n = readSync(fd, buf, 0, end - start, base + start)
+  if (n !== end - start) throw new SyntaxError('file shorter than its meta line says')
+  return buf.toString('utf8')
+}
+
+const isPacked = (v: unknown): v is [string, string, string] =>
+  Array.isArray(v) && v.length === 3 && v.every((s) => typeof s === 'string')
+
+const isPostings = (v: unknown): v is number[] => Array.isArray(v) && v.length % 4 === 0
+
+/**
+ * A memory dir's offline-ranker terms as one file a short-lived process (a hook, `memdir recall`)
+ * loads without parsing every memory's terms: which memories have each term, and how often per
+ * field (the same entries as TermPostings), bucketed by term so a prompt reads only its own terms'
+ * lists. An entry answers for a memory only while its file keeps the stamps it was read at.
+ */
+export class PostingsFile {
+  private readonly ids = new Map<string, number>()
+  private readonly lists = new Map<string, readonly number[]>()
+  private readonly parsedBuckets = new Set<number>()
+  private packedDocs: unknown[] | undefined
+
+  private constructor(
+    /** Open until close(): a newer file renamed over this one does not change what is read. */
+    private fd: number | undefined,
+    private readonly base: number,
+    private readonly meta: Meta,
+    private readonly docs: Docs,
+  ) {
+    docs[0].forEach((f, id) => this.ids.set(f, id))
+  }
+
+  /** The file as written for `version`; undefined when it is missing, of another version or malformed. */
+  static load(file: string, version: string): PostingsFile | undefined {
+    let fd: number | undefined
+    try {
+      fd = openSync(file, 'r')
+      const { meta, base } = readMeta(fd)
+      if (!isMeta(meta, `${FORMAT}:${version}`)) return undefined
+      const docs: unknown = JSON.parse(readSpan(fd, base, meta.docs))
+      if (!isDocs(docs)) return undefined
+      const loaded = new PostingsFile(fd, base, meta, docs)
+      fd = undefined
+      return loaded
+    } catch (e) {
+      if (isFsError(e)) {
+        if (!isMissing(e))
+          process.emitWarning(`memdir: cache ${file} is not readable (${messageOf(e)}); working without it`)
+        return undefined
+      }
+      rethrowUnless(e instanceof SyntaxError, e)
+      return undefined // not what this code writes: an empty cache
+    } finally {
+      if (fd !== undefined) closeSync(fd)
+    }
+  }
+
+  /** Lets go of the file; lists not read by then are empty. */
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd)
+    this.fd = undefined
+  }
+
+  /** Ids are below this. */
+  get idCount(): number {
+    return this.docs[0].length
+  }
+
+  /** The memory's id when the file has the stamps its terms were read at, else -1. */
+  idOf(filename: string, mtimeMs: number, size: number | undefined): number {
+    const id = this.ids.get(filename)
+    return id !== undefined && this.docs[1][id] === mtimeMs && this.docs[2][id] === size ? id : -1
+  }
+
+  /** The memory's terms' total (the length BM25 normalises by). */
+  lengthOf(id: number): number {
+    return this.docs[3][id]!
+  }
+
+  /** The memories it holds, by id. */
+  filenames(): readonly string[] {
+    return this.docs[0]
+  }
+
+  /** Whether the file holds a memory of that name, whatever its stamps. */
+  has(filename: string): boolean {
+    return this.ids.has(filename)
+  }
+
+  /** Flat entries of four: an id with the term, and the term's count in its name, description and body. */
+  list(term: string): readonly number[] {
+    const bucket = shardOf(term, BUCKETS)
+    if (!this.parsedBuckets.has(bucket)) {
+      this.parsedBuckets.add(bucket)
+      const parsed = this.section(this.meta.buckets[bucket]!)
+      if (parsed && typeof parsed === 'object')
+        for (const [t, entries] of Object.entries(parsed as Record<string, unknown>))
+          if (isPostings(entries)) this.lists.set(t, entries)
+    }
+    return this.lists.get(term) ?? []
+  }
+
+  /** A memory's terms as they were read (parses every memory's terms: for writing the file again). */
+  termsOf(id: number): DocTerms | undefined {
+    this.packedDocs ??= (() => {
+      const all = this.section(this.meta.packed)
+      return Array.isArray(all) && all.length === this.idCount ? all : []
+    })()
+    const p = this.packedDocs[id]
+    if (!isPacked(p)) return undefined
+    return [this.lengthOf(id), p[0], p[1], p[2]]
+  }
+
+  /** The stemmed synonym table it was written with (see terms.ts seedSynonymTable). */
+  synonyms(): unknown[] {
+    const s = this.section(this.meta.synonyms)
+    return Array.isArray(s) ? s : []
+  }
+
+  private section(span: [number, number]): unknown {
+    if (span[0] === span[1] || this.fd === undefined) return undefined
+    try {
+      return JSON.parse(readSpan(this.fd, this.base, span))
+    } catch (e) {
+      rethrowUnless(e instanceof SyntaxError || isFsError(e), e)
+      return undefined
+    }
+  }
+
+  /**
+   * Writes the file for these memories (atomically, without fsync: it is disposable). A failed
+   * write is a warning, not an error: the next run builds it again.
+   */
+  static async write(
+    file: string,
+    version: string,
+    docs: readonly IndexedDoc[],
+    synonyms: readonly unknown[],
+  ): Promise<void> {
+    const buckets: Map<string, number[]>[] = Array.from({ length: BUCKETS }, () => new Map())
+    docs.forEach((doc, id) => {
+      for (const [term, c] of fieldCounts([doc.terms[1], doc.terms[2], doc.terms[3]])) {
+        const bucket = buckets[shardOf(term, BUCKETS)]!
+        const list = bucket.get(term)
+        if (list) list.push(id, c[0], c[1], c[2])
+        else bucket.set(term, [id, c[0], c[1], c[2]])
+      }
+    })
+    const parts: string[] = []
+    let at = 0
+    const add = (text: string): [number, number] => {
+      parts.push(text)
+      const start = at
+      at += Buffer.byteLength(text)
+      return [start, at]
+    }
+    const docsSpan = add(
+      JSON.stringify([
+        docs.map((d) => d.filename),
+        docs.map((d) => d.mtimeMs),
+        docs.map((d) => d.size),
+        docs.map((d) => d.terms[0]),
+      ]),
+    )
+    const packedSpan = add(JSON.stringify(docs.map((d) => [d.terms[1], d.terms[2], d.terms[3]])))
+    const synonymSpan = add(JSON.stringify(synonyms))
+    const bucketSpans = buckets.map((b) => (b.size ? add(JSON.stringify(Object.fromEntries(b))) : [at, at]))
+    const meta: Meta = {
+      v: `${FORMAT}:${version}`,
+      docs: docsSpan,
+      packed: packedSpan,
+      synonyms: synonymSpan,
+      buckets: bucketSpans as [number, number][],
+    }
+    try {
+      await mkdir(dirname(file), { recursive: true, mode: 0o700 })
+      await writeFileAtomic(file, `${JSON.stringify(meta)}\n${parts.join('')}`, {
+        mode: 0o600,
+        durable: false,
+      })
+    } catch (e) {
+      process.emitWarning(`memdir: cache ${file} not saved (${messageOf(e)})`)
+    }
+  }
+}
