@@ -44,7 +44,7 @@ export default defineConfig({
                 // caches, recall and injection, one chunk instead of fifteen.
                 name: 'memory',
                 priority: 1,
-                test: /src-main[\\/]core[\\/](store[\\/](scan|scan-sync|scan-worker-client|read-head|packed-headers|memory-header|header-cache|stamped-cache|frontmatter|manifest)\.ts|recall[\\/])|src-main[\\/]host[\\/](activity[\\/]activity-store|memories[\\/](manifest-view|memory-caches)|previews[\\/](recall-view|prompt-recall|recall-state))\.ts|src-main[\\/]agents[\\/]hooks[\\/]prompt-hook\.ts/,
+                test: /src-main[\\/]core[\\/](store[\\/](scan|scan-sync|scan-worker-client|list-memory-files|dir-listing|read-head|packed-headers|memory-header|header-cache|stamped-cache|frontmatter|manifest)\.ts|recall[\\/])|src-main[\\/]host[\\/](activity[\\/]activity-store|memories[\\/](manifest-view|memory-caches)|previews[\\/](recall-view|prompt-recall|recall-state))\.ts|src-main[\\/]agents[\\/]hooks[\\/]prompt-hook\.ts/,
               },
               {
                 name: 'base',

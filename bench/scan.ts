@@ -18,7 +18,7 @@ import { promisify } from 'node:util'
 import { parseMemoryFile } from '../src-main/core/store/frontmatter.js'
 import { MemoryIndex } from '../src-main/core/store/memory-index.js'
 import { scanMemoryFiles } from '../src-main/core/store/scan.js'
-import { listMemoryFilesSync } from '../src-main/core/store/scan-sync.js'
+import { listMemoryFilesSync } from '../src-main/core/store/list-memory-files.js'
 import { benchDir, generateMemories, mapSettledBounded, ratio, table, timeIt } from './lib.js'
 
 const openFd = promisify(open)

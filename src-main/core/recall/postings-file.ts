@@ -8,7 +8,7 @@ import type { DocTerms } from './term-source.js'
 import { fieldCounts } from './terms.js'
 
 /** Bump when the layout below changes. */
-const FORMAT = 1
+const FORMAT = 2
 /** Terms are spread over this many buckets: a prompt parses the few its terms fall in. */
 const BUCKETS = 512
 
@@ -17,8 +17,11 @@ const BUCKETS = 512
  * - `docs`: `[filenames, mtimes, sizes, lengths]`, one entry per memory id;
  * - `packed`: each id's packed fields `[name, description, body]` (terms.ts packTerms), read only
  *   when the file is written again;
- * - one bucket per term hash: `{ term: [id, count in name, description, body, id, …] }`.
- * Offsets are bytes after the meta line. Only the meta line and `docs` are parsed on load.
+ * - one bucket per term hash: `{ term: [first, count] }`, where the term's postings are in
+ *   `postings`: 32-bit little-endian integers, four per memory with the term (its id, then the
+ *   term's count in its name, description and body), from integer `first` on.
+ * Offsets are bytes after the meta line. Only the meta line and `docs` are parsed on load; a
+ * prompt parses its terms' buckets and reads their postings straight into typed arrays.
  */
 interface Meta {
   v: string
@@ -26,6 +29,7 @@ interface Meta {
   packed: [number, number]
   synonyms: [number, number]
   buckets: [number, number][]
+  postings: [number, number]
 }
 
 export interface IndexedDoc {
@@ -46,6 +50,7 @@ function isMeta(v: unknown, version: string): v is Meta {
     isSpan(m.docs) &&
     isSpan(m.packed) &&
     isSpan(m.synonyms) &&
+    isSpan(m.postings) &&
     Array.isArray(m.buckets) &&
     m.buckets.length === BUCKETS &&
     m.buckets.every(isSpan)
@@ -87,7 +92,15 @@ function readSpan(fd: number, base: number, [start, end]: [number, number]): str
 const isPacked = (v: unknown): v is [string, string, string] =>
   Array.isArray(v) && v.length === 3 && v.every((s) => typeof s === 'string')
 
-const isPostings = (v: unknown): v is number[] => Array.isArray(v) && v.length % 4 === 0
+const isPlace = (v: unknown): v is [number, number] =>
+  Array.isArray(v) &&
+  v.length === 2 &&
+  Number.isInteger(v[0]) &&
+  Number.isInteger(v[1]) &&
+  v[0] >= 0 &&
+  v[1] >= 0
+
+const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
 
 /**
  * A memory dir's offline-ranker terms as one file a short-lived process (a hook, `memdir recall`)
@@ -97,7 +110,7 @@ const isPostings = (v: unknown): v is number[] => Array.isArray(v) && v.length %
  */
 export class PostingsFile {
   private readonly ids = new Map<string, number>()
-  private readonly lists = new Map<string, readonly number[]>()
+  private readonly places = new Map<string, [first: number, count: number]>()
   private readonly parsedBuckets = new Set<number>()
   private packedDocs: unknown[] | undefined
 
@@ -169,16 +182,31 @@ export class PostingsFile {
   }
 
   /** Flat entries of four: an id with the term, and the term's count in its name, description and body. */
-  list(term: string): readonly number[] {
+  list(term: string): ArrayLike<number> {
     const bucket = shardOf(term, BUCKETS)
     if (!this.parsedBuckets.has(bucket)) {
       this.parsedBuckets.add(bucket)
       const parsed = this.section(this.meta.buckets[bucket]!)
       if (parsed && typeof parsed === 'object')
-        for (const [t, entries] of Object.entries(parsed as Record<string, unknown>))
-          if (isPostings(entries)) this.lists.set(t, entries)
+        for (const [t, place] of Object.entries(parsed as Record<string, unknown>))
+          if (isPlace(place)) this.places.set(t, place)
     }
-    return this.lists.get(term) ?? []
+    const place = this.places.get(term)
+    return place ? this.postingsAt(place) : []
+  }
+
+  private postingsAt([first, count]: [number, number]): ArrayLike<number> {
+    const [start, end] = this.meta.postings
+    const at = start + first * 16
+    if (this.fd === undefined || at + count * 16 > end) return []
+    const list = new Int32Array(count * 4)
+    const bytes = new Uint8Array(list.buffer)
+    if (readSync(this.fd, bytes, 0, bytes.length, this.base + at) !== bytes.length) return []
+    if (!littleEndian) {
+      const view = new DataView(list.buffer)
+      for (let i = 0; i < list.length; i++) list[i] = view.getInt32(i * 4, true)
+    }
+    return list
   }
 
   /** A memory's terms as they were read (parses every memory's terms: for writing the file again). */
@@ -218,15 +246,24 @@ export class PostingsFile {
     docs: readonly IndexedDoc[],
     synonyms: readonly unknown[],
   ): Promise<void> {
-    const buckets: Map<string, number[]>[] = Array.from({ length: BUCKETS }, () => new Map())
+    const lists = new Map<string, number[]>()
     docs.forEach((doc, id) => {
       for (const [term, c] of fieldCounts([doc.terms[1], doc.terms[2], doc.terms[3]])) {
-        const bucket = buckets[shardOf(term, BUCKETS)]!
-        const list = bucket.get(term)
+        const list = lists.get(term)
         if (list) list.push(id, c[0], c[1], c[2])
-        else bucket.set(term, [id, c[0], c[1], c[2]])
+        else lists.set(term, [id, c[0], c[1], c[2]])
       }
     })
+    const buckets: Record<string, [number, number]>[] = Array.from({ length: BUCKETS }, () => ({}))
+    let ints = 0
+    for (const [term, list] of lists) {
+      buckets[shardOf(term, BUCKETS)]![term] = [ints / 4, list.length / 4]
+      ints += list.length
+    }
+    const postings = new DataView(new ArrayBuffer(ints * 4))
+    let i = 0
+    for (const list of lists.values()) for (const n of list) postings.setInt32(4 * i++, n, true)
+
     const parts: string[] = []
     let at = 0
     const add = (text: string): [number, number] => {
@@ -245,20 +282,22 @@ export class PostingsFile {
     )
     const packedSpan = add(JSON.stringify(docs.map((d) => [d.terms[1], d.terms[2], d.terms[3]])))
     const synonymSpan = add(JSON.stringify(synonyms))
-    const bucketSpans = buckets.map((b) => (b.size ? add(JSON.stringify(Object.fromEntries(b))) : [at, at]))
+    const bucketSpans = buckets.map((b) => add(JSON.stringify(b)))
     const meta: Meta = {
       v: `${FORMAT}:${version}`,
       docs: docsSpan,
       packed: packedSpan,
       synonyms: synonymSpan,
-      buckets: bucketSpans as [number, number][],
+      buckets: bucketSpans,
+      postings: [at, at + postings.byteLength],
     }
+    const data = Buffer.concat([
+      Buffer.from(`${JSON.stringify(meta)}\n${parts.join('')}`),
+      new Uint8Array(postings.buffer),
+    ])
     try {
       await mkdir(dirname(file), { recursive: true, mode: 0o700 })
-      await writeFileAtomic(file, `${JSON.stringify(meta)}\n${parts.join('')}`, {
-        mode: 0o600,
-        durable: false,
-      })
+      await writeFileAtomic(file, data, { mode: 0o600, durable: false })
     } catch (e) {
       process.emitWarning(`memdir: cache ${file} not saved (${messageOf(e)})`)
     }

@@ -58,7 +58,7 @@ export class TermPostings {
    * Every id whose terms have the term, old ids included (the caller keeps the ids it asked idOf
    * for): flat entries of four, the id and the term's count in the name, description and body.
    */
-  list(term: string): readonly number[] {
+  list(term: string): ArrayLike<number> {
     return this.lists.get(term) ?? []
   }
 

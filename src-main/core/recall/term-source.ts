@@ -19,7 +19,7 @@ export interface IndexedTerms {
   /** The terms' total of an id's memory (the length BM25 normalises by). */
   lengthOf(id: number): number
   /** Flat entries of four: an id whose memory has the term, and its count in name, description, body. */
-  list(term: string): readonly number[]
+  list(term: string): ArrayLike<number>
 }
 
 /** What the offline ranker keeps memories' terms in between prompts (see TermCache, TermIndex). */

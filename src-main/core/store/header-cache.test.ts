@@ -109,4 +109,39 @@ describe('header cache (CLI and hooks)', () => {
     expect(await scan(dir, other, undefined, threadedScanner())).toEqual(['a.md: first'])
     expect(readFileSync(other, 'utf8')).toContain('a.md')
   })
+
+  it('reads the dirs again only when their mtimes say a file was added or removed', async () => {
+    const dir = tempDir()
+    const cacheFile = join(tempDir(), 'headers.json')
+    const team = join(dir, 'team')
+    utimesSync(writeFile(join(dir, 'a.md'), memory('A', 'first')), STAMP, STAMP)
+    utimesSync(writeFile(join(team, 'b.md'), memory('B', 'second')), STAMP, STAMP)
+    const settle = () => [dir, team].forEach((d) => utimesSync(d, STAMP, STAMP))
+    settle()
+    expect(await scan(dir, cacheFile)).toEqual(['a.md: first', 'team/b.md: second'])
+
+    // Added with the dir's mtime put back: the kept listing answers (which is how a test sees it used).
+    utimesSync(writeFile(join(dir, 'c.md'), memory('C', 'third')), STAMP + 1, STAMP + 1)
+    settle()
+    expect(await scan(dir, cacheFile)).toEqual(['a.md: first', 'team/b.md: second'])
+
+    // As a file system leaves it: each change moves its dir's mtime, and the dirs are read again.
+    utimesSync(dir, STAMP + 2, STAMP + 2)
+    expect(await scan(dir, cacheFile)).toEqual(['c.md: third', 'a.md: first', 'team/b.md: second'])
+    rmSync(join(team, 'b.md'))
+    utimesSync(team, STAMP + 3, STAMP + 3)
+    expect(await scan(dir, cacheFile)).toEqual(['c.md: third', 'a.md: first'])
+    const d = join(team, 'deep')
+    utimesSync(writeFile(join(d, 'e.md'), memory('E', 'nested')), STAMP + 4, STAMP + 4)
+    utimesSync(d, STAMP + 4, STAMP + 4)
+    utimesSync(team, STAMP + 4, STAMP + 4)
+    expect(await scan(dir, cacheFile)).toEqual(['team/deep/e.md: nested', 'c.md: third', 'a.md: first'])
+
+    expect(JSON.parse(readFileSync(cacheFile, 'utf8')).extra.dirs).toHaveLength(3)
+
+    // A dir changed in the last seconds could change again within its mtime's grain: not kept.
+    writeFile(join(dir, 'f.md'), memory('F', 'just now'))
+    expect(await scan(dir, cacheFile)).toContain('f.md: just now')
+    expect(JSON.parse(readFileSync(cacheFile, 'utf8')).extra).toBeUndefined()
+  })
 })

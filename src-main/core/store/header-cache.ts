@@ -1,6 +1,7 @@
 import type { MemoryFormat } from './frontmatter.js'
 import { FRONTMATTER_MAX_LINES, type MemoryHeader } from './memory-header.js'
 import type { MemoryType } from './memory-types.js'
+import { listWithDirStamps, stillListed } from './dir-listing.js'
 import { StampedCache } from './stamped-cache.js'
 
 type Stored = [name: string | null, description: string | null, type: string | null, format: string | null]
@@ -44,6 +45,19 @@ export class HeaderCache {
   set(header: MemoryHeader & { size: number }): void {
     const { filename, mtimeMs, size, name, description, type, format } = header
     this.cache.set(filename, mtimeMs, size, [name ?? null, description, type ?? null, format ?? null])
+  }
+
+  /**
+   * The dir's memory files: the listing kept with the headers while the dirs' mtimes say nothing
+   * was added or removed, else a new one (kept for the next run).
+   */
+  listing(memoryDir: string): string[] {
+    this.readySync()
+    const kept = stillListed(memoryDir, this.cache.shared)
+    if (kept) return kept
+    const { files, dirs } = listWithDirStamps(memoryDir)
+    if (dirs || this.cache.shared !== undefined) this.cache.shared = dirs ? { dirs, files } : undefined
+    return files
   }
 
   /** Every memory file a scan listed, read or not (see save). */

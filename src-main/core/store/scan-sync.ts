@@ -1,20 +1,10 @@
 import { errnoOf, isFsError, messageOf, rethrowUnless } from '../../../src-shared/errors.js'
-import {
-  closeSync,
-  type Dirent,
-  fstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  statSync,
-} from 'node:fs'
-import { join } from 'node:path'
+import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs'
 import { parseMemoryHeaderFields } from './frontmatter.js'
 import type { HeaderCache } from './header-cache.js'
+import { listMemoryFilesSync } from './list-memory-files.js'
 import {
   FRONTMATTER_MAX_LINES,
-  isMemoryFileName,
   type MemoryHeader,
   memoryFilePathJoiner,
   newestFirst,
@@ -24,49 +14,6 @@ import { type FileHead, readHeadSync } from './read-head.js'
 
 // Blocking implementations of the scan. They run in the scan worker thread (scan-worker.ts);
 // the main thread reaches them only through scan.ts.
-
-/**
- * Every memory file under the dir, relative, with `/`. A walk on the entry types readdir already
- * returns: Node 20's `readdir({ recursive: true })` stats every entry to find the subdirectories,
- * which costs as much as reading the file. Only symlinks are stat'ed (followed, like recursive
- * readdir does, but each real directory is walked once, so a link cycle ends).
- */
-export function listMemoryFilesSync(memoryDir: string): string[] {
-  const out: string[] = []
-  let seen: Set<string> | undefined
-  const walk = (abs: string, rel: string) => {
-    let entries: Dirent[]
-    try {
-      entries = readdirSync(abs, { withFileTypes: true })
-    } catch (e) {
-      rethrowUnless(isFsError(e), e)
-      return // missing or unreadable: nothing to list here, the rest still is
-    }
-    for (const d of entries) {
-      const relPath = rel + d.name
-      let isDir = d.isDirectory()
-      if (d.isSymbolicLink()) {
-        seen ??= new Set([tryRealDir(memoryDir) ?? memoryDir])
-        const real = tryRealDir(join(abs, d.name))
-        isDir = real !== undefined && !seen.has(real)
-        if (real) seen.add(real)
-      }
-      if (isMemoryFileName(relPath)) out.push(relPath)
-      if (isDir) walk(join(abs, d.name), relPath + '/')
-    }
-  }
-  walk(memoryDir, '')
-  return out
-}
-
-function tryRealDir(path: string): string | undefined {
-  try {
-    return statSync(path).isDirectory() ? realpathSync(path) : undefined
-  } catch (e) {
-    rethrowUnless(isFsError(e), e)
-    return undefined
-  }
-}
 
 function readHeaderAt(filename: string, filePath: string): MemoryHeader {
   const { content, mtimeMs, size } = readHeadSync(filePath, FRONTMATTER_MAX_LINES)
@@ -123,7 +70,7 @@ export function scanMemoryFilesSync(
   shard?: Shard,
   cache?: HeaderCache,
 ): MemoryHeader[] {
-  const listed = listMemoryFilesSync(memoryDir)
+  const listed = cache ? cache.listing(memoryDir) : listMemoryFilesSync(memoryDir)
   const files = shard ? listed.filter((f) => shardOf(f, shard.count) === shard.index) : listed
   cache?.sawFiles(files)
   const pathOf = memoryFilePathJoiner(memoryDir)

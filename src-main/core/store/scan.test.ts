@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import { formatMemoryManifest } from './manifest.js'
 import { newestFirst, readTextFiles, scanMemoryFiles } from './scan.js'
-import { listMemoryFilesSync, scanMemoryFilesSync, shardOf } from './scan-sync.js'
+import { listMemoryFilesSync } from './list-memory-files.js'
+import { scanMemoryFilesSync, shardOf } from './scan-sync.js'
 import { inlineScanner, threadedScanner } from './scan-worker-client.js'
 
 const mem = (name: string, description: string, type = 'project') =>
