@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow'
 import { MAX_SEARCH_HITS } from '../../../../src-shared/limits'
 import { PanelLeftClose, PanelLeftOpen, Plus, Search } from 'lucide-react'
-import { lazy, Suspense, useMemo, type KeyboardEvent } from 'react'
+import { lazy, memo, Suspense, useCallback, useMemo, type KeyboardEvent } from 'react'
 import type {
   HealthFindingView,
   MemoryListItem,
@@ -41,7 +41,7 @@ function Row({
   /** Health findings about this memory. */
   issues?: HealthFindingView[]
   active: boolean
-  onOpen: () => void
+  onOpen: (relPath: string) => void
 }) {
   const terms = hit ? (hit.terms.length ? hit.terms : queryWords) : []
   return (
@@ -50,7 +50,7 @@ function Row({
       role="option"
       aria-selected={active}
       data-relpath={m.relPath}
-      onClick={onOpen}
+      onClick={() => onOpen(m.relPath)}
     >
       <span className="mem-row-top">
         <span className="mem-name">
@@ -83,6 +83,45 @@ function Row({
     </button>
   )
 }
+
+/**
+ * The rows, drawn again only when what they show changes: a keystroke whose search hits have not
+ * arrived yet redraws the search box, not the list.
+ */
+const MemoryRows = memo(function MemoryRows({
+  items,
+  hits,
+  queryWords,
+  issues,
+  selected,
+  onOpen,
+}: {
+  items: MemoryListItem[]
+  hits: Map<string, SearchHitView>
+  queryWords: string[]
+  issues: Map<string, HealthFindingView[]>
+  selected: string | undefined
+  onOpen: (relPath: string) => void
+}) {
+  return (
+    <VirtualList
+      label="Memories"
+      items={items}
+      rowHeight={64}
+      keepInView={items.findIndex((m) => m.relPath === selected)}
+      render={(m) => (
+        <Row
+          m={m}
+          hit={hits.get(m.relPath)}
+          queryWords={queryWords}
+          issues={issues.get(m.relPath)}
+          active={m.relPath === selected}
+          onOpen={onOpen}
+        />
+      )}
+    />
+  )
+})
 
 export function MemoriesView() {
   // Only what the list shows: typing in the editor must not redraw the list.
@@ -128,6 +167,8 @@ export function MemoriesView() {
     return by
   }, [health])
   const filtered = query.trim() !== '' || typeFilter !== 'all' || scopeFilter !== 'all'
+  const select = state.select
+  const openMemory = useCallback((relPath: string) => void select(relPath), [select])
 
   const onKey = (e: KeyboardEvent) => {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return
@@ -226,21 +267,13 @@ export function MemoriesView() {
               {filtered && <button onClick={state.clearFilters}>Clear filters</button>}
             </div>
           ) : (
-            <VirtualList
-              label="Memories"
+            <MemoryRows
               items={items}
-              rowHeight={64}
-              keepInView={items.findIndex((m) => m.relPath === selected)}
-              render={(m) => (
-                <Row
-                  m={m}
-                  hit={hits.get(m.relPath)}
-                  queryWords={queryWords}
-                  issues={issues.get(m.relPath)}
-                  active={m.relPath === selected}
-                  onOpen={() => void state.select(m.relPath)}
-                />
-              )}
+              hits={hits}
+              queryWords={queryWords}
+              issues={issues}
+              selected={selected}
+              onOpen={openMemory}
             />
           )}
         </section>

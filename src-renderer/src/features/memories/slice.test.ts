@@ -60,6 +60,16 @@ describe('memory list slice', () => {
       'flags.md',
       'db.md',
     ])
+    // The next keystroke, before its hits arrive: the same list, the very same array (no redraw);
+    // new hits, a filter or the plain match give another.
+    const shown = visibleMemories({ ...base, query: 'rollout', searchHits: hits })
+    expect(visibleMemories({ ...base, query: 'rollouts', searchHits: hits })).toBe(shown)
+    expect(visibleMemories({ ...base, query: 'rollouts', searchHits: [...hits] })).not.toBe(shown)
+    const teamOnly = visibleMemories({ ...base, query: 'rollouts', searchHits: hits, scopeFilter: 'team' })
+    expect(teamOnly).toEqual([])
+    expect(visibleMemories({ ...base, query: 'flag' }).map((m) => m.relPath)).toEqual(['flags.md'])
+    expect(visibleMemories({ ...base, query: 'flags' }).map((m) => m.relPath)).toEqual(['flags.md'])
+    expect(visibleMemories({ ...base, query: 'db' }).map((m) => m.relPath)).toEqual(['db.md'])
   })
 
   it('remembers a folded list across stores (the next launch)', () => {

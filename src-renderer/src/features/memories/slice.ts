@@ -66,10 +66,17 @@ export function pickerCounts(
   return s.workspaces.map((w) => (w.memoryDir === dir ? { ...w, memoryCount: s.memories.length } : w))
 }
 
-/** Per list (a new array after each refresh): each memory by path, and its text lowercased for the filter. */
+/**
+ * Per list (a new array after each refresh): each memory by path, its text lowercased for the
+ * filter, and the last list shown with what it was made from.
+ */
 const lookups = new WeakMap<
   readonly MemoryListItem[],
-  { byPath: Map<string, MemoryListItem>; text: string[] }
+  {
+    byPath: Map<string, MemoryListItem>
+    text: string[]
+    last?: { from: readonly unknown[]; shown: MemoryListItem[] }
+  }
 >()
 
 function lookupOf(memories: readonly MemoryListItem[]) {
@@ -87,7 +94,9 @@ function lookupOf(memories: readonly MemoryListItem[]) {
 /**
  * The list as filtered and searched: with a query, the full-text hits in their rank order (the
  * body counts too); until the first hits arrive, a plain match on name, description and path.
- * Runs on every keystroke: the per-list lookups are built once per list, not per call.
+ * Runs on every keystroke: the per-list lookups are built once per list, not per call, and a
+ * keystroke whose hits have not arrived yet gets the same array as the one before (the rows need
+ * not be drawn again until they change).
  */
 export function visibleMemories(
   s: Pick<Store, 'memories' | 'query' | 'typeFilter' | 'scopeFilter' | 'searchHits'>,
@@ -97,14 +106,17 @@ export function visibleMemories(
     (s.typeFilter === 'all' || m.type === s.typeFilter) &&
     (s.scopeFilter === 'all' || m.scope === s.scopeFilter)
   if (!q && s.typeFilter === 'all' && s.scopeFilter === 'all') return s.memories
-  const { byPath, text } = lookupOf(s.memories)
+  const lookup = lookupOf(s.memories)
+  const from = [s.typeFilter, s.scopeFilter, q && s.searchHits ? s.searchHits : q]
+  if (lookup.last?.from.every((v, i) => v === from[i])) return lookup.last.shown
+  let shown: MemoryListItem[]
   if (q && s.searchHits) {
-    const out: MemoryListItem[] = []
+    shown = []
     for (const h of s.searchHits) {
-      const m = byPath.get(h.relPath)
-      if (m && kept(m)) out.push(m)
+      const m = lookup.byPath.get(h.relPath)
+      if (m && kept(m)) shown.push(m)
     }
-    return out
-  }
-  return s.memories.filter((m, i) => kept(m) && (!q || text[i]!.includes(q)))
+  } else shown = s.memories.filter((m, i) => kept(m) && (!q || lookup.text[i]!.includes(q)))
+  lookup.last = { from, shown }
+  return shown
 }
