@@ -1,5 +1,5 @@
 import { isFsError, isMissing, messageOf, rethrowUnless } from '../../../src-shared/errors.js'
-import { closeSync, openSync, readSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { writeFileAtomic } from '../store/atomic-write.js'
@@ -130,7 +130,9 @@ export class PostingsFile {
     try {
       fd = openSync(file, 'r')
       const { meta, base } = readMeta(fd)
-      if (!isMeta(meta, `${FORMAT}:${version}`)) return undefined
+      // A file cut short (a full disk, a copy interrupted) would answer some terms with nothing.
+      if (!isMeta(meta, `${FORMAT}:${version}`) || fstatSync(fd).size !== base + meta.postings[1])
+        return undefined
       const docs: unknown = JSON.parse(readSpan(fd, base, meta.docs))
       if (!isDocs(docs)) return undefined
       const loaded = new PostingsFile(fd, base, meta, docs)

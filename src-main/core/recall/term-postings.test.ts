@@ -1,4 +1,4 @@
-import { rmSync, utimesSync } from 'node:fs'
+import { rmSync, statSync, truncateSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { HARBOR_HELD_OUT, HARBOR_MEMORIES, HARBOR_TUNE } from '../../../bench/recall-quality/harbor-set.js'
@@ -133,6 +133,11 @@ describe('the postings file a hook or `memdir recall` reads', () => {
     // Edited just now: too new to keep (racily clean), read from the file every time.
     put(dir, a!.file, serializeMemoryFile({ ...a!, body: d!.body }), 0)
     expect(await answers(dir, hook)).toEqual(await plain())
+
+    // Cut short (a full disk, a copy interrupted): not believed, written again.
+    truncateSync(file, Math.floor(statSync(file).size * 0.6))
+    expect(await answers(dir, hook)).toEqual(await plain())
+    expect(held()).toContain('new_memory.md')
   })
 
   it('leaves out the memories a session was already shown exactly as a list without them would', async () => {
