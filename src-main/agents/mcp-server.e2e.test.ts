@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -184,6 +184,43 @@ describe('memdir mcp (the SDK client over stdio)', () => {
       reason: 'learned during the release',
     })
     expect(proposal!.files[0]!.after).toContain('Run the e2e suite')
+  })
+
+  it('a search sees what changed since the last one through its caches: an edit in place, a new memory, a deleted one', async () => {
+    const { sb, memoryDir } = setup()
+    const { call } = await connect(sb.env, sb.project)
+    const DAY = 86_400
+    const old = (path: string, daysAgo: number) => {
+      const t = Date.now() / 1000 - daysAgo * DAY
+      utimesSync(path, t, t)
+    }
+    const testing = join(memoryDir, 'testing.md')
+    old(testing, 30) // old enough to be cached
+    const kafka = join(memoryDir, 'kafka.md')
+    writeFile(
+      kafka,
+      '---\nname: Kafka lag\ndescription: the orders consumer lags at peak\ntype: project\n---\n\nScale consumers first.\n',
+    )
+    old(kafka, 20)
+    old(memoryDir, 19) // nothing added or removed since: the kept listing holds
+    expect((await call('memory_search', { query: 'postgres integration tests' })).text).toMatch(
+      /^1 relevant among 2 memories/,
+    )
+    // Rewritten in place (the dir's mtime does not move): only the file's own stamps tell.
+    const dirMtime = statSync(memoryDir).mtimeMs
+    writeFileSync(
+      testing,
+      readFileSync(testing, 'utf8').replace('real postgres database', 'real sqlite database'),
+    )
+    old(testing, 29)
+    expect(statSync(memoryDir).mtimeMs).toBe(dirMtime)
+    const edited = await call('memory_search', { query: 'sqlite database tests' })
+    expect(edited.text).toMatch(/^1 relevant among 2 memories/)
+    expect(edited.text).toContain('real sqlite database')
+    rmSync(kafka)
+    const gone = await call('memory_search', { query: 'kafka consumer lag at peak' })
+    expect(gone.text).toMatch(/among 1 memory/)
+    expect(gone.text).not.toContain('kafka.md')
   })
 
   it('searching a project with no memories says so in words', async () => {
