@@ -190,6 +190,149 @@ async function corpusOf(
 }
 
 /**
+ * Appends to `pairs` (from `end` on) the postings lists' entries for memories among the candidates
+ * and not left out, as five integers: place, term index, count in name, description, body.
+ * Returns the new end. (The hot loops are small functions of their own: V8 optimises each once,
+ * where inside the ranker's one large function it kept optimising and throwing the code away.)
+ */
+function placedPairs(
+  pairs: Int32Array,
+  end: number,
+  lists: readonly ArrayLike<number>[],
+  placeOf: Int32Array | undefined,
+  skip: Uint8Array | undefined,
+): number {
+  for (let j = 0; j < lists.length; j++) {
+    const list = lists[j]!
+    for (let k = 0; k < list.length; k += 4) {
+      const at = placeOf![list[k]!] ?? -1
+      if (at < 0 || skip?.[at]) continue
+      pairs[end] = at
+      pairs[end + 1] = j
+      pairs[end + 2] = list[k + 1]!
+      pairs[end + 3] = list[k + 2]!
+      pairs[end + 4] = list[k + 3]!
+      end += 5
+    }
+  }
+  return end
+}
+
+/** Per query term, how many memories have it (`df`); marks (0) in `slotOf` each memory any term matches. */
+function countPairs(pairs: Int32Array, end: number, df: Int32Array, slotOf: Int32Array): void {
+  for (let k = 0; k < end; k += 5) {
+    df[pairs[k + 1]!]!++
+    slotOf[pairs[k]!] = 0
+  }
+}
+
+interface Weights {
+  length: Float64Array
+  avgLen: number
+  idfs: number[]
+  /** Per query term, flat pairs: the own term (group) it counts for, and at what weight. */
+  groupsOf: number[][]
+  slotOf: Int32Array
+  /** Groups: the query's own terms. */
+  G: number
+  bodyOnly: number
+}
+
+/**
+ * Per matched memory and group, how fully the group is matched (`best`, for coverage) and its
+ * best variant's BM25F share (`gain`, for the score): each pair counts once per group, at the
+ * weight of the variant (the term itself or a synonym).
+ */
+function scorePairs(
+  pairs: Int32Array,
+  end: number,
+  w: Weights,
+  best: Float64Array,
+  gain: Float64Array,
+): void {
+  const { length, avgLen, idfs, groupsOf, slotOf, G, bodyOnly } = w
+  for (let k = 0; k < end; k += 5) {
+    const at = pairs[k]!
+    const j = pairs[k + 1]!
+    const n = pairs[k + 2]!
+    const d = pairs[k + 3]!
+    const norm = K1 * (1 - B + (B * length[at]!) / avgLen)
+    const tf = FIELDS.name * n + FIELDS.description * d + FIELDS.body * pairs[k + 4]!
+    const saturated = idfs[j]! * ((tf * (K1 + 1)) / (tf + norm))
+    const where = n + d > 0 ? 1 : bodyOnly
+    const groups = groupsOf[j]!
+    const row = slotOf[at]! * G
+    for (let p = 0; p < groups.length; p += 2) {
+      const slot = row + groups[p]!
+      const weight = groups[p + 1]!
+      if (weight * where > best[slot]!) best[slot] = weight * where
+      if (weight * saturated > gain[slot]!) gain[slot] = weight * saturated
+    }
+  }
+}
+
+/** Gives each marked memory (0 in `slotOf`) its slot, in candidate order; returns how many. */
+function slotHits(slotOf: Int32Array, candidates: number, hitPlaces: Int32Array): number {
+  let hits = 0
+  for (let at = 0; at < candidates; at++)
+    if (slotOf[at] === 0) {
+      slotOf[at] = hits
+      hitPlaces[hits++] = at
+    }
+  return hits
+}
+
+/** Each matched memory's score and coverage from its groups; returns the best one's slot (-1: none). */
+function sumGroups(
+  hits: number,
+  G: number,
+  best: Float64Array,
+  gain: Float64Array,
+  mass: number[],
+  ownMass: number,
+  score: Float64Array,
+  coverage: Float64Array,
+): number {
+  let top = -1
+  for (let h = 0; h < hits; h++) {
+    let covered = 0
+    let sum = 0
+    for (let g = 0; g < G; g++) {
+      covered += best[h * G + g]! * mass[g]!
+      sum += gain[h * G + g]!
+    }
+    score[h] = sum
+    coverage[h] = covered / ownMass
+    if (top < 0 || sum > score[top]!) top = h
+  }
+  return top
+}
+
+/**
+ * Buffers the scoring reuses from prompt to prompt, grown as needed: the app ranks every prompt
+ * against thousands of memories, and fresh arrays each time were mostly garbage to collect. Only
+ * the synchronous scoring uses them (after the ranker's last await), so no two rankings share one.
+ */
+const scratch = (() => {
+  const ints = new Map<string, Int32Array>()
+  const floats = new Map<string, Float64Array>()
+  const grown = <T extends Int32Array | Float64Array>(
+    pool: Map<string, T>,
+    name: string,
+    n: number,
+    make: (n: number) => T,
+  ) => {
+    let a = pool.get(name)
+    if (!a || a.length < n) pool.set(name, (a = make(Math.max(n, 2 * (a?.length ?? 0), 256))))
+    return a
+  }
+  return {
+    ints: (name: string, n: number) => grown(ints, name, n, (k) => new Int32Array(k)),
+    floats: (name: string, n: number) => grown(floats, name, n, (k) => new Float64Array(k)),
+  }
+})()
+
+/**
  * The ranker used when no model is configured: BM25F over name (×3), description (×3) and body
  * (×1, its first 60 lines) with stemming and software synonyms. Only memories that cover enough
  * of the query and score near the best are returned — nothing, when nothing fits.
@@ -232,33 +375,23 @@ export async function rankMemoriesOffline(
   const matches: Matches = []
   const counts = new Int32Array(3 * queried.length)
   for (const at of c.unindexed) if (!skip?.[at]) matchFields(at, terms[at]!, matcher, index, counts, matches)
-  // Each (memory, query term) pair that occurs, from both sources; called once to count and once to score.
+  // Every (memory, query term) pair that occurs, from both sources, five integers each: the
+  // memory's place, the term's index, and its count in the name, description and body. Plain loops
+  // over one buffer (kept from prompt to prompt) count and then score them: at 20,000 memories that
+  // all share the query's words, a callback per pair and per-prompt arrays were most of the time.
   const lists = postings ? queried.map((q) => postings.list(q)) : []
-  const eachMatch = (use: (at: number, j: number, n: number, d: number, b: number) => void) => {
-    for (let k = 0; k < matches.length; k += 5)
-      use(matches[k]!, matches[k + 1]!, matches[k + 2]!, matches[k + 3]!, matches[k + 4]!)
-    for (let j = 0; j < lists.length; j++) {
-      const list = lists[j]!
-      for (let k = 0; k < list.length; k += 4) {
-        const at = placeOf![list[k]!] ?? -1
-        if (at >= 0 && !skip?.[at]) use(at, j, list[k + 1]!, list[k + 2]!, list[k + 3]!)
-      }
-    }
-  }
+  let listed = 0
+  for (const list of lists) listed += list.length
+  const pairs = scratch.ints('pairs', matches.length + (listed / 4) * 5)
+  pairs.set(matches)
+  const end = placedPairs(pairs, matches.length, lists, placeOf, skip)
   // The memories any query term matches, in candidate order, each with its slot in the score arrays.
   const df = new Int32Array(queried.length)
-  const slotOf = new Int32Array(candidates.length).fill(-1)
-  const hits: number[] = []
-  eachMatch((at, j) => {
-    df[j]!++
-    if (slotOf[at]! < 0) {
-      slotOf[at] = 0
-      hits.push(at)
-    }
-  })
-  if (!hits.length) return []
-  hits.sort((x, y) => x - y)
-  hits.forEach((at, slot) => (slotOf[at] = slot))
+  const slotOf = scratch.ints('slotOf', candidates.length).fill(-1, 0, candidates.length)
+  countPairs(pairs, end, df, slotOf)
+  const hitPlaces = scratch.ints('hits', candidates.length)
+  const hits = slotHits(slotOf, candidates.length, hitPlaces)
+  if (!hits) return []
   const avgLen = lengths / corpus || 1
   // A query word no memory has would weigh the most: it counts as an average word instead, so a
   // small memory dir is not judged by the words it cannot contain.
@@ -286,44 +419,20 @@ export async function rankMemoriesOffline(
   // counts, once: a memory that says "deploy", "ship" and "rollout" has matched one query word,
   // not three. best: how fully it is matched (coverage); gain: its BM25F share (score).
   const G = ownIdx.length
-  const best = new Float64Array(hits.length * G)
-  const gain = new Float64Array(hits.length * G)
-  eachMatch((at, j, n, d, b) => {
-    const norm = K1 * (1 - B + (B * length[at]!) / avgLen)
-    const tf = FIELDS.name * n + FIELDS.description * d + FIELDS.body * b
-    const saturated = idfs[j]! * ((tf * (K1 + 1)) / (tf + norm))
-    const where = n + d > 0 ? 1 : tune.bodyOnly
-    const pairs = groupsOf[j]!
-    const row = slotOf[at]! * G
-    for (let p = 0; p < pairs.length; p += 2) {
-      const slot = row + pairs[p]!
-      const w = pairs[p + 1]!
-      if (w * where > best[slot]!) best[slot] = w * where
-      if (w * saturated > gain[slot]!) gain[slot] = w * saturated
-    }
-  })
+  const best = scratch.floats('best', hits * G).fill(0, 0, hits * G)
+  const gain = scratch.floats('gain', hits * G).fill(0, 0, hits * G)
+  scorePairs(pairs, end, { length, avgLen, idfs, groupsOf, slotOf, G, bodyOnly: tune.bodyOnly }, best, gain)
   // Scores per matched memory; an object only for the memories returned (a few of many thousands).
-  const score = new Float64Array(hits.length)
-  const coverage = new Float64Array(hits.length)
-  let top = -1
-  for (let h = 0; h < hits.length; h++) {
-    let covered = 0
-    let sum = 0
-    for (let g = 0; g < G; g++) {
-      covered += best[h * G + g]! * mass[g]!
-      sum += gain[h * G + g]!
-    }
-    score[h] = sum
-    coverage[h] = covered / ownMass
-    if (top < 0 || sum > score[top]!) top = h
-  }
+  const score = scratch.floats('score', hits)
+  const coverage = scratch.floats('coverage', hits)
+  const top = sumGroups(hits, G, best, gain, mass, ownMass, score, coverage)
   // Whether anything fits is the best memory's question; which memories are returned then is
   // relative to it, so every memory close to the best comes back, not mostly one.
   if (top < 0 || score[top]! <= 0 || coverage[top]! < tune.minCoverage) return []
   const returned: RankedMemory[] = []
-  for (let h = 0; h < hits.length; h++)
+  for (let h = 0; h < hits; h++)
     if (score[h]! >= tune.minShareOfTop * score[top]! && coverage[h]! >= tune.minOwnCoverage)
-      returned.push({ header: candidates[hits[h]!]!, score: score[h]!, coverage: coverage[h]! })
+      returned.push({ header: candidates[hitPlaces[h]!]!, score: score[h]!, coverage: coverage[h]! })
   return returned
     .sort((a, b) => b.score - a.score || b.header.mtimeMs - a.header.mtimeMs)
     .slice(0, opts.limit ?? MAX_RECALLED)
