@@ -1,6 +1,7 @@
 import { rethrowUnless, isMissing } from '../../../src-shared/errors.js'
 import { codeStalenessNotes } from '../staleness/recall-notes.js'
-import { readHead, type Scanner } from '../store/scan.js'
+import type { FileHead } from '../store/read-head.js'
+import { readHead, readHeadsOrErrors, type Scanner } from '../store/scan.js'
 import { memoryAge, memoryAgeDays, memoryFreshnessText } from './freshness.js'
 import type { RelevantMemory } from './find-relevant.js'
 
@@ -12,8 +13,12 @@ export async function readForInjection(
   path: string,
   scanner?: Scanner,
 ): Promise<{ content: string; mtimeMs: number; truncated: boolean }> {
-  const { content, mtimeMs } = await readHead(path, MAX_INJECTED_LINES + 1, scanner)
-  let text = content
+  return injectionOf(path, await readHead(path, MAX_INJECTED_LINES + 1, scanner))
+}
+
+/** The injected part of a memory's head (its first 201 lines): 200 lines / 4,096 bytes at most. */
+function injectionOf(path: string, head: FileHead): { content: string; mtimeMs: number; truncated: boolean } {
+  let text = head.content
   let truncated = text.split('\n').length > MAX_INJECTED_LINES
   if (truncated) text = text.split('\n').slice(0, MAX_INJECTED_LINES).join('\n')
   const buf = Buffer.from(text, 'utf8')
@@ -26,7 +31,7 @@ export async function readForInjection(
     truncated = true
   }
   if (truncated) text += `\n\n(truncated — Read ${path} for the rest)`
-  return { content: text, mtimeMs, truncated }
+  return { content: text, mtimeMs: head.mtimeMs, truncated }
 }
 
 /** The header line: the freshness warning for memories older than a day, else "saved today/yesterday". */
@@ -62,16 +67,20 @@ export async function buildRecallInjection(
   projectRoot?: string,
   scanner?: Scanner,
 ): Promise<string[]> {
+  // One batch: in the app, each read is a round trip to the scan threads.
+  const heads = await readHeadsOrErrors(
+    memories.map((m) => m.path),
+    MAX_INJECTED_LINES + 1,
+    scanner,
+  )
   const read: { path: string; mtimeMs: number; text: string }[] = []
-  for (const m of memories) {
-    try {
-      const r = await readForInjection(m.path, scanner)
-      read.push({ path: m.path, mtimeMs: r.mtimeMs, text: r.content })
-    } catch (e) {
-      rethrowUnless(isMissing(e), e)
-      // deleted between selection and injection: nothing to show
-    }
-  }
+  memories.forEach((m, i) => {
+    const head = heads[i]!
+    // Deleted between selection and injection: nothing to show.
+    if (head instanceof Error) return rethrowUnless(isMissing(head), head)
+    const r = injectionOf(m.path, head)
+    read.push({ path: m.path, mtimeMs: r.mtimeMs, text: r.content })
+  })
   // The staleness lines work on the text just read: each memory is read once.
   const notes = projectRoot ? await codeStalenessNotes(projectRoot, read) : new Map<string, string>()
   return read.map((r) => formatRecalledMemory(r.path, r.mtimeMs, r.text, now, notes.get(r.path)))

@@ -152,15 +152,32 @@ export async function readHeads(
   return got.map((r) => (r.ok ? r.head : undefined))
 }
 
+/**
+ * The first `maxLines` lines and mtime of each file, in order, in one batch (one round trip to the
+ * scan threads); where a file cannot be read, the error (with its errno code) to throw or skip.
+ */
+export async function readHeadsOrErrors(
+  paths: string[],
+  maxLines: number,
+  scanner: Scanner = defaultScanner(),
+): Promise<(FileHead | (Error & { code?: string }))[]> {
+  const got = await scanner.run({ kind: 'heads', paths, maxLines })
+  return paths.map((path, i) => {
+    const r = got[i]
+    if (r?.ok) return r.head
+    return Object.assign(new Error(r?.error ?? `cannot read ${path}`), { code: r?.ok ? undefined : r?.code })
+  })
+}
+
 /** One file's first `maxLines` lines and mtime; rejects (with the errno code) when it cannot be read. */
 export async function readHead(
   path: string,
   maxLines: number,
   scanner: Scanner = defaultScanner(),
 ): Promise<FileHead> {
-  const [r] = await scanner.run({ kind: 'heads', paths: [path], maxLines })
-  if (r?.ok) return r.head
-  throw Object.assign(new Error(r?.error ?? `cannot read ${path}`), { code: r?.ok ? undefined : r?.code })
+  const [r] = await readHeadsOrErrors([path], maxLines, scanner)
+  if (r instanceof Error) throw r
+  return r!
 }
 
 /** Whole files (UTF-8) up to `maxBytes` each, in order, read off the main thread in one batch. */
