@@ -333,6 +333,20 @@ const scratch = (() => {
 })()
 
 /**
+ * Reads and keeps what ranking these candidates needs (their terms, the postings' places), as the
+ * first prompt would: a long-running process does it in the background after opening, so that
+ * prompt is not the one that waits for it.
+ */
+export async function prepareOfflineRanking(
+  candidates: readonly MemoryHeader[],
+  opts: Pick<RankOptions, 'cache' | 'scanner'>,
+): Promise<void> {
+  const build = () => corpusOf(candidates, opts.cache, opts.scanner)
+  await opts.cache?.ready()
+  if (opts.cache) await opts.cache.prepared(candidates, build)
+}
+
+/**
  * The ranker used when no model is configured: BM25F over name (×3), description (×3) and body
  * (×1, its first 60 lines) with stemming and software synonyms. Only memories that cover enough
  * of the query and score near the best are returned — nothing, when nothing fits.

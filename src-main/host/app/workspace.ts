@@ -27,6 +27,7 @@ import { createMemoriesService } from '../memories/service.js'
 import { createPreviewsService } from '../previews/service.js'
 import { recallForPrompt, type PromptRecallResult } from '../previews/prompt-recall.js'
 import { selectorTimeoutMs } from '../previews/selector-deadline.js'
+import { prepareOfflineRanking } from '../../core/recall/offline-ranker.js'
 import type { TermCache } from '../../core/recall/term-cache.js'
 import type { UserPromptSubmitHook } from '../../../src-shared/hook-input.js'
 import { createRunsService } from '../runs/service.js'
@@ -68,6 +69,8 @@ export class Workspace {
   readonly health: ReturnType<typeof createHealthService>
   readonly runs: ReturnType<typeof createRunsService>
   private proposalWatcher?: FSWatcher
+  /** The offline ranker's preparation at opening (see warmRecall), awaited by close. */
+  private warming: Promise<void> = Promise.resolve()
   private readonly termCache: TermCache
 
   constructor(private readonly deps: WorkspaceDeps) {
@@ -216,6 +219,21 @@ export class Workspace {
     this.proposalWatcher = watch(this.proposals.dir, () => this.deps.onReviewChanged())
     this.proposalWatcher.on('error', (e) => this.report('Watching the review inbox failed', e))
     await this.team.start()
+    this.warming = this.warmRecall().catch((e: unknown) =>
+      this.report('Preparing recall for the first prompt failed', e),
+    )
+  }
+
+  /**
+   * Reads the offline ranker's terms of every memory the term cache does not hold yet (in the scan
+   * threads) and prepares their postings, in the background once the workspace is open: otherwise
+   * the first prompt a hook asks about waits for it (~1.5 s at 20,000 memories and no cache).
+   */
+  private async warmRecall(): Promise<void> {
+    if (this.deps.model.client) return // the model selector answers prompts; the ranker only if it fails
+    const all = await this.index.list(Infinity)
+    await prepareOfflineRanking(all, { cache: this.termCache, scanner: scannerFor(this.ctx) })
+    await this.termCache.save(all)
   }
 
   info(): WorkspaceInfo {
@@ -241,6 +259,7 @@ export class Workspace {
   /** Stops taking new work, then waits for what runs (an extraction: up to `drainMs`; a sync) before closing. */
   async close(drainMs = 60_000): Promise<void> {
     this.proposalWatcher?.close()
+    await this.warming
     await this.runs.close(drainMs)
     await this.team.stop()
     await this.recorder.close()
