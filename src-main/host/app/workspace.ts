@@ -207,7 +207,9 @@ export class Workspace {
     await this.index.load()
     // The search box's index builds in the worker threads while history catches up on this thread:
     // started last, a first search in a big workspace waited for all of the opening.
-    void this.search.load().catch((e: unknown) => this.report('The search index could not be updated', e))
+    const searchReady = this.search
+      .load()
+      .catch((e: unknown) => this.report('The search index could not be updated', e))
     await this.deps.activity.attach(activityFileFor(this.deps.ctx, this.memoryDir))
     // Whatever changed while the app was closed is recorded as external, then history is bounded.
     await reconcileHistory(this.history, this.memoryDir, 'external')
@@ -219,9 +221,11 @@ export class Workspace {
     this.proposalWatcher = watch(this.proposals.dir, () => this.deps.onReviewChanged())
     this.proposalWatcher.on('error', (e) => this.report('Watching the review inbox failed', e))
     await this.team.start()
-    this.warming = this.warmRecall().catch((e: unknown) =>
-      this.report('Preparing recall for the first prompt failed', e),
-    )
+    // After the search box's index: both read in the scan threads, and the search is what the
+    // window shows first.
+    this.warming = searchReady
+      .then(() => this.warmRecall())
+      .catch((e: unknown) => this.report('Preparing recall for the first prompt failed', e))
   }
 
   /**
