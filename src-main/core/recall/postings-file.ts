@@ -5,7 +5,7 @@ import { dirname } from 'node:path'
 import { writeFileAtomic } from '../store/atomic-write.js'
 import { shardOf } from '../store/scan-sync.js'
 import type { DocTerms } from './term-source.js'
-import { fieldCounts } from './terms.js'
+import { TermPostings } from './term-postings.js'
 
 /** Bump when the layout below changes. */
 const FORMAT = 2
@@ -248,23 +248,18 @@ export class PostingsFile {
     docs: readonly IndexedDoc[],
     synonyms: readonly unknown[],
   ): Promise<void> {
-    const lists = new Map<string, number[]>()
-    docs.forEach((doc, id) => {
-      for (const [term, c] of fieldCounts([doc.terms[1], doc.terms[2], doc.terms[3]])) {
-        const list = lists.get(term)
-        if (list) list.push(id, c[0], c[1], c[2])
-        else lists.set(term, [id, c[0], c[1], c[2]])
-      }
-    })
+    // Ids are the docs' places: TermPostings numbers the memories in the order they are added.
+    const lists = new TermPostings()
+    for (const doc of docs) lists.add(doc.filename, doc.terms)
     const buckets: Record<string, [number, number]>[] = Array.from({ length: BUCKETS }, () => ({}))
     let ints = 0
-    for (const [term, list] of lists) {
+    for (const [term, list] of lists.entries()) {
       buckets[shardOf(term, BUCKETS)]![term] = [ints / 4, list.length / 4]
       ints += list.length
     }
     const postings = new DataView(new ArrayBuffer(ints * 4))
     let i = 0
-    for (const list of lists.values()) for (const n of list) postings.setInt32(4 * i++, n, true)
+    for (const [, list] of lists.entries()) for (const n of list) postings.setInt32(4 * i++, n, true)
 
     const parts: string[] = []
     let at = 0

@@ -34,6 +34,11 @@ export class TermPostings {
     return this.lengths[id]!
   }
 
+  /** Every term with its flat entries, as list() gives them. */
+  entries(): IterableIterator<[term: string, entries: readonly number[]]> {
+    return this.lists.entries()
+  }
+
   /** Keeps only the memories `keep` says yes to. */
   retain(keep: (filename: string) => boolean): void {
     for (const f of [...this.current.keys()]) if (!keep(f)) this.current.delete(f)

@@ -54,19 +54,14 @@ export class HeaderCache {
   listing(memoryDir: string): string[] {
     this.readySync()
     const kept = stillListed(memoryDir, this.cache.shared)
-    if (kept) return kept
+    if (kept) return (this.listed = kept)
     const { files, dirs } = listWithDirStamps(memoryDir)
     if (dirs || this.cache.shared !== undefined) this.cache.shared = dirs ? { dirs, files } : undefined
-    return files
+    return (this.listed = files)
   }
 
-  /** Every memory file a scan listed, read or not (see save). */
+  /** The last listing (see save). */
   private listed: readonly string[] | undefined
-
-  /** The scan's listing of the dir: what save keeps entries for. */
-  sawFiles(files: readonly string[]): void {
-    this.listed = files
-  }
 
   /**
    * Writes the cache when it changed, keeping the headers of every file the scan listed: a scan of

@@ -72,7 +72,6 @@ export function scanMemoryFilesSync(
 ): MemoryHeader[] {
   const listed = cache ? cache.listing(memoryDir) : listMemoryFilesSync(memoryDir)
   const files = shard ? listed.filter((f) => shardOf(f, shard.count) === shard.index) : listed
-  cache?.sawFiles(files)
   const pathOf = memoryFilePathJoiner(memoryDir)
   if (files.length <= limit && !cache) return readAllHeaders(files, pathOf)
   const stamped = stampFiles(files, pathOf).sort(newestFirst)

@@ -148,8 +148,7 @@ export async function readHeads(
   maxLines: number,
   scanner: Scanner = defaultScanner(),
 ): Promise<(FileHead | undefined)[]> {
-  const got = await scanner.run({ kind: 'heads', paths, maxLines })
-  return got.map((r) => (r.ok ? r.head : undefined))
+  return (await readHeadsOrErrors(paths, maxLines, scanner)).map((r) => (r instanceof Error ? undefined : r))
 }
 
 /**
