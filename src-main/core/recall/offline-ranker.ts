@@ -341,9 +341,18 @@ export async function prepareOfflineRanking(
   candidates: readonly MemoryHeader[],
   opts: Pick<RankOptions, 'cache' | 'scanner'>,
 ): Promise<void> {
+  if (!opts.cache) return // nothing would keep it
+  await opts.cache.ready()
+  await preparedCorpus(candidates, opts)
+}
+
+/** The corpus of these candidates, as the term source keeps it for them (or built for this once). */
+async function preparedCorpus(
+  candidates: readonly MemoryHeader[],
+  opts: Pick<RankOptions, 'cache' | 'scanner'>,
+): Promise<Corpus> {
   const build = () => corpusOf(candidates, opts.cache, opts.scanner)
-  await opts.cache?.ready()
-  if (opts.cache) await opts.cache.prepared(candidates, build)
+  return opts.cache ? opts.cache.prepared(candidates, build) : (await build()).value
 }
 
 /**
@@ -360,8 +369,7 @@ export async function rankMemoriesOffline(
   const tune: Tuning = { ...TUNING, ...opts.tuning }
   const { weights, own } = queryTerms(query, tune)
   if (!own.length) return []
-  const build = () => corpusOf(candidates, opts.cache, opts.scanner)
-  const c = opts.cache ? await opts.cache.prepared(candidates, build) : (await build()).value
+  const c = await preparedCorpus(candidates, opts)
   const { length, index: postings, placeOf, terms } = c
   // Left-out memories are not part of the corpus either (its size and average length).
   let { count: corpus, lengths } = c

@@ -67,6 +67,9 @@ export class TermCache implements TermSource {
   ): Promise<T> {
     const memo = this.memo
     if (memo && memo.of === candidates && memo.changes === this.changes) return memo.value as T
+    // The postings are (re)built first: built inside `build`, they would count as a change, and
+    // what it made would not be kept (the next prompt would build it all again).
+    this.postingLists()
     const changes = this.changes
     const { value, fromCache } = await build()
     if (fromCache && changes === this.changes) this.memo = { of: candidates, changes, value }
@@ -78,18 +81,23 @@ export class TermCache implements TermSource {
    * get() returns terms for: a memory whose file changed since has old entries there.
    */
   indexed(): IndexedTerms {
-    if (!this.lists || this.lists.wasteful) {
-      this.lists = new TermPostings()
-      for (const [f, v] of this.cache.values()) this.lists.add(f, v)
-      this.changes++
-    }
-    const lists = this.lists
+    const lists = this.postingLists()
     return {
       idCount: lists.idCount,
       idOf: (header) => (this.get(header) ? (lists.idOf(header.filename) ?? -1) : -1),
       lengthOf: (id) => lists.lengthOf(id),
       list: (term) => lists.list(term),
     }
+  }
+
+  /** The postings, built from the cached terms when there are none yet or old ids outweigh live ones. */
+  private postingLists(): TermPostings {
+    if (!this.lists || this.lists.wasteful) {
+      this.lists = new TermPostings()
+      for (const [f, v] of this.cache.values()) this.lists.add(f, v)
+      this.changes++
+    }
+    return this.lists
   }
 
   /** Writes the cache when it changed, keeping only the memories of the scan recall ranked from. */
