@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { cliWorkspace, pairedRatio, percentile, ratio, table } from './lib.js'
+import { BIN as CLI } from '../test/helpers/built-cli.js'
 
 const ROOT = join(import.meta.dirname, '..')
-const CLI = join(ROOT, 'bin', 'memdir.js')
 const RSS_CHILD = join(import.meta.dirname, 'rss-child.mjs')
 
 function run(args: string[], env: NodeJS.ProcessEnv, cwd: string): { ms: number; stderr: string } {

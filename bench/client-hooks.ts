@@ -3,11 +3,11 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path'
 import { reply, startFakeAnthropic, text, type RecordedRequest } from '../test/fake-anthropic/server.js'
 import { install, resolveVersion, type InstalledClient } from '../test/helpers/claude-code.js'
+import { BIN as CLI } from '../test/helpers/built-cli.js'
 import { clientEnv, runClient, writeClientConfig } from '../e2e/real-client.js'
 import { SELECTOR_SYSTEM_PROMPT } from '../src-main/core/recall/selector-prompt.js'
 import { cliWorkspace, pairedRatio, percentile, table } from './lib.js'
 
-const CLI = join(import.meta.dirname, '..', 'bin', 'memdir.js')
 // The client needs its API key; a hook run without it has no model, so Memdir ranks offline.
 const WITHOUT_KEY = 'env -u ANTHROPIC_API_KEY -u ANTHROPIC_AUTH_TOKEN'
 

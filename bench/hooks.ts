@@ -3,9 +3,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { agentSocketPath, offerAgentJob } from '../src-main/host/integrations/agent-socket-client.js'
 import { signalAndWait } from '../test/helpers/child-process.js'
+import { BIN as CLI } from '../test/helpers/built-cli.js'
 import { cliWorkspace, pairedRatio, percentile, startMemdirWeb, table } from './lib.js'
-
-const CLI = join(import.meta.dirname, '..', 'bin', 'memdir.js')
 
 /** Runs a child without blocking this process's event loop (the app in it must answer the hook). */
 function runAsync(

@@ -3,8 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { waitForOutput } from '../test/helpers/child-process.js'
-
-const CLI = join(import.meta.dirname, '..', 'bin', 'memdir.js')
+import { BIN as CLI } from '../test/helpers/built-cli.js'
 
 /** Median wall time of `runs` runs of fn, in ms, after `warmup` untimed runs (JIT tier-up). */
 export async function timeIt(fn: () => Promise<unknown>, runs = 5, warmup = 1): Promise<number> {
