@@ -19,7 +19,7 @@ import { historyForCli } from '../host/history/recording.js'
 import { agentMemoryRoot, docOf, listItemOf, scopeOf } from '../host/memories/memory-views.js'
 import { createMemoriesService, newMemoryPath } from '../host/memories/service.js'
 import { modelRuntimeFor } from '../host/settings/model-runtime.js'
-import { cachedScan, termIndexFor } from '../host/memories/memory-caches.js'
+import { headerCachedScan, termIndexFor } from '../host/memories/memory-caches.js'
 import { recallPreview } from '../host/previews/recall-view.js'
 import { memoryStyleOf } from '../host/previews/prompt-view.js'
 import { scannerFor } from '../core/store/scan-worker-client.js'
@@ -68,7 +68,6 @@ export class AgentMemory {
     // Through the caches `memdir recall` and the prompt hook keep (a stat pass, then only what
     // changed is read; the postings file): a search is not a read of every memory file. New ones
     // per search, so two searches at once share nothing.
-    const inline = { ...this.ctx, scan: 'inline' as const }
     const {
       memories: _m,
       rawSelection: _r,
@@ -78,7 +77,7 @@ export class AgentMemory {
       recentTools,
       offlineFallback: true,
       projectRoot: this.ctx.projectRoot,
-      scan: cachedScan(inline, Infinity),
+      scan: headerCachedScan(this.ctx, Infinity),
       termCache: termIndexFor(this.ctx, this.memoryDir),
       scanner: scannerFor(this.ctx),
     })

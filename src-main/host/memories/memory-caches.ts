@@ -35,17 +35,26 @@ export function headerCacheFor(ctx: ProjectContext, memoryDir: string): HeaderCa
 }
 
 /**
- * The scan a CLI command or hook runs: the newest `limit` headers (recall asks for all) — on the
- * calling thread through that dir's header cache (a stat pass), or a plain scan in the worker threads.
+ * The newest `limit` headers (recall asks for all) through the dir's header cache: every file is
+ * stat'ed on the calling thread and only those that changed are read. What `memdir recall`, the
+ * prompt hook and MCP search rank from.
+ */
+export function headerCachedScan(
+  ctx: ProjectContext,
+  limit = MAX_MEMORY_FILES,
+): (memoryDir: string) => Promise<MemoryHeader[]> {
+  return (memoryDir) => scanMemoryFiles(memoryDir, { headerCache: headerCacheFor(ctx, memoryDir), limit })
+}
+
+/**
+ * The scan a CLI command or hook runs: through the header cache when it reads on its own thread,
+ * else a plain scan in the worker threads.
  */
 export function cachedScan(
   ctx: ProjectContext,
   limit = MAX_MEMORY_FILES,
 ): (memoryDir: string) => Promise<MemoryHeader[]> {
   const scanner = scannerFor(ctx)
-  return (memoryDir) =>
-    scanMemoryFiles(
-      memoryDir,
-      scanner.kind === 'inline' ? { headerCache: headerCacheFor(ctx, memoryDir), limit } : { scanner, limit },
-    )
+  if (scanner.kind === 'inline') return headerCachedScan(ctx, limit)
+  return (memoryDir) => scanMemoryFiles(memoryDir, { scanner, limit })
 }
