@@ -39,11 +39,22 @@ export interface IndexedDoc {
   terms: DocTerms
 }
 
-const isSpan = (v: unknown): v is [number, number] =>
-  Array.isArray(v) && v.length === 2 && Number.isInteger(v[0]) && Number.isInteger(v[1]) && v[0] <= v[1]
+/** A byte range of the sections, all of which end where the postings do: at the file's end. */
+const isSpanWithin =
+  (end: number) =>
+  (v: unknown): v is [number, number] =>
+    Array.isArray(v) &&
+    v.length === 2 &&
+    Number.isInteger(v[0]) &&
+    Number.isInteger(v[1]) &&
+    0 <= v[0] &&
+    v[0] <= v[1] &&
+    v[1] <= end
 
-function isMeta(v: unknown, version: string): v is Meta {
+/** The meta line of this version, every section inside a file of `size` bytes after it. */
+function isMeta(v: unknown, version: string, size: number): v is Meta {
   const m = v as Partial<Meta> | null
+  const isSpan = isSpanWithin(size)
   return (
     !!m &&
     m.v === version &&
@@ -51,6 +62,7 @@ function isMeta(v: unknown, version: string): v is Meta {
     isSpan(m.packed) &&
     isSpan(m.synonyms) &&
     isSpan(m.postings) &&
+    m.postings[1] === size &&
     Array.isArray(m.buckets) &&
     m.buckets.length === BUCKETS &&
     m.buckets.every(isSpan)
@@ -130,9 +142,9 @@ export class PostingsFile {
     try {
       fd = openSync(file, 'r')
       const { meta, base } = readMeta(fd)
-      // A file cut short (a full disk, a copy interrupted) would answer some terms with nothing.
-      if (!isMeta(meta, `${FORMAT}:${version}`) || fstatSync(fd).size !== base + meta.postings[1])
-        return undefined
+      // A file cut short (a full disk, a copy interrupted) would answer some terms with nothing,
+      // and a section outside the file would be read from nowhere.
+      if (!isMeta(meta, `${FORMAT}:${version}`, fstatSync(fd).size - base)) return undefined
       const docs: unknown = JSON.parse(readSpan(fd, base, meta.docs))
       if (!isDocs(docs)) return undefined
       const loaded = new PostingsFile(fd, base, meta, docs)
