@@ -1,7 +1,8 @@
 import { isFsError, rethrowUnless } from '../../../src-shared/errors.js'
 import { statSync } from 'node:fs'
-import { join } from 'node:path'
+import { isAbsolute, join } from 'node:path'
 import { listMemoryFilesSync } from './list-memory-files.js'
+import { isMemoryFileName } from './memory-header.js'
 import { isRacilyClean } from './stamped-cache.js'
 
 /**
@@ -24,15 +25,30 @@ function mtimeOf(path: string): number | undefined {
   }
 }
 
+/**
+ * A path a walk of the dir could have listed: relative, each segment a plain name. A listing kept
+ * in the data dir is a file like any other: what it names must not lead out of the memory dir.
+ */
+const isWalkedPath = (rel: string) =>
+  !rel.includes('\0') &&
+  !isAbsolute(rel) &&
+  rel.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..')
+
 function isListing(v: unknown): v is StampedListing {
   const l = v as Partial<StampedListing> | null
   return (
     !!l &&
     Array.isArray(l.files) &&
-    l.files.every((f) => typeof f === 'string') &&
+    l.files.every((f) => typeof f === 'string' && isMemoryFileName(f) && isWalkedPath(f)) &&
     Array.isArray(l.dirs) &&
     l.dirs.length > 0 &&
-    l.dirs.every((d) => Array.isArray(d) && typeof d[0] === 'string' && typeof d[1] === 'number')
+    l.dirs.every(
+      (d) =>
+        Array.isArray(d) &&
+        typeof d[0] === 'string' &&
+        (d[0] === '' || (d[0].endsWith('/') && isWalkedPath(d[0].slice(0, -1)))) &&
+        typeof d[1] === 'number',
+    )
   )
 }
 

@@ -144,4 +144,25 @@ describe('header cache (CLI and hooks)', () => {
     expect(await scan(dir, cacheFile)).toContain('f.md: just now')
     expect(JSON.parse(readFileSync(cacheFile, 'utf8')).extra).toBeUndefined()
   })
+
+  it('takes from a kept listing only names a walk of the dir could give (a cache file naming ../ is not believed)', async () => {
+    const root = tempDir()
+    const dir = join(root, 'memory')
+    const cacheFile = join(tempDir(), 'headers.json')
+    utimesSync(writeFile(join(dir, 'a.md'), memory('A', 'inside')), STAMP, STAMP)
+    utimesSync(writeFile(join(root, 'outside.md'), memory('Out', 'not a memory of this dir')), STAMP, STAMP)
+    utimesSync(dir, STAMP, STAMP)
+    expect(await scan(dir, cacheFile)).toEqual(['a.md: inside'])
+    const kept = JSON.parse(readFileSync(cacheFile, 'utf8'))
+    for (const forged of ['../outside.md', `${root}/outside.md`, './a.md', 'x//a.md']) {
+      writeFileSync(cacheFile, JSON.stringify({ ...kept, extra: { ...kept.extra, files: ['a.md', forged] } }))
+      expect(await scan(dir, cacheFile)).toEqual(['a.md: inside'])
+    }
+    // A well-formed kept listing is believed (so the forged ones above were refused, not re-listed by chance).
+    writeFileSync(join(dir, 'b.md'), memory('B', 'added with the dir mtime put back'))
+    utimesSync(join(dir, 'b.md'), STAMP, STAMP)
+    utimesSync(dir, STAMP, STAMP)
+    writeFileSync(cacheFile, JSON.stringify(kept))
+    expect(await scan(dir, cacheFile)).toEqual(['a.md: inside'])
+  })
 })
