@@ -1,40 +1,46 @@
 import { existsSync } from 'node:fs'
-import { watch, type ChokidarOptions, type FSWatcher } from 'chokidar'
+import { TreeWatcher, type TreeEvents, type TreeWatchOptions } from './tree-watcher.js'
 
 export interface DirWatch {
   close(): Promise<void>
 }
 
 /**
- * chokidar on `dir`, also when `dir` does not exist yet: a watcher on a missing path never sees it
- * appear, and creating it just to watch it would leave an empty folder (a memory dir the user never
- * wrote to, under Claude Code's projects dir). A missing dir is looked for every `pollMs`; once it
- * exists its watcher starts with `late = true`, reporting the files already in it as added.
+ * A tree watcher on `dir`, also when `dir` does not exist yet or is removed later: a watch on a
+ * missing path never sees it appear, and creating it just to watch it would leave an empty folder
+ * (a memory dir the user never wrote to, under Claude Code's projects dir). A missing dir is looked
+ * for every `pollMs`; once it exists its watcher starts with `late = true`, reporting the files
+ * already in it as added. `attach` is called for each watcher started.
  */
 export async function watchDir(
   dir: string,
-  options: ChokidarOptions,
-  attach: (watcher: FSWatcher, late: boolean) => void,
+  options: TreeWatchOptions,
+  attach: (watcher: TreeEvents, late: boolean) => void,
   pollMs = 1000,
 ): Promise<DirWatch> {
-  let watcher: FSWatcher | undefined
+  let watcher: TreeWatcher | undefined
   let timer: NodeJS.Timeout | undefined
   let closed = false
   const start = async (late: boolean) => {
-    const w = watch(dir, late ? { ...options, ignoreInitial: false } : options)
+    const w = new TreeWatcher(dir, options)
     watcher = w
     attach(w, late)
-    await new Promise<void>((r) => w.once('ready', () => r()))
+    // Removed (its files were reported unlinked): followed again from when it comes back.
+    w.on('gone', () => {
+      if (closed || watcher !== w) return
+      void w.close()
+      watcher = undefined
+      timer = setTimeout(poll, pollMs)
+    })
+    await w.start(late || !options.ignoreInitial)
+  }
+  const poll = () => {
+    if (closed) return
+    if (existsSync(dir)) void start(true)
+    else timer = setTimeout(poll, pollMs)
   }
   if (existsSync(dir)) await start(false)
-  else {
-    const poll = () => {
-      if (closed) return
-      if (existsSync(dir)) void start(true)
-      else timer = setTimeout(poll, pollMs)
-    }
-    timer = setTimeout(poll, pollMs)
-  }
+  else timer = setTimeout(poll, pollMs)
   return {
     async close() {
       closed = true
