@@ -1,4 +1,5 @@
 import {
+  chmodSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -152,6 +153,31 @@ describe('TreeWatcher: one OS watch per directory, events per file', () => {
     if (before !== undefined) expect(inotifyWatches()! - before).toBe(2)
     writeFileSync(join(root, 'team', 't0.md'), 'edited')
     expect(await settle(seen, 1)).toEqual([['change', join(root, 'team', 't0.md')]])
+  })
+
+  it('closing leaves no OS watch open, also when notifications reached new dirs while the walk ran', async () => {
+    const root = tempDir()
+    for (let d = 0; d < 150; d++) {
+      mkdirSync(join(root, `d${d}`))
+      for (let f = 0; f < 10; f++) writeFileSync(join(root, `d${d}`, `f${f}.md`), 'x')
+    }
+    const watches = () => process.getActiveResourcesInfo().filter((r) => r === 'FSEventWrap').length
+    await new Promise((r) => setTimeout(r, 50)) // the watches earlier tests closed are gone
+    const before = watches()
+    const w = new TreeWatcher(root, { ignoreInitial: true, settleMs: 1 })
+    let walking = true
+    const started = w.start().finally(() => (walking = false))
+    // Each chmod notifies the root about a dir, which the walk may be reaching at the same moment.
+    while (walking) {
+      for (let d = 0; d < 150; d++) chmodSync(join(root, `d${d}`), 0o755)
+      await new Promise((r) => setTimeout(r, 2))
+    }
+    await started
+    await new Promise((r) => setTimeout(r, 200))
+    expect(watches() - before).toBe(151)
+    await w.close()
+    await new Promise((r) => setTimeout(r, 50))
+    expect(watches()).toBe(before)
   })
 
   it('a symlink loop is followed once, and a symlinked file is reported', async () => {

@@ -83,7 +83,9 @@ export class TreeWatcher extends EventEmitter implements TreeEvents {
   private async addDir(dir: string, depth: number, report: boolean): Promise<void> {
     if (this.closed || this.dirs.has(dir)) return
     const real = await realpath(dir).catch(() => dir)
-    if (this.realDirs.has(real)) return // a symlink loop, or a dir reached twice
+    // Again after the await: the walk and a notification may both reach a new dir, or close() ran.
+    // A real path already watched is a symlink loop, or a dir reached twice.
+    if (this.closed || this.dirs.has(dir) || this.realDirs.has(real)) return
     let watcher: FSWatcher
     try {
       // Watched before it is read, so nothing created in between is missed.
