@@ -1,7 +1,8 @@
 import { ignoreFsError, isMissing, orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
 import { randomBytes } from 'node:crypto'
-import { mkdir, readdir, readFile, unlink } from 'node:fs/promises'
-import { dirname, join, sep } from 'node:path'
+import { mkdir, readFile, unlink } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { walkFiles } from '../store/walk-files.js'
 import { readIfExists, writeFileAtomic } from '../store/atomic-write.js'
 import { resolveContainedPath } from '../store/contained-path.js'
 
@@ -20,7 +21,7 @@ async function readAllMarkdown(memoryDir: string): Promise<Record<string, string
   const files: Record<string, string> = {}
   let names: string[]
   try {
-    names = await readdir(memoryDir, { recursive: true })
+    names = await walkFiles(memoryDir)
   } catch (e) {
     rethrowUnless(isMissing(e), e)
     return files
@@ -28,7 +29,7 @@ async function readAllMarkdown(memoryDir: string): Promise<Record<string, string
   for (const name of names.sort()) {
     if (!name.endsWith('.md')) continue
     const content = await orIfMissing(readFile(join(memoryDir, name), 'utf8'), null)
-    if (content !== null) files[name.split(sep).join('/')] = content
+    if (content !== null) files[name] = content
   }
   return files
 }

@@ -141,8 +141,8 @@ const alive = (pid: number) => {
  * writing the temp file and renaming it): only those of processes that are gone.
  */
 export async function removeStaleTempFiles(dir: string): Promise<string[]> {
-  const { readdir } = await import('node:fs/promises')
-  const names = await orIfMissing(readdir(dir, { recursive: true }), [] as string[])
+  const { walkFiles } = await import('./walk-files.js')
+  const names = await orIfMissing(walkFiles(dir), [] as string[])
   const removed: string[] = []
   for (const rel of names) {
     const m = TEMP_FILE.exec(basename(rel))

@@ -31,6 +31,12 @@ export class MemoryIndex {
     return this.ready
   }
 
+  /** A file's mtime and size as the index last read them (once loaded; undefined: not a memory it holds). */
+  stamp(relPath: string): { mtimeMs: number; size: number } | undefined {
+    const h = this.headers.get(relPath)
+    return h?.size === undefined ? undefined : { mtimeMs: h.mtimeMs, size: h.size }
+  }
+
   /** Re-reads just these files (relative paths); a file that is gone is dropped. */
   async update(relPaths: Iterable<string>): Promise<void> {
     await this.load()

@@ -185,4 +185,11 @@ describe('readTextFiles', () => {
       { kind: 'error', message: expect.stringContaining('ENOENT') },
     ])
   })
+
+  it('reads many files in slices across the threads, each answer in its file’s place', async () => {
+    const dir = tempDir()
+    const paths = Array.from({ length: 1100 }, (_, i) => writeFile(join(dir, `m${i}.md`), `memory ${i}\n`))
+    const got = await readTextFiles(paths, 100, threadedScanner())
+    expect(got).toEqual(paths.map((_, i) => ({ kind: 'text', text: `memory ${i}\n` })))
+  })
 })

@@ -1,6 +1,6 @@
 import { rethrowUnless, isMissing } from '../../../src-shared/errors.js'
-import { readdir } from 'node:fs/promises'
-import { join, sep } from 'node:path'
+import { join } from 'node:path'
+import { walkFiles } from '../store/walk-files.js'
 import { readTextFiles, type Scanner, type TextFileResult } from '../store/scan.js'
 import { MAX_TEAM_FILE_BYTES } from '../../../src-shared/team-api.js'
 import { memoryNameProblem } from '../../../src-shared/memory-names.js'
@@ -31,14 +31,14 @@ export async function readLocalTeamEntries(
   const skipped: SkippedEntry[] = []
   let names: string[]
   try {
-    names = await readdir(teamDir, { recursive: true })
+    names = await walkFiles(teamDir)
   } catch (e) {
     rethrowUnless(isMissing(e), e)
     return { entries, skipped }
   }
   const candidates: { key: string; path: string }[] = []
   for (const name of names.sort()) {
-    const key = name.split(sep).join('/')
+    const key = name
     if (!key.endsWith('.md') || key.split('/').some((s) => s.startsWith('.'))) continue
     const problem = memoryNameProblem(key)
     if (problem) {

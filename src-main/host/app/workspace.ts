@@ -212,7 +212,9 @@ export class Workspace {
       .catch((e: unknown) => this.report('The search index could not be updated', e))
     await this.deps.activity.attach(activityFileFor(this.deps.ctx, this.memoryDir))
     // Whatever changed while the app was closed is recorded as external, then history is bounded.
-    await reconcileHistory(this.history, this.memoryDir, 'external')
+    await reconcileHistory(this.history, this.memoryDir, 'external', {
+      stampOf: (path) => this.index.stamp(path),
+    })
     await this.history.prune()
     await this.recorder.start()
     await this.runs.start()
