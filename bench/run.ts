@@ -3,6 +3,7 @@ import { benchClientHooks } from './client-hooks.js'
 import { benchDiff } from './diff.js'
 import { benchHealth } from './health.js'
 import { benchHooks } from './hooks.js'
+import { benchHostStart } from './host-start.js'
 import { benchRecallPrep } from './recall-prep.js'
 import { benchRecallQuality } from './recall-quality.js'
 import { benchScan } from './scan.js'
@@ -17,6 +18,7 @@ const all: Record<string, () => Promise<void>> = {
   'recall-quality': () => benchRecallQuality(),
   sync: () => benchSync(),
   ui: () => benchUi(),
+  'host-start': () => benchHostStart(),
   cli: () => benchCli(),
   diff: () => benchDiff(),
   hooks: () => benchHooks(),
