@@ -1,0 +1,70 @@
+import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { HistoryItem, MemoryListItem } from '../../../src-shared/types.js'
+import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
+import { sandbox, writeFile } from '../../../test/helpers/temp-env.js'
+import { createHost, type Host } from './host.js'
+
+const mem = (n: string, body = `body of ${n}`) =>
+  `---\nname: ${n}\ndescription: about ${n}\ntype: project\n---\n\n${body}\n`
+
+async function call<T>(host: Host, method: string, args?: unknown): Promise<T> {
+  const r = (await host.call(method, args)) as { ok: boolean; value?: T; error?: unknown }
+  if (!r.ok) throw new Error(JSON.stringify(r.error))
+  return r.value as T
+}
+
+async function until(what: () => Promise<boolean>, ms = 15_000) {
+  for (let waited = 0; waited < ms; waited += 100) {
+    if (await what()) return
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error('timed out')
+}
+
+describe('the app follows a large memory dir changed by other programs', () => {
+  it('2,000 memories: edits, deletes, a new folder and a save by rename, each in the list and in history as external', async () => {
+    const sb = sandbox()
+    sb.env.MEMDIR_DATA_DIR = join(sb.root, 'data')
+    const dir = getAutoMemPath(sb.ctx())
+    const old = Date.now() / 1000 - 86_400
+    for (let i = 0; i < 2000; i++) utimesSync(writeFile(join(dir, `m${i}.md`), mem(`m${i}`)), old, old)
+    const host = await createHost({ env: sb.env, projectRoot: sb.project, agentSocket: false })
+    try {
+      expect(await call<MemoryListItem[]>(host, 'memory/list')).toHaveLength(2000)
+      for (let i = 0; i < 20; i++)
+        writeFileSync(join(dir, `m${i}.md`), mem(`m${i}`, 'edited by another program'))
+      for (let i = 20; i < 25; i++) rmSync(join(dir, `m${i}.md`))
+      mkdirSync(join(dir, 'notes'))
+      for (let i = 0; i < 5; i++) writeFileSync(join(dir, 'notes', `n${i}.md`), mem(`n${i}`))
+      // An editor's atomic save: a temp file renamed over the memory.
+      writeFileSync(join(dir, '.m30.md.swp'), mem('m30', 'saved by rename'))
+      renameSync(join(dir, '.m30.md.swp'), join(dir, 'm30.md'))
+
+      await until(async () => {
+        const list = await call<MemoryListItem[]>(host, 'memory/list')
+        return list.length === 2000 && list.some((m) => m.relPath === 'notes/n4.md')
+      })
+      await until(async () => {
+        const all = await call<HistoryItem[]>(host, 'history/list', {})
+        return all.filter((e) => e.change !== 'baseline').length >= 31
+      })
+      const now = await call<HistoryItem[]>(host, 'history/list', {})
+      const external = (change: string) =>
+        now
+          .filter((e) => e.change === change && e.author === 'external')
+          .map((e) => e.path)
+          .sort()
+      expect(external('modify')).toEqual(
+        [...Array.from({ length: 20 }, (_, i) => `m${i}.md`), 'm30.md'].sort(),
+      )
+      expect(external('delete')).toEqual(Array.from({ length: 5 }, (_, i) => `m${20 + i}.md`).sort())
+      expect(external('create')).toEqual(Array.from({ length: 5 }, (_, i) => `notes/n${i}.md`))
+      const untouched = await call<HistoryItem[]>(host, 'history/list', { path: 'm100.md' })
+      expect(untouched.map((e) => [e.change, e.author])).toEqual([['baseline', 'external']])
+    } finally {
+      await host.close()
+    }
+  }, 60_000)
+})
