@@ -1,6 +1,6 @@
-import { ignoreFsError, orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
+import { ignoreFsError, messageOf, orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
 import { readAppended } from '../store/appended-lines.js'
-import { appendFile, mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises'
+import { appendFile, mkdir, open, readdir, readFile, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import lockfile from 'proper-lockfile'
 import { sha256Hex, writeFileAtomic } from '../store/atomic-write.js'
@@ -66,6 +66,9 @@ export class HistoryStore {
   /** How far the log has been read (bytes), and which file that was (a prune writes a new one). */
   private offset = 0
   private ino = -1
+  /** Blobs written without fsync being made durable in the background (see recordObservedAll). */
+  private syncing: Promise<void> = Promise.resolve()
+  private objectsMade?: Promise<unknown>
 
   constructor(
     readonly dir: string,
@@ -133,17 +136,41 @@ export class HistoryStore {
     return this.refresh()
   }
 
-  async putBlob(content: string): Promise<string> {
+  async putBlob(content: string, opts: { durable?: boolean } = {}): Promise<string> {
     const hash = sha256Hex(content)
     const path = join(this.dir, 'objects', hash)
-    await mkdir(join(this.dir, 'objects'), { recursive: true })
-    if (!(await orIfMissing(stat(path), null))) await writeFileAtomic(path, content)
+    // Made once per store (10,000 blobs asked for it 10,000 times); a failure is tried again.
+    await (this.objectsMade ??= mkdir(join(this.dir, 'objects'), { recursive: true }).catch((e: unknown) => {
+      this.objectsMade = undefined
+      throw e
+    }))
+    if (!(await orIfMissing(stat(path), null))) await writeFileAtomic(path, content, opts)
     return hash
   }
 
+  /** A version's content; one that no longer hashes to its id (a crash cut it short) is refused. */
   async blob(hash: string): Promise<string> {
     if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error(`invalid blob id ${hash}`)
-    return readFile(join(this.dir, 'objects', hash), 'utf8')
+    const text = await readFile(join(this.dir, 'objects', hash), 'utf8')
+    if (sha256Hex(text) !== hash)
+      throw new Error(
+        `history's copy of version ${hash.slice(0, 12)} is damaged: its content no longer matches it`,
+      )
+    return text
+  }
+
+  /** Resolves once every blob written without fsync (a whole-dir baseline) has been fsync'ed. */
+  whenDurable(): Promise<void> {
+    return this.syncing
+  }
+
+  private syncLater(hashes: string[]) {
+    if (!hashes.length) return
+    const paths = hashes.map((h) => join(this.dir, 'objects', h))
+    // Not fatal: the copies are written, only not yet forced to the disk (the OS writes them back).
+    this.syncing = this.syncing
+      .then(() => fsyncAll(paths))
+      .catch((e: unknown) => process.emitWarning(`memdir: history copies not fsync'ed (${messageOf(e)})`))
   }
 
   /** The hash history last saw for every path it knows (null: deleted). */
@@ -272,12 +299,19 @@ export class HistoryStore {
    * a lock per file before (seconds).
    */
   async recordObservedAll(
-    observed: readonly { path: string; content: string | null }[],
+    /** `content` undefined: not read yet, `reread` reads it (a path history never saw is a candidate anyway). */
+    observed: readonly { path: string; content?: string | null }[],
     author: HistoryAuthor,
     opts: {
       runId?: string
       firstSeen?: 'baseline' | 'create'
       reread?: (path: string) => Promise<string | null>
+      /**
+       * First-seen baselines are written without fsync and made durable in the background
+       * (whenDurable): each is a copy of a file that is on disk as it is, and fsync'ing 10,000 of
+       * them one slice at a time held a workspace's first opening for ~6 s.
+       */
+      deferSync?: boolean
     } = {},
   ): Promise<HistoryEntry[]> {
     await this.refresh()
@@ -286,7 +320,9 @@ export class HistoryStore {
       const last = this.latest.has(path) ? this.latest.get(path)! : undefined
       return last === hash || (last === undefined && hash === null) ? undefined : { last }
     }
-    const candidates = observed.filter((o) => unseen(o.path, hashOf(o.content)))
+    if (!opts.reread && observed.some((o) => o.content === undefined))
+      throw new Error('recordObservedAll: a path without content needs reread')
+    const candidates = observed.filter((o) => o.content === undefined || unseen(o.path, hashOf(o.content)))
     if (!candidates.length) return []
     return this.locked(async () => {
       const entries: (Omit<HistoryEntry, 'id' | 'at'> & { at?: number })[] = []
@@ -297,12 +333,13 @@ export class HistoryStore {
         const slice = candidates.slice(i, i + BLOB_SLICE)
         const done = await Promise.all(
           slice.map(async (o) => {
-            const content = opts.reread ? await opts.reread(o.path) : o.content
+            const content = opts.reread ? await opts.reread(o.path) : (o.content as string | null)
             const hash = hashOf(content)
             // Against the log as it is now: another process may have recorded it since.
             const differs = unseen(o.path, hash)
             if (!differs) return undefined
-            if (content !== null) await this.putBlob(content)
+            const baseline = differs.last === undefined && (opts.firstSeen ?? 'baseline') === 'baseline'
+            if (content !== null) await this.putBlob(content, { durable: !(opts.deferSync && baseline) })
             return { path: o.path, hash, last: differs.last }
           }),
         )
@@ -326,7 +363,10 @@ export class HistoryStore {
           after: hash,
         })
       }
-      return this.appendAll(entries)
+      const appended = await this.appendAll(entries)
+      if (opts.deferSync)
+        this.syncLater(entries.filter((e) => e.change === 'baseline' && e.after).map((e) => e.after!))
+      return appended
     })
   }
 
@@ -380,4 +420,21 @@ export class HistoryStore {
       return { removedEntries, removedBlobs }
     })
   }
+}
+
+/** fsyncs files already written (32 at a time); one that is gone (pruned meanwhile) is skipped. */
+async function fsyncAll(paths: string[]): Promise<void> {
+  for (let i = 0; i < paths.length; i += BLOB_SLICE)
+    await Promise.all(
+      paths.slice(i, i + BLOB_SLICE).map(async (path) => {
+        // Read-write: Windows flushes only a handle that may write.
+        const fh = await open(path, 'r+').catch(ignoreFsError)
+        if (!fh) return
+        try {
+          await fh.sync()
+        } finally {
+          await fh.close()
+        }
+      }),
+    )
 }

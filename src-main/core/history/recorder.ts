@@ -31,6 +31,8 @@ export async function reconcileHistory(
      * scanned a moment before): a whole-dir comparison then stats only the files it does not know.
      */
     stampOf?: (path: string) => { mtimeMs: number; size: number } | undefined
+    /** First-seen baselines fsync'ed in the background (HistoryStore.whenDurable). */
+    deferSync?: boolean
   } = {},
 ): Promise<HistoryEntry[]> {
   await store.load()
@@ -43,27 +45,35 @@ export async function reconcileHistory(
   const cache = whole ? observedCache(store) : undefined
   await cache?.ready()
   const latest = await store.latestHashes()
+  // Stat'ed before the read: a file changed in between is kept with its older stamp, so the next
+  // comparison reads it again.
+  const statted = new Map<string, { mtimeMs: number; size: number }>()
   const stamps = new Map<string, { mtimeMs: number; size: number; hash: string }>()
-  const look = async (path: string): Promise<{ path: string; content: string | null } | undefined> => {
-    const abs = join(memoryDir, path)
-    // Stat'ed before the read: a file changed in between is kept with its older stamp, so the
-    // next comparison reads it again.
-    const st = cache && (opts.stampOf?.(path) ?? (await orIfMissing(stat(abs), null)))
+  const read = async (path: string): Promise<string | null> => {
+    const content = await readIfExists(join(memoryDir, path))
+    const st = statted.get(path)
+    if (st && content !== null) stamps.set(path, { ...st, hash: sha256Hex(content) })
+    return content
+  }
+  const look = async (path: string): Promise<{ path: string; content?: string | null } | undefined> => {
+    const st = cache && (opts.stampOf?.(path) ?? (await orIfMissing(stat(join(memoryDir, path)), null)))
+    if (st) statted.set(path, { mtimeMs: st.mtimeMs, size: st.size })
     const kept = st ? cache!.get(path, st.mtimeMs, st.size) : undefined
     if (kept !== undefined && latest.get(path) === kept) return undefined
-    const content = await readIfExists(abs)
-    if (st && content !== null)
-      stamps.set(path, { mtimeMs: st.mtimeMs, size: st.size, hash: sha256Hex(content) })
-    return { path, content }
+    // A path history never saw is recorded whatever it holds: read once, under the lock (a first
+    // opening of 10,000 memories read each twice).
+    if (whole && !latest.has(path)) return { path }
+    return { path, content: await read(path) }
   }
   // In slices: all 10,000 at once would hold as many file handles open.
-  const observed: { path: string; content: string | null }[] = []
+  const observed: { path: string; content?: string | null }[] = []
   for (let i = 0; i < markdown.length; i += READ_SLICE)
     for (const o of await Promise.all(markdown.slice(i, i + READ_SLICE).map(look))) if (o) observed.push(o)
   const recorded = await store.recordObservedAll(observed, author, {
     runId: opts.runId,
     firstSeen: opts.paths ? 'create' : 'baseline',
-    reread: (path) => readIfExists(join(memoryDir, path)),
+    reread: read,
+    deferSync: opts.deferSync,
   })
   if (cache) {
     const now = await store.latestHashes()

@@ -66,3 +66,21 @@ describe('reopening a workspace compares by stamp, then by content', () => {
     expect(await history.blob(changed[0]!.after!)).toBe('version A\n')
   })
 })
+
+describe('history copies', () => {
+  it('a first whole-dir baseline with its fsyncs deferred is complete once whenDurable resolves', async () => {
+    const files = Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`m${i}.md`, `memory ${i}\n`]))
+    const { memoryDir, history } = memDirWith(files)
+    const recorded = await reconcileHistory(history, memoryDir, 'external', { deferSync: true })
+    await history.whenDurable()
+    expect(recorded).toHaveLength(70)
+    for (const e of recorded) expect(await history.blob(e.after!)).toBe(files[e.path])
+  })
+
+  it('a copy whose content no longer matches its id (cut short by a crash) is refused, not restored', async () => {
+    const { memoryDir, history } = memDirWith({ 'a.md': 'the whole memory\n' })
+    const [baseline] = await reconcileHistory(history, memoryDir, 'external')
+    writeFileSync(join(history.dir, 'objects', baseline!.after!), '')
+    await expect(history.blob(baseline!.after!)).rejects.toThrow(/damaged/)
+  })
+})

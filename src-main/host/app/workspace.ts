@@ -214,6 +214,7 @@ export class Workspace {
     // Whatever changed while the app was closed is recorded as external, then history is bounded.
     await reconcileHistory(this.history, this.memoryDir, 'external', {
       stampOf: (path) => this.index.stamp(path),
+      deferSync: true,
     })
     await this.history.prune()
     await this.recorder.start()
@@ -269,6 +270,7 @@ export class Workspace {
     await this.runs.close(drainMs)
     await this.team.stop()
     await this.recorder.close()
+    await this.history.whenDurable()
   }
 }
 
