@@ -67,4 +67,40 @@ describe('the app follows a large memory dir changed by other programs', () => {
       await host.close()
     }
   }, 60_000)
+
+  it('a first opening of 2,500 memories (history copies them in the background): a save made at once waits for their baseline, and closing waits for the copies', async () => {
+    const sb = sandbox()
+    sb.env.MEMDIR_DATA_DIR = join(sb.root, 'data')
+    const dir = getAutoMemPath(sb.ctx())
+    const old = Date.now() / 1000 - 86_400
+    for (let i = 0; i < 2500; i++) utimesSync(writeFile(join(dir, `m${i}.md`), mem(`m${i}`)), old, old)
+    let host = await createHost({ env: sb.env, projectRoot: sb.project, agentSocket: false })
+    try {
+      expect(await call<MemoryListItem[]>(host, 'memory/list')).toHaveLength(2500)
+      const doc = await call<{ hash: string }>(host, 'memory/read', { relPath: 'm5.md' })
+      await call(host, 'memory/update', {
+        relPath: 'm5.md',
+        input: { name: 'm5', description: 'about m5', type: 'project', body: 'saved by the user at once' },
+        expectedHash: doc.hash,
+      })
+      const m5 = await call<HistoryItem[]>(host, 'history/list', { path: 'm5.md' })
+      expect(m5.map((e) => [e.change, e.author])).toEqual([
+        ['modify', 'user'],
+        ['baseline', 'external'],
+      ])
+      const last = await call<HistoryItem[]>(host, 'history/list', { path: 'm2499.md' })
+      expect(last.map((e) => e.change)).toEqual(['baseline'])
+    } finally {
+      await host.close()
+    }
+    // Closing waited for the copies: the next opening finds nothing to record.
+    host = await createHost({ env: sb.env, projectRoot: sb.project, agentSocket: false })
+    try {
+      const all = await call<HistoryItem[]>(host, 'history/list', {})
+      expect(all.filter((e) => e.change !== 'baseline')).toHaveLength(1)
+      expect(all.filter((e) => e.author !== 'external').map((e) => e.path)).toEqual(['m5.md'])
+    } finally {
+      await host.close()
+    }
+  }, 90_000)
 })

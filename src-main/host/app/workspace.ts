@@ -36,6 +36,8 @@ import { loadEffectiveConfig } from '../settings/config.js'
 import type { ModelRuntime } from '../settings/model-runtime.js'
 import { createTeamService } from '../team/service.js'
 
+/** Up to this many memories, opening waits for history to catch up with the dir (tests, most users). */
+const CATCH_UP_INLINE_MAX = 2_000
 export interface WorkspaceDeps {
   ctx: ProjectContext
   model: ModelRuntime
@@ -72,6 +74,9 @@ export class Workspace {
   /** The offline ranker's preparation at opening (see warmRecall), awaited by close. */
   private warming: Promise<void> = Promise.resolve()
   private readonly termCache: TermCache
+  /** Team sync's start, when a large first opening left it for after history's catch-up. */
+  private teamStarting: Promise<void> = Promise.resolve()
+  private closing = false
 
   constructor(private readonly deps: WorkspaceDeps) {
     const { ctx } = deps
@@ -212,18 +217,35 @@ export class Workspace {
       .catch((e: unknown) => this.report('The search index could not be updated', e))
     await this.deps.activity.attach(activityFileFor(this.deps.ctx, this.memoryDir))
     // Whatever changed while the app was closed is recorded as external, then history is bounded.
-    await reconcileHistory(this.history, this.memoryDir, 'external', {
-      stampOf: (path) => this.index.stamp(path),
-      deferSync: true,
-    })
-    await this.history.prune()
+    // Writes, and the watcher's records, wait for it (ChangeRecorder.holdUntil); the watcher starts
+    // meanwhile, so what changes during it is recorded after it.
+    const catchUp = (async () => {
+      await reconcileHistory(this.history, this.memoryDir, 'external', {
+        stampOf: (path) => this.index.stamp(path),
+        deferSync: true,
+      })
+      await this.history.prune()
+    })()
+    this.recorder.holdUntil(catchUp)
+    // A large dir's first opening copies every memory into history (seconds at 10,000): the
+    // workspace opens meanwhile, and what needs history waits for it.
+    const inBackground = this.index.size > CATCH_UP_INLINE_MAX
+    if (inBackground)
+      catchUp.catch((e: unknown) => this.report('History could not catch up with the memory dir', e))
+    else await catchUp
     await this.recorder.start()
     await this.runs.start()
     // Proposals other processes add (an MCP client in review mode) reach the inbox at once.
     await mkdir(this.proposals.dir, { recursive: true })
     this.proposalWatcher = watch(this.proposals.dir, () => this.deps.onReviewChanged())
     this.proposalWatcher.on('error', (e) => this.report('Watching the review inbox failed', e))
-    await this.team.start()
+    // A sync writes what it pulls: after history has caught up.
+    if (!inBackground) await this.team.start()
+    else
+      this.teamStarting = this.recorder
+        .caughtUp()
+        .then(() => (this.closing ? undefined : this.team.start()))
+        .catch((e: unknown) => this.report('Team sync could not start', e))
     // After the search box's index: both read in the scan threads, and the search is what the
     // window shows first.
     this.warming = searchReady
@@ -265,7 +287,10 @@ export class Workspace {
 
   /** Stops taking new work, then waits for what runs (an extraction: up to `drainMs`; a sync) before closing. */
   async close(drainMs = 60_000): Promise<void> {
+    this.closing = true
     this.proposalWatcher?.close()
+    await this.recorder.caughtUp()
+    await this.teamStarting // a sync started after history's catch-up is stopped below
     await this.warming
     await this.runs.close(drainMs)
     await this.team.stop()

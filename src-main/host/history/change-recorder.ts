@@ -30,6 +30,8 @@ export class ChangeRecorder {
   private flushTimer?: NodeJS.Timeout
   private readonly claims = new Map<string, number>()
   private closed = false
+  /** History's catch-up with the dir at opening (see holdUntil): settled, never rejected. */
+  private ready: Promise<void> = Promise.resolve()
 
   constructor(private readonly deps: ChangeRecorderDeps) {}
 
@@ -48,8 +50,33 @@ export class ChangeRecorder {
     )
   }
 
+  /**
+   * Writes, and the records of what the watcher sees, wait until `catchUp` settles: history's
+   * comparison of the dir with its log at opening, which a large first opening runs on after the
+   * workspace is open. A write before it could be recorded under a baseline of its own result.
+   */
+  holdUntil(catchUp: Promise<unknown>): void {
+    this.ready = catchUp.then(
+      () => undefined,
+      () => undefined,
+    )
+  }
+
+  /** Resolves once history has caught up with the dir (holdUntil). */
+  caughtUp(): Promise<void> {
+    return this.ready
+  }
+
   /** The recorded write of a known writer; its changes are never taken for external ones. */
   writer(who: Writer): RecordedWrite {
+    const write = this.recordedWrite(who)
+    return async (absPath, fn) => {
+      await this.ready
+      return write(absPath, fn)
+    }
+  }
+
+  private recordedWrite(who: Writer): RecordedWrite {
     return recordingWrite(this.deps.history, this.deps.memoryDir, who, {
       claim: (rel) => this.claims.set(rel, (this.claims.get(rel) ?? 0) + 1),
       release: (rel) => {
@@ -63,6 +90,7 @@ export class ChangeRecorder {
 
   /** Records the current content of `paths` now, as `author`'s. */
   async record(author: HistoryAuthor, paths: Iterable<string>, runId?: string): Promise<void> {
+    await this.ready
     await reconcileHistory(this.deps.history, this.deps.memoryDir, author, { paths, runId })
   }
 
@@ -76,6 +104,8 @@ export class ChangeRecorder {
   }
 
   private async flush() {
+    if (this.closed) return
+    await this.ready
     if (this.closed) return
     // A path a known writer is writing right now waits: its writer records it.
     const paths = [...this.pending].filter((p) => !this.claims.has(p))

@@ -40,6 +40,7 @@ export class HistoryReview {
    * with it (same writer, same run or within two seconds) is folded into it instead of listed apart.
    */
   async list(path?: string, limit = 1000): Promise<HistoryItem[]> {
+    await this.deps.recorder.caughtUp()
     const entries = (await this.deps.history.list(path ? { path } : {})).reverse().slice(0, limit)
     const isIndex = (p: string) => p === ENTRYPOINT_NAME || p.endsWith(`/${ENTRYPOINT_NAME}`)
     const folded = new Set<number>()
