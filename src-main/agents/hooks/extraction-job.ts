@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { dirname, sep } from 'node:path'
 import type { ExtractionEvent } from '../../core/extract/extract-memories.js'
+import type { RecordedWrite } from '../../core/store/recorded-write.js'
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { ProposalStore } from '../../core/review/proposals.js'
@@ -79,7 +80,16 @@ export async function runExtractionJob(
   const entries = await settledTranscript(transcriptPath)
   const messages = toMessages(mainChain(entries))
   const config = loadEffectiveConfig(ctx)
-  const history = await historyForCli(ctx)
+  // History catches up with the dir at the run's first write, under the extraction lock: a Stop and
+  // a SessionEnd each start a job, and the second one's catch-up, run at once, recorded what the
+  // first had just written (and not yet recorded) as someone else's change.
+  let history: ReturnType<typeof historyForCli> | undefined
+  const recordFor =
+    (runId: string): RecordedWrite =>
+    async (absPath, write) => {
+      history ??= historyForCli(ctx)
+      return (await history).writer({ author: 'extraction', runId })(absPath, write)
+    }
   const feed = activityFileFor(ctx, memoryDir)
   const label = ctx.projectRoot.split(sep).filter(Boolean).pop() ?? ctx.projectRoot
   const events: ExtractionEvent[] = []
@@ -87,7 +97,7 @@ export async function runExtractionJob(
   const extractor = createExtractionService(ctx, {
     client: modelRuntimeFor(ctx).client,
     config,
-    recordFor: (runId) => history.writer({ author: 'extraction', runId }),
+    recordFor,
     review: {
       enabled: () => config.reviewMode.value,
       proposals: new ProposalStore(proposalsDirFor(ctx, memoryDir)),
