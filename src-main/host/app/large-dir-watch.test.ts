@@ -23,13 +23,19 @@ async function until(what: () => Promise<boolean>, ms = 15_000) {
   throw new Error('timed out')
 }
 
+/** A sandbox whose memory dir holds `count` memories last changed a day ago. */
+function memoriesAged(count: number) {
+  const sb = sandbox()
+  sb.env.MEMDIR_DATA_DIR = join(sb.root, 'data')
+  const dir = getAutoMemPath(sb.ctx())
+  const old = Date.now() / 1000 - 86_400
+  for (let i = 0; i < count; i++) utimesSync(writeFile(join(dir, `m${i}.md`), mem(`m${i}`)), old, old)
+  return { sb, dir }
+}
+
 describe('the app follows a large memory dir changed by other programs', () => {
   it('2,000 memories: edits, deletes, a new folder and a save by rename, each in the list and in history as external', async () => {
-    const sb = sandbox()
-    sb.env.MEMDIR_DATA_DIR = join(sb.root, 'data')
-    const dir = getAutoMemPath(sb.ctx())
-    const old = Date.now() / 1000 - 86_400
-    for (let i = 0; i < 2000; i++) utimesSync(writeFile(join(dir, `m${i}.md`), mem(`m${i}`)), old, old)
+    const { sb, dir } = memoriesAged(2000)
     const host = await createHost({ env: sb.env, projectRoot: sb.project, agentSocket: false })
     try {
       expect(await call<MemoryListItem[]>(host, 'memory/list')).toHaveLength(2000)
@@ -69,11 +75,7 @@ describe('the app follows a large memory dir changed by other programs', () => {
   }, 60_000)
 
   it('a first opening of 2,500 memories (history copies them in the background): a save made at once waits for their baseline, and closing waits for the copies', async () => {
-    const sb = sandbox()
-    sb.env.MEMDIR_DATA_DIR = join(sb.root, 'data')
-    const dir = getAutoMemPath(sb.ctx())
-    const old = Date.now() / 1000 - 86_400
-    for (let i = 0; i < 2500; i++) utimesSync(writeFile(join(dir, `m${i}.md`), mem(`m${i}`)), old, old)
+    const { sb } = memoriesAged(2500)
     let host = await createHost({ env: sb.env, projectRoot: sb.project, agentSocket: false })
     try {
       expect(await call<MemoryListItem[]>(host, 'memory/list')).toHaveLength(2500)
