@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { recallMemoryDir as memoryDir } from '../../../test/helpers/recall.js'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import { findRelevantMemories } from './find-relevant.js'
-import { formatRecalledMemory, readForInjection } from './inject.js'
+import { buildRecallInjection, formatRecalledMemory } from './inject.js'
 import { RecallSession } from './recall-session.js'
 
 const DAY = 86_400_000
@@ -44,10 +44,10 @@ describe('injection', () => {
       join(tempDir(), 'big.md'),
       Array.from({ length: 100 }, (_, i) => `line ${i} ${'x'.repeat(60)}`).join('\n'),
     )
-    const r = await readForInjection(p)
-    expect(r.truncated).toBe(true)
-    expect(Buffer.byteLength(r.content.split('\n\n(truncated')[0]!)).toBeLessThanOrEqual(4096)
-    expect(r.content).toContain(`(truncated — Read ${p} for the rest)`)
+    const [injected] = await buildRecallInjection([{ path: p, mtimeMs: Date.now() }])
+    const content = injected!.split(`${p}:\n\n`)[1]!
+    expect(content).toContain(`(truncated — Read ${p} for the rest)`)
+    expect(Buffer.byteLength(content.split('\n\n(truncated')[0]!)).toBeLessThanOrEqual(4096)
   })
 })
 

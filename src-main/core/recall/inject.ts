@@ -1,24 +1,18 @@
 import { rethrowUnless, isMissing } from '../../../src-shared/errors.js'
 import { codeStalenessNotes } from '../staleness/recall-notes.js'
-import type { FileHead } from '../store/read-head.js'
-import { readHead, readHeadsOrErrors, type Scanner } from '../store/scan.js'
+import { readHeadsOrErrors, type Scanner } from '../store/scan.js'
 import { memoryAge, memoryAgeDays, memoryFreshnessText } from './freshness.js'
 import type { RelevantMemory } from './find-relevant.js'
 
 export const MAX_INJECTED_LINES = 200
 export const MAX_INJECTED_BYTES = 4096
 
-/** A memory's content for injection: at most 200 lines / 4,096 bytes, with a note when cut. */
-export async function readForInjection(
-  path: string,
-  scanner?: Scanner,
-): Promise<{ content: string; mtimeMs: number; truncated: boolean }> {
-  return injectionOf(path, await readHead(path, MAX_INJECTED_LINES + 1, scanner))
-}
-
-/** The injected part of a memory's head (its first 201 lines): 200 lines / 4,096 bytes at most. */
-function injectionOf(path: string, head: FileHead): { content: string; mtimeMs: number; truncated: boolean } {
-  let text = head.content
+/**
+ * The injected part of a memory's head (its first 201 lines): at most 200 lines / 4,096 bytes,
+ * with a note when cut.
+ */
+function injectionOf(path: string, head: string): string {
+  let text = head
   let truncated = text.split('\n').length > MAX_INJECTED_LINES
   if (truncated) text = text.split('\n').slice(0, MAX_INJECTED_LINES).join('\n')
   const buf = Buffer.from(text, 'utf8')
@@ -31,7 +25,7 @@ function injectionOf(path: string, head: FileHead): { content: string; mtimeMs: 
     truncated = true
   }
   if (truncated) text += `\n\n(truncated — Read ${path} for the rest)`
-  return { content: text, mtimeMs: head.mtimeMs, truncated }
+  return text
 }
 
 /** The header line: the freshness warning for memories older than a day, else "saved today/yesterday". */
@@ -78,8 +72,7 @@ export async function buildRecallInjection(
     const head = heads[i]!
     // Deleted between selection and injection: nothing to show.
     if (head instanceof Error) return rethrowUnless(isMissing(head), head)
-    const r = injectionOf(m.path, head)
-    read.push({ path: m.path, mtimeMs: r.mtimeMs, text: r.content })
+    read.push({ path: m.path, mtimeMs: head.mtimeMs, text: injectionOf(m.path, head.content) })
   })
   // The staleness lines work on the text just read: each memory is read once.
   const notes = projectRoot ? await codeStalenessNotes(projectRoot, read) : new Map<string, string>()

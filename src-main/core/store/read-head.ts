@@ -40,7 +40,7 @@ let scratch: Buffer = Buffer.allocUnsafe(CHUNK)
  * (the fstat rides on the fd, so there is no separate stat pass). Blocking, with one reused
  * buffer: it runs in the scan worker thread, never on the main thread, because a bare syscall
  * costs microseconds and a thread-pool round trip several times that. Async callers use
- * `readHead` in scan.ts.
+ * `readHeads` or `readHeadsOrErrors` in scan.ts.
  */
 export function readHeadSync(path: string, maxLines: number): FileHead {
   const fd = openSync(path, 'r')

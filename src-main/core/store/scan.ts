@@ -168,17 +168,6 @@ export async function readHeadsOrErrors(
   })
 }
 
-/** One file's first `maxLines` lines and mtime; rejects (with the errno code) when it cannot be read. */
-export async function readHead(
-  path: string,
-  maxLines: number,
-  scanner: Scanner = defaultScanner(),
-): Promise<FileHead> {
-  const [r] = await readHeadsOrErrors([path], maxLines, scanner)
-  if (r instanceof Error) throw r
-  return r!
-}
-
 const TEXT_JOB_FILES = 256
 
 /** Whole files (UTF-8) up to `maxBytes` each, in order, read off the main thread (when threaded). */
