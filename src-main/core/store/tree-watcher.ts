@@ -41,7 +41,6 @@ const GONE = new Set(['ENOENT', 'ENOTDIR'])
  */
 export class TreeWatcher extends EventEmitter implements TreeEvents {
   private readonly dirs = new Map<string, { watcher: FSWatcher; depth: number; real: string }>()
-  private readonly realDirs = new Set<string>()
   readonly root: string
   /** Every file followed, with its last stamp (undefined until first stat'ed). */
   private readonly files = new Map<string, string | undefined>()
@@ -85,7 +84,7 @@ export class TreeWatcher extends EventEmitter implements TreeEvents {
     const real = await realpath(dir).catch(() => dir)
     // Again after the await: the walk and a notification may both reach a new dir, or close() ran.
     // A real path already watched is a symlink loop, or a dir reached twice.
-    if (this.closed || this.dirs.has(dir) || this.realDirs.has(real)) return
+    if (this.closed || this.dirs.has(dir) || [...this.dirs.values()].some((d) => d.real === real)) return
     let watcher: FSWatcher
     try {
       // Watched before it is read, so nothing created in between is missed.
@@ -97,7 +96,6 @@ export class TreeWatcher extends EventEmitter implements TreeEvents {
     // A watch that fails (Windows: its dir was deleted) has the dir looked at again.
     watcher.on('error', () => this.notified(dir, null))
     this.dirs.set(dir, { watcher, depth, real })
-    this.realDirs.add(real)
     let entries: Dirent[]
     try {
       entries = await readdir(dir, { withFileTypes: true })
@@ -108,9 +106,12 @@ export class TreeWatcher extends EventEmitter implements TreeEvents {
     for (const entry of entries) await this.addEntry(join(dir, entry.name), depth, report, entry)
   }
 
-  /** A dir or file seen in a listing (dirent) or named by a notification (stat'ed here). */
-  private async addEntry(path: string, depth: number, report: boolean, dirent?: Dirent): Promise<void> {
-    let kind: EntryKind | undefined = dirent && !dirent.isSymbolicLink() ? dirent : undefined
+  /**
+   * A dir or file seen in a listing (its dirent) or named by a notification (its stats): stat'ed
+   * here when only a symlink's dirent is known.
+   */
+  private async addEntry(path: string, depth: number, report: boolean, seen: Dirent | Stats): Promise<void> {
+    let kind: EntryKind | undefined = seen.isSymbolicLink() ? undefined : seen
     let stamp: string | undefined
     if (!kind) {
       const st = await this.statOf(path)
@@ -171,7 +172,7 @@ export class TreeWatcher extends EventEmitter implements TreeEvents {
     if (!st || (!st.isFile() && this.files.has(path))) this.removeFile(path)
     if (!st) return
     if (st.isDirectory()) {
-      if (!this.dirs.has(path)) await this.addEntry(path, depth, true)
+      if (!this.dirs.has(path)) await this.addEntry(path, depth, true, st)
       return
     }
     if (!st.isFile() || this.opts.ignored?.(path, st)) return
@@ -210,7 +211,6 @@ export class TreeWatcher extends EventEmitter implements TreeEvents {
     if (!watched) return
     watched.watcher.close()
     this.dirs.delete(dir)
-    this.realDirs.delete(watched.real)
     const under = dir + sep
     for (const path of [...this.dirs.keys()]) if (path.startsWith(under)) this.removeDir(path)
     for (const path of [...this.files.keys()]) if (path.startsWith(under)) this.removeFile(path)
