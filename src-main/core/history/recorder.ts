@@ -11,14 +11,14 @@ export async function allMarkdown(memoryDir: string): Promise<string[]> {
   return names.filter((n) => n.endsWith('.md'))
 }
 
+const READ_SLICE = 64
+
 /**
  * Compares files on disk with what history last saw and records each difference, attributed
  * to `author`. Without `paths`, the whole dir is compared (first open: baseline entries); a file
  * whose mtime and size are those it had when a whole-dir comparison last read it, and whose
  * content history still holds as its latest, is not read again (see observedCache).
  */
-const READ_SLICE = 64
-
 export async function reconcileHistory(
   store: HistoryStore,
   memoryDir: string,
@@ -35,16 +35,15 @@ export async function reconcileHistory(
     deferSync?: boolean
   } = {},
 ): Promise<HistoryEntry[]> {
-  await store.load()
-  const known = new Set((await store.list()).map((e) => e.path))
+  // Every path history knows, with the hash it last saw (null: deleted).
+  const latest = await store.latestHashes()
   const whole = !opts.paths
   const paths = opts.paths
     ? [...new Set(opts.paths)]
-    : [...new Set([...(await allMarkdown(memoryDir)), ...known])]
+    : [...new Set([...(await allMarkdown(memoryDir)), ...latest.keys()])]
   const markdown = paths.filter((p) => p.endsWith('.md')).sort()
   const cache = whole ? observedCache(store) : undefined
   await cache?.ready()
-  const latest = await store.latestHashes()
   // Stat'ed before the read: a file changed in between is kept with its older stamp, so the next
   // comparison reads it again.
   const statted = new Map<string, { mtimeMs: number; size: number }>()
