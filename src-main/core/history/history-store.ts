@@ -326,9 +326,8 @@ export class HistoryStore {
     if (!candidates.length) return []
     return this.locked(async () => {
       const entries: (Omit<HistoryEntry, 'id' | 'at'> & { at?: number })[] = []
-      // Each blob is fsync'ed: one after another, a first opening of 10,000 memories waited ~11 s
-      // on them; a slice at a time lets the file system commit them together.
-      const settled: { path: string; hash: string | null; last: string | null | undefined }[] = []
+      // A slice at a time: one blob after another (each fsync'ed), a first opening of 10,000
+      // memories waited ~11 s on them; in slices the file system commits them together.
       for (let i = 0; i < candidates.length; i += BLOB_SLICE) {
         const slice = candidates.slice(i, i + BLOB_SLICE)
         const done = await Promise.all(
@@ -338,30 +337,28 @@ export class HistoryStore {
             // Against the log as it is now: another process may have recorded it since.
             const differs = unseen(o.path, hash)
             if (!differs) return undefined
-            const baseline = differs.last === undefined && (opts.firstSeen ?? 'baseline') === 'baseline'
-            if (content !== null) await this.putBlob(content, { durable: !(opts.deferSync && baseline) })
-            return { path: o.path, hash, last: differs.last }
+            const { last } = differs
+            const change: HistoryChange =
+              last === undefined
+                ? (opts.firstSeen ?? 'baseline')
+                : hash === null
+                  ? 'delete'
+                  : last === null
+                    ? 'create'
+                    : 'modify'
+            if (content !== null)
+              await this.putBlob(content, { durable: !(opts.deferSync && change === 'baseline') })
+            return {
+              path: o.path,
+              author: change === 'baseline' ? ('external' as const) : author,
+              change,
+              runId: opts.runId,
+              before: last ?? null,
+              after: hash,
+            }
           }),
         )
-        for (const d of done) if (d) settled.push(d)
-      }
-      for (const { path, hash, last } of settled) {
-        const change =
-          last === undefined
-            ? (opts.firstSeen ?? 'baseline')
-            : hash === null
-              ? 'delete'
-              : last === null
-                ? 'create'
-                : 'modify'
-        entries.push({
-          path,
-          author: last === undefined && change === 'baseline' ? 'external' : author,
-          change,
-          runId: opts.runId,
-          before: last ?? null,
-          after: hash,
-        })
+        for (const e of done) if (e) entries.push(e)
       }
       const appended = await this.appendAll(entries)
       if (opts.deferSync)
