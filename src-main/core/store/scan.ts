@@ -164,7 +164,7 @@ export async function readHeadsOrErrors(
   return paths.map((path, i) => {
     const r = got[i]
     if (r?.ok) return r.head
-    return Object.assign(new Error(r?.error ?? `cannot read ${path}`), { code: r?.ok ? undefined : r?.code })
+    return Object.assign(new Error(r?.error ?? `cannot read ${path}`), { code: r?.code })
   })
 }
 

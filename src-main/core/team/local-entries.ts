@@ -37,15 +37,14 @@ export async function readLocalTeamEntries(
     return { entries, skipped }
   }
   const candidates: { key: string; path: string }[] = []
-  for (const name of names.sort()) {
-    const key = name
+  for (const key of names.sort()) {
     if (!key.endsWith('.md') || key.split('/').some((s) => s.startsWith('.'))) continue
     const problem = memoryNameProblem(key)
     if (problem) {
       skipped.push({ key, kind: 'invalid_key', reason: problem.message })
       continue
     }
-    candidates.push({ key, path: join(teamDir, name) })
+    candidates.push({ key, path: join(teamDir, key) })
   }
   // One batch in the scan worker: awaiting a stat and a readFile per file cost ~0.5 ms each.
   const read = await readTextFiles(

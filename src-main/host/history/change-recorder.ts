@@ -69,15 +69,7 @@ export class ChangeRecorder {
 
   /** The recorded write of a known writer; its changes are never taken for external ones. */
   writer(who: Writer): RecordedWrite {
-    const write = this.recordedWrite(who)
-    return async (absPath, fn) => {
-      await this.ready
-      return write(absPath, fn)
-    }
-  }
-
-  private recordedWrite(who: Writer): RecordedWrite {
-    return recordingWrite(this.deps.history, this.deps.memoryDir, who, {
+    const write = recordingWrite(this.deps.history, this.deps.memoryDir, who, {
       claim: (rel) => this.claims.set(rel, (this.claims.get(rel) ?? 0) + 1),
       release: (rel) => {
         const n = (this.claims.get(rel) ?? 1) - 1
@@ -86,6 +78,10 @@ export class ChangeRecorder {
         this.queue(rel) // the index follows; history already has it
       },
     })
+    return async (absPath, fn) => {
+      await this.ready
+      return write(absPath, fn)
+    }
   }
 
   /** Records the current content of `paths` now, as `author`'s. */
@@ -104,7 +100,6 @@ export class ChangeRecorder {
   }
 
   private async flush() {
-    if (this.closed) return
     await this.ready
     if (this.closed) return
     // A path a known writer is writing right now waits: its writer records it.
