@@ -11,4 +11,13 @@ await build({
   format: 'cjs',
   target: 'node20',
   logLevel: 'warning',
+  // Loaded from node_modules when needed (a model configured; a header only YAML can read).
+  external: ['@anthropic-ai/sdk', 'yaml'],
+  // import() becomes require(): bin/memdir.js runs this file from V8's code cache on Node < 22.1,
+  // where a dynamic import cannot load anything.
+  supported: { 'dynamic-import': false },
+  // What import.meta.url means in the ES module build: this file's URL (the scan worker and
+  // createRequire resolve from it; out/main holds scan-worker.js too).
+  define: { 'import.meta.url': '__memdirFileUrl' },
+  banner: { js: "const __memdirFileUrl = require('node:url').pathToFileURL(__filename).href;" },
 })

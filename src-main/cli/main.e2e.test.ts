@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { closeSync, openSync, writeFileSync } from 'node:fs'
+import { chmodSync, closeSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { enableCompileCache } from 'node:module'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { assertCliBuilt, BIN } from '../../test/helpers/built-cli.js'
@@ -71,4 +72,68 @@ describe('the built CLI’s standard streams', () => {
       closeSync(fd)
     }
   })
+
+  // Node ≥ 22.1 keeps compiled code itself (module.enableCompileCache); older Node runs the
+  // prompt hook's file from a code cache bin/memdir.js keeps in the data dir.
+  it.skipIf(!!enableCompileCache)(
+    'the prompt hook keeps its compiled code in the data dir, the user’s only, and trusts no other',
+    () => {
+      assertCliBuilt()
+      const { root, env } = workspace(3)
+      const hook = (session: string, input?: string) =>
+        spawnSync(process.execPath, [BIN, 'hook', 'prompt'], {
+          env,
+          encoding: 'utf8',
+          input:
+            input ??
+            JSON.stringify({
+              session_id: session,
+              transcript_path: join(root, 'none.jsonl'),
+              cwd: root,
+              hook_event_name: 'UserPromptSubmit',
+              prompt: 'note 1 memory',
+            }),
+        })
+      const dir = join(env.MEMDIR_DATA_DIR, 'cache', 'code')
+      const first = hook('a')
+      expect(first.status).toBe(0)
+      const [name, ...others] = readdirSync(dir)
+      expect(others).toEqual([])
+      const cache = join(dir, name!)
+      expect(statSync(dir).mode & 0o777).toBe(0o700)
+      expect(statSync(cache).mode & 0o777).toBe(0o600)
+      const written = statSync(cache).mtimeMs
+
+      // From the cache: the same answer, and the cache is left as it is (V8 took it).
+      const second = hook('b')
+      expect(second.status).toBe(0)
+      expect(second.stdout).toBe(first.stdout.replace('"a"', '"b"'))
+      expect(JSON.parse(second.stdout).hookSpecificOutput.additionalContext).toContain('Memory 1')
+      expect(statSync(cache).mtimeMs).toBe(written)
+
+      // Input that is not JSON is handed to the full CLI from the cached file too.
+      const bad = hook('c', 'not json')
+      expect({ code: bad.status, stdout: bad.stdout, stderr: bad.stderr }).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: '',
+      })
+      expect(readFileSync(join(env.MEMDIR_DATA_DIR, 'logs', 'hooks.log'), 'utf8')).toContain(
+        'the hook input is not JSON',
+      )
+
+      // A cache someone else could have written is code nobody vouches for: never read, replaced.
+      chmodSync(cache, 0o666)
+      const third = hook('d')
+      expect(JSON.parse(third.stdout).hookSpecificOutput.additionalContext).toContain('Memory 1')
+      expect(statSync(cache).mode & 0o777).toBe(0o600)
+      expect(statSync(cache).mtimeMs).toBeGreaterThan(written)
+
+      // A damaged cache: V8 refuses it, the hook answers all the same, and the cache is written again.
+      writeFileSync(cache, 'garbage')
+      const fourth = hook('e')
+      expect(JSON.parse(fourth.stdout).hookSpecificOutput.additionalContext).toContain('Memory 1')
+      expect(statSync(cache).size).toBeGreaterThan(1000)
+    },
+  )
 })

@@ -1,10 +1,11 @@
-import { TurnEndInput, UserPromptSubmitInput } from '../../../src-shared/hook-input.js'
+import { TurnEndInput } from '../../../src-shared/hook-input.js'
 import { messageOf, rethrowUnless } from '../../../src-shared/errors.js'
 import { check } from '../../../src-shared/schema-common.js'
 import { logHookLine } from '../../agents/hooks/hook-log.js'
 import { getAppDataDir } from '../../host/settings/app-data.js'
 import { createProjectContext } from '../../host/settings/project.js'
 import { type CliIO, UsageError } from '../io.js'
+import { promptHook } from './hook-prompt.js'
 
 export interface HookJobArgs {
   transcript?: string
@@ -70,25 +71,7 @@ export async function hookCommand(io: CliIO, event: string | undefined, job: Hoo
   try {
     const raw = await readHookInput(io)
     if (event === 'prompt') {
-      const input = check(UserPromptSubmitInput, raw)
-      if (!input.ok) throw new Error(`unexpected hook input: ${input.message}`)
-      // A running app (or `memdir watch`) of this project answers from its index: no scan here.
-      const { agentSocketPath, offerAgentJob } = await import('../../host/integrations/agent-socket.js')
-      const { selectorTimeoutMs } = await import('../../host/previews/selector-deadline.js')
-      const served = await offerAgentJob(
-        agentSocketPath(dataDir),
-        { type: 'prompt', input: input.value },
-        selectorTimeoutMs(io.env) + 2000,
-      )
-      if (served.accepted) {
-        if (served.value) io.stdout(served.value + '\n')
-        else await log(`nothing added by the running app (${served.reason})`)
-        return 0
-      }
-      const { runPromptHook } = await import('../../agents/hooks/prompt-hook.js')
-      const r = await runPromptHook(input.value, io.env)
-      if (r.output) io.stdout(JSON.stringify(r.output) + '\n')
-      else await log(`nothing added (${r.skipped})`)
+      await promptHook(io, raw, dataDir, log)
     } else {
       const input = check(TurnEndInput, raw)
       if (!input.ok) throw new Error(`unexpected hook input: ${input.message}`)

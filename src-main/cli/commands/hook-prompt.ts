@@ -1,0 +1,38 @@
+import { UserPromptSubmitInput } from '../../../src-shared/hook-input.js'
+import { check } from '../../../src-shared/schema-common.js'
+import type { CliIO } from '../io.js'
+
+/**
+ * `memdir hook prompt` once its input is parsed: a running app (or `memdir watch`) of this project
+ * answers from its index; otherwise this process recalls offline. `appAsked`: the caller has asked
+ * the app already (the CommonJS first step, out/main/hook-prompt.cjs, which runs this in the same
+ * process when no app answered). Throws what the caller logs; never prints an error.
+ */
+export async function promptHook(
+  io: Pick<CliIO, 'stdout' | 'env'>,
+  raw: unknown,
+  dataDir: string,
+  log: (line: string) => Promise<void>,
+  appAsked = false,
+): Promise<void> {
+  const input = check(UserPromptSubmitInput, raw)
+  if (!input.ok) throw new Error(`unexpected hook input: ${input.message}`)
+  if (!appAsked) {
+    const { agentSocketPath, offerAgentJob } = await import('../../host/integrations/agent-socket-client.js')
+    const { selectorTimeoutMs } = await import('../../host/previews/selector-deadline.js')
+    const served = await offerAgentJob(
+      agentSocketPath(dataDir),
+      { type: 'prompt', input: input.value },
+      selectorTimeoutMs(io.env) + 2000,
+    )
+    if (served.accepted) {
+      if (served.value) io.stdout(served.value + '\n')
+      else await log(`nothing added by the running app (${served.reason})`)
+      return
+    }
+  }
+  const { runPromptHook } = await import('../../agents/hooks/prompt-hook.js')
+  const r = await runPromptHook(input.value, io.env)
+  if (r.output) io.stdout(JSON.stringify(r.output) + '\n')
+  else await log(`nothing added (${r.skipped})`)
+}
