@@ -16,11 +16,16 @@ const out = join(__dirname, '..', 'out', 'main')
 const [command, sub, ...rest] = process.argv.slice(2)
 const hookPrompt = join(out, 'hook-prompt.cjs')
 if (command === 'hook' && sub === 'prompt' && !rest.length && existsSync(hookPrompt)) {
-  const { hookPrompt: run } = nodeCompileCache ? require(hookPrompt) : requireWithCodeCache(hookPrompt)
-  // What it hands over (input that is not JSON): the ES module CLI as a function (entry cli-main).
-  void run(async (stdin) => {
-    const { runMain } = await import(pathToFileURL(join(out, 'cli-main.js')).href)
-    await runMain(process.argv.slice(2), stdin)
+  // The first step is small (compiling it costs less than a cache would); the offline recall is not.
+  const { hookPrompt: run } = require(hookPrompt)
+  const offline = join(out, 'hook-offline.cjs')
+  void run({
+    offline: () => (nodeCompileCache ? require(offline) : requireWithCodeCache(offline)),
+    // Input that is not JSON: the ES module CLI as a function (entry cli-main), which says why.
+    fullCli: async (stdin) => {
+      const { runMain } = await import(pathToFileURL(join(out, 'cli-main.js')).href)
+      await runMain(process.argv.slice(2), stdin)
+    },
   })
 } else {
   const entry = join(out, 'cli.js')
@@ -32,16 +37,17 @@ if (command === 'hook' && sub === 'prompt' && !rest.length && existsSync(hookPro
 }
 
 /**
- * Loads a CommonJS file (its exports) compiled with V8's code cache, kept between runs in Memdir's data dir
- * (cache/code, the user's own: a cache is code V8 runs without checking it against the source, so
- * one that another user could have written is never read). Compiling the hook's ~190 KB, and the
- * functions a run calls, is ~10 ms of every prompt otherwise. Any failure falls back to require.
+ * Loads a CommonJS file (its exports) compiled with V8's code cache, kept between runs in Memdir's
+ * data dir (cache/code, the user's own: a cache is code V8 runs without checking it against the
+ * source, so one that another user could have written is never read). Compiling the offline
+ * hook's ~180 KB, and the functions a run calls, is ~10 ms of a prompt otherwise. Any failure
+ * falls back to require.
  */
 function requireWithCodeCache(file) {
   const fs = require('node:fs')
   const vm = require('node:vm')
   const Module = require('node:module')
-  const { dirname } = require('node:path')
+  const { basename, dirname } = require('node:path')
   let source
   let cachePath
   let cached
@@ -51,14 +57,18 @@ function requireWithCodeCache(file) {
     const dir = join(process.env.MEMDIR_DATA_DIR || join(home, '.memdir'), 'cache', 'code')
     // The cache belongs to this build of the file and this Node: V8 itself checks only the length.
     const { size, mtimeMs } = fs.statSync(file)
-    cachePath = join(dir, `hook-prompt-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}.bin`)
+    cachePath = join(
+      dir,
+      `${basename(file, '.cjs')}-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}.bin`,
+    )
     if (ownedByMe(fs, dir) && ownedByMe(fs, cachePath)) cached = fs.readFileSync(cachePath)
   } catch {
     cached = undefined
   }
   if (source === undefined) return require(file)
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cached })
-  if (!cached || script.cachedDataRejected) process.once('exit', () => saveCodeCache(fs, script, cachePath))
+  if (!cached || script.cachedDataRejected)
+    process.once('exit', () => saveCodeCache(fs, script, cachePath, basename(file, '.cjs')))
   const mod = new Module(file, module)
   mod.filename = file
   mod.paths = Module._nodeModulePaths(dirname(file))
@@ -76,16 +86,16 @@ function ownedByMe(fs, path) {
 }
 
 /** Writes the code cache after the run (it then holds the functions the run compiled), atomically. */
-function saveCodeCache(fs, script, path) {
+function saveCodeCache(fs, script, path, prefix) {
   if (!path) return
   try {
     const { dirname, basename } = require('node:path')
     const dir = dirname(path)
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
     if (!ownedByMe(fs, dir)) return
-    // Builds before this one, or another Node's: not read again.
+    // Builds of the same file before this one, or another Node's: not read again.
     for (const f of fs.readdirSync(dir))
-      if (f.startsWith('hook-prompt-') && f !== basename(path)) fs.rmSync(join(dir, f), { force: true })
+      if (f.startsWith(`${prefix}-`) && f !== basename(path)) fs.rmSync(join(dir, f), { force: true })
     const tmp = `${path}.${process.pid}.tmp`
     fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 })
     fs.renameSync(tmp, path)

@@ -1,11 +1,17 @@
-// `memdir hook prompt` runs before every Claude Code prompt: its first step (asking a running app)
-// is one CommonJS file, out/main/hook-prompt.cjs, that bin/memdir.js requires without starting
-// Node's ES module loader. The rest of the CLI is built by electron-vite (npm run build runs both).
+// `memdir hook prompt` runs before every Claude Code prompt: it is two CommonJS files in out/main,
+// hook-prompt.cjs and hook-offline.cjs, that bin/memdir.js loads without starting Node's ES module
+// loader. The rest of the CLI is built by electron-vite (npm run build runs both).
 import { build } from 'esbuild'
 
 await build({
-  entryPoints: ['src-main/cli/hook-prompt-entry.ts'],
-  outfile: 'out/main/hook-prompt.cjs',
+  // The first asks a running app (and is all a prompt the app answers loads); the second recalls
+  // offline when none does.
+  entryPoints: {
+    'hook-prompt': 'src-main/cli/hook-prompt-entry.ts',
+    'hook-offline': 'src-main/cli/commands/hook-prompt.ts',
+  },
+  outdir: 'out/main',
+  outExtension: { '.js': '.cjs' },
   bundle: true,
   platform: 'node',
   format: 'cjs',

@@ -3,20 +3,27 @@ import { logHookLine } from '../agents/hooks/hook-log.js'
 import { agentSocketPath, offerAgentJob } from '../host/integrations/agent-socket-client.js'
 import { selectorTimeoutMs } from '../host/previews/selector-deadline.js'
 import { getAppDataDir } from '../host/settings/data-dir.js'
-import { promptHook } from './commands/hook-prompt.js'
+import type { promptHook } from './commands/hook-prompt.js'
 import { blockingWriter, readStdin } from './std-streams.js'
 
 const stdout = blockingWriter(1, () => process.stdout)
 
 /**
  * `memdir hook prompt`, which Claude Code runs before every prompt. Built on its own as CommonJS
- * (scripts/build-hook-prompt.mjs → out/main/hook-prompt.cjs, required by bin/memdir.js), so it
- * starts no ES module loader: a running app or `memdir watch` answers from its index, loading
- * nothing here but the socket's client; otherwise the offline recall runs in this file too, as the
- * full command would (commands/hook-prompt.ts, shared with it). Input that is not JSON goes to the
- * full command, which says why: bin/memdir.js hands over `fullCli` (this file has no `import()`, so
- * it can run from V8's code cache, where Node 20 cannot load an ES module).
+ * (scripts/build-hook-prompt.mjs → out/main/hook-prompt.cjs, loaded by bin/memdir.js), so it
+ * starts no ES module loader: a running app or `memdir watch` answers from its index, and nothing
+ * but the socket's client is loaded; otherwise the offline recall, a second CommonJS file
+ * (out/main/hook-offline.cjs: commands/hook-prompt.ts, which the full command runs too). Input that
+ * is not JSON goes to the full command, which says why. bin/memdir.js hands over both: neither file
+ * has an `import()`, so each can run from V8's code cache, where Node 20 cannot load a module.
  */
+export interface HookPromptHandOver {
+  /** The offline recall's file, loaded. */
+  offline: () => { promptHook: typeof promptHook }
+  /** The ES module CLI's `memdir hook prompt`, with the input already read. */
+  fullCli: (stdin: () => Promise<string>) => Promise<void>
+}
+
 async function askRunningApp(input: unknown, dataDir: string): Promise<boolean> {
   const reply = await offerAgentJob(
     agentSocketPath(dataDir),
@@ -37,7 +44,7 @@ function parsed(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-export async function hookPrompt(fullCli: (stdin: () => Promise<string>) => Promise<void>): Promise<void> {
+export async function hookPrompt({ offline, fullCli }: HookPromptHandOver): Promise<void> {
   const input = readStdin()
   const raw = await input.then(parsed, () => ({ ok: false }) as const)
   if (!raw.ok) return fullCli(() => input)
@@ -45,7 +52,7 @@ export async function hookPrompt(fullCli: (stdin: () => Promise<string>) => Prom
   if (await askRunningApp(raw.value, dataDir)) return
   const log = (line: string) => logHookLine(dataDir, `prompt: ${line}`)
   try {
-    await promptHook({ stdout, env: process.env }, raw.value, dataDir, log, true)
+    await offline().promptHook({ stdout, env: process.env }, raw.value, dataDir, log, true)
   } catch (e) {
     await log(`failed: ${messageOf(e)}`)
   }
