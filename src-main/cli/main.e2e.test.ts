@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { chmodSync, closeSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { enableCompileCache } from 'node:module'
+import * as nodeModule from 'node:module'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { assertCliBuilt, BIN } from '../../test/helpers/built-cli.js'
@@ -75,7 +75,7 @@ describe('the built CLI’s standard streams', () => {
 
   // Node ≥ 22.1 keeps compiled code itself (module.enableCompileCache); older Node runs the
   // prompt hook's file from a code cache bin/memdir.js keeps in the data dir.
-  it.skipIf(!!enableCompileCache)(
+  it.skipIf('enableCompileCache' in nodeModule)(
     'the prompt hook keeps its compiled code in the data dir, the user’s only, and trusts no other',
     () => {
       assertCliBuilt()
