@@ -20,6 +20,13 @@ describe('the browser transport', () => {
     const port = Number(new URL(app.web.url).port)
     await page.locator('.mem-row').first().waitFor()
     expect(await page.getByTestId('connection-banner').count()).toBe(0)
+    // Once the socket is open, calls travel on it (a fetch per keystroke costs Chromium ~10 ms).
+    const posts: string[] = []
+    page.on('request', (r) => void (r.url().endsWith('/rpc') && posts.push(r.url())))
+    await page.getByLabel('Search memories').fill('first')
+    await page.locator('[data-searched-for="first"]').waitFor()
+    await page.getByLabel('Search memories').fill('')
+    expect(posts).toEqual([])
     await app.web.close()
     await page.getByTestId('connection-banner').waitFor()
     expect(await page.getByTestId('connection-banner').innerText()).toContain('Disconnected from Memdir')

@@ -2,6 +2,7 @@ import { request } from 'node:http'
 import { connect } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { WebSocket } from 'ws'
 import { sandbox, tempDir, writeFile } from '../../test/helpers/temp-env.js'
 import { clearAutoMemPathCache } from '../core/paths/auto-mem-path.js'
 import { createHost, type Host } from '../host/app/host.js'
@@ -141,5 +142,81 @@ describe('memdir web under malformed input', () => {
   it('refuses a wrong token without running anything', async () => {
     const r = await call({ body: '{"method":"workspace/current"}', headers: { 'x-memdir-token': 'nope' } })
     expect(r.status).toBe(401)
+  })
+})
+
+/** The page's socket: calls and events over one connection, as the browser client uses it. */
+async function openSocket(token = web.token, origin = `http://127.0.0.1:${port}`) {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/events?token=${encodeURIComponent(token)}`, { origin })
+  const messages: unknown[] = []
+  ws.on('message', (d) => messages.push(JSON.parse(String(d))))
+  const opened = await new Promise<boolean>((resolve) => {
+    ws.once('open', () => resolve(true))
+    ws.once('error', () => resolve(false))
+  })
+  const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)))
+  const reply = async (id: number) => {
+    for (let i = 0; i < 200; i++) {
+      const m = messages.find((x) => (x as { rpc?: number }).rpc === id)
+      if (m) return (m as { result: unknown }).result
+      await new Promise((r) => setTimeout(r, 10))
+    }
+    throw new Error(`no reply to ${id}`)
+  }
+  return { ws, opened, closed, messages, reply }
+}
+
+describe('calls over the page’s WebSocket', () => {
+  it('answers each call by its id, the same as POST /rpc, with events on the same socket', async () => {
+    const s = await openSocket()
+    expect(s.opened).toBe(true)
+    s.ws.send(
+      JSON.stringify({
+        id: 7,
+        method: 'memory/create',
+        args: { input: { name: 'A note', description: 'd', type: 'user', body: 'Body.' }, scope: 'private' },
+      }),
+    )
+    s.ws.send(JSON.stringify({ id: 8, method: 'workspace/current' }))
+    const created = await s.reply(7)
+    expect(created).toMatchObject({ ok: true })
+    const overSocket = await s.reply(8)
+    const overHttp = JSON.parse((await call({ body: '{"method":"workspace/current"}' })).body) as unknown
+    expect(overSocket).toEqual(overHttp)
+    const list = (await (async () => {
+      s.ws.send(JSON.stringify({ id: 9, method: 'memory/list' }))
+      return s.reply(9)
+    })()) as { ok: true; value: { relPath: string }[] }
+    expect(list.value.map((m) => m.relPath)).toContain(
+      (created as { value: { relPath: string } }).value.relPath,
+    )
+    // The write's event came over the same socket, as an event (no id).
+    await expect
+      .poll(() => s.messages.some((m) => (m as { type?: string }).type === 'memories/changed'))
+      .toBe(true)
+    s.ws.close()
+  })
+
+  it('answers a bad call with an error and closes on a message it cannot answer; nothing else is run', async () => {
+    const s = await openSocket()
+    s.ws.send(JSON.stringify({ id: 1, method: 'no/such' }))
+    s.ws.send(JSON.stringify({ id: 2, method: 'memory/read', args: { relPath: '../../etc/passwd' } }))
+    s.ws.send(JSON.stringify({ id: 3, method: 'memory/read', args: null }))
+    s.ws.send(JSON.stringify({ id: 4 }))
+    for (const id of [1, 2, 3, 4]) expect(await s.reply(id)).toMatchObject({ ok: false })
+    s.ws.send('not json')
+    expect(await s.closed).toBe(1008)
+    const t = await openSocket()
+    t.ws.send(JSON.stringify({ method: 'workspace/current' })) // no id: no way to answer it
+    expect(await t.closed).toBe(1008)
+    const u = await openSocket()
+    u.ws.send('x'.repeat(3 * 1024 * 1024)) // over the size a POST /rpc may have
+    expect(await u.closed).toBe(1009)
+    expect(await alive()).toBe(true)
+  })
+
+  it('refuses a socket with a wrong token or from another origin, so no call reaches the host', async () => {
+    expect((await openSocket('nope')).opened).toBe(false)
+    expect((await openSocket(web.token, 'http://evil.example')).opened).toBe(false)
   })
 })
