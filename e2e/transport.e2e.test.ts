@@ -53,4 +53,32 @@ describe('the browser transport', () => {
       await app.host.close()
     }
   })
+
+  it('draws the memory list once, with its rows: never an empty list first', async () => {
+    const app = await openApp(browser(), {}, (sb) => {
+      for (const n of ['alpha', 'beta', 'gamma'])
+        writeFile(
+          join(getAutoMemPath(sb.ctx()), `${n}.md`),
+          `---\nname: ${n}\ndescription: about ${n}\ntype: user\n---\nx\n`,
+        )
+    })
+    const page = await browser().newPage()
+    try {
+      // What the list pane holds the first time it is in the document.
+      await page.addInitScript(() => {
+        new MutationObserver((_, mo) => {
+          const pane = document.querySelector('[aria-label="Memory browser"]')
+          if (!pane) return
+          mo.disconnect()
+          ;(window as unknown as { firstRows: number }).firstRows = pane.querySelectorAll('.mem-row').length
+        }).observe(document, { childList: true, subtree: true })
+      })
+      await page.goto(app.web.url)
+      await page.locator('.mem-row').first().waitFor()
+      expect(await page.evaluate(() => (window as unknown as { firstRows: number }).firstRows)).toBe(3)
+    } finally {
+      await page.close()
+      await app.close()
+    }
+  })
 })

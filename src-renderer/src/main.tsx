@@ -2,7 +2,7 @@ import '@fontsource-variable/inter'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './app/App'
-import { startApp } from './app/start'
+import { firstScreen, startApp } from './app/start'
 import { initTheme } from './lib/theme'
 import './styles.css'
 
@@ -10,10 +10,13 @@ initTheme()
 // The first screen's calls leave before React's first render (a failure shows once App mounts).
 startApp().catch(() => undefined)
 const root = document.getElementById('root')
-if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
+// The first screen is drawn once, with its memory list, instead of empty and then again: on a slow
+// machine the empty render held the main thread while the list's answer waited behind it.
+if (root)
+  void firstScreen(400).then(() =>
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
   )
-}

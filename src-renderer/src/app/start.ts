@@ -15,3 +15,22 @@ export function startApp(): Promise<void> {
   })()
   return started
 }
+
+/**
+ * Resolves once the first screen can be drawn with its data: the memory list is in (the other
+ * first calls fill in their panes as they answer), the load has settled (failed too), or `waitMs`
+ * has passed, so a slow answer never holds the window blank.
+ */
+export function firstScreen(waitMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      unsubscribe()
+      resolve()
+    }
+    const timer = setTimeout(done, waitMs)
+    const unsubscribe = useStore.subscribe((s) => void (s.loaded && done()))
+    if (useStore.getState().loaded) done()
+    startApp().then(done, done)
+  })
+}

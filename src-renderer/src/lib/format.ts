@@ -2,20 +2,25 @@ import { relativeWords } from '../../../src-shared/words'
 
 /** Dates and sizes the way people read them: relative when recent, the user's locale otherwise. */
 
-const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' })
-const full = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
-const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' })
+// Made at first use: the first Intl object a page makes loads the locale's data (~25 ms of the
+// first screen on a slow machine), and the memory list shows no dates.
+let rtf: Intl.RelativeTimeFormat | undefined
+let full: Intl.DateTimeFormat | undefined
+let time: Intl.DateTimeFormat | undefined
 
 export function fullDate(at: number): string {
+  full ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
   return full.format(at)
 }
 
 /** "just now", "5 minutes ago", "yesterday", then the date, all in the user's locale. */
 export function relativeDate(at: number, now = Date.now()): string {
+  rtf ??= new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' })
   return Math.abs(at - now) < 7 * 86_400_000 ? relativeWords(at - now, rtf) : fullDate(at)
 }
 
 export function clockTime(at: number): string {
+  time ??= new Intl.DateTimeFormat(undefined, { timeStyle: 'short' })
   return time.format(at)
 }
 
