@@ -1,5 +1,4 @@
 import { messageOf } from '../../src-shared/errors.js'
-import { logHookLine } from '../agents/hooks/hook-log.js'
 import { agentSocketPath, offerAgentJob } from '../host/integrations/agent-socket-client.js'
 import { selectorTimeoutMs } from '../host/previews/selector-deadline.js'
 import { getAppDataDir } from '../host/settings/data-dir.js'
@@ -32,8 +31,14 @@ async function askRunningApp(input: unknown, dataDir: string): Promise<boolean> 
   )
   if (!reply.accepted) return false
   if (reply.value) stdout(reply.value + '\n')
-  else await logHookLine(dataDir, `prompt: nothing added by the running app (${reply.reason})`)
+  else await log(dataDir, `nothing added by the running app (${reply.reason})`)
   return true
+}
+
+/** A line in the hooks' log: loaded when needed (it loads fs/promises, ~3 ms of a prompt the app answers). */
+async function log(dataDir: string, line: string): Promise<void> {
+  const { logHookLine } = await import('../agents/hooks/hook-log.js')
+  await logHookLine(dataDir, `prompt: ${line}`)
 }
 
 function parsed(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -50,10 +55,10 @@ export async function hookPrompt({ offline, fullCli }: HookPromptHandOver): Prom
   if (!raw.ok) return fullCli(() => input)
   const dataDir = getAppDataDir({ projectRoot: process.cwd(), env: process.env })
   if (await askRunningApp(raw.value, dataDir)) return
-  const log = (line: string) => logHookLine(dataDir, `prompt: ${line}`)
+  const logLine = (line: string) => log(dataDir, line)
   try {
-    await offline().promptHook({ stdout, env: process.env }, raw.value, dataDir, log, true)
+    await offline().promptHook({ stdout, env: process.env }, raw.value, dataDir, logLine, true)
   } catch (e) {
-    await log(`failed: ${messageOf(e)}`)
+    await logLine(`failed: ${messageOf(e)}`)
   }
 }
