@@ -80,7 +80,7 @@ describe('the built CLI’s standard streams', () => {
     () => {
       assertCliBuilt()
       const { root, env } = workspace(3)
-      const hook = (session: string, input?: string) =>
+      const hook = (session: string, input?: string, prompt = 'note 1 memory') =>
         spawnSync(process.execPath, [BIN, 'hook', 'prompt'], {
           env,
           encoding: 'utf8',
@@ -91,7 +91,7 @@ describe('the built CLI’s standard streams', () => {
               transcript_path: join(root, 'none.jsonl'),
               cwd: root,
               hook_event_name: 'UserPromptSubmit',
-              prompt: 'note 1 memory',
+              prompt,
             }),
         })
       const dir = join(env.MEMDIR_DATA_DIR, 'cache', 'code')
@@ -111,6 +111,15 @@ describe('the built CLI’s standard streams', () => {
       expect(second.status).toBe(0)
       expect(second.stdout).toBe(first.stdout.replace('"a"', '"b"'))
       expect(JSON.parse(second.stdout).hookSpecificOutput.additionalContext).toContain('Memory 1')
+      expect(statSync(cache).mtimeMs).toBe(written)
+      // A header only the YAML library reads (a folded description): the cached file loads it from
+      // node_modules as the ES module build does.
+      writeFile(
+        join(env.CLAUDE_COWORK_MEMORY_PATH_OVERRIDE, 'project_kafka.md'),
+        '---\nname: Kafka lag\ndescription: >-\n  consumer lag alert\n  for orders\ntype: project\nmetadata: {owner: sam}\n---\n\nAlert past 10k.\n',
+      )
+      const yamlOnly = hook('y', undefined, 'kafka consumer lag alert')
+      expect(JSON.parse(yamlOnly.stdout).hookSpecificOutput.additionalContext).toContain('project_kafka.md')
       expect(statSync(cache).mtimeMs).toBe(written)
 
       // Input that is not JSON is handed to the full CLI from the cached file too.
