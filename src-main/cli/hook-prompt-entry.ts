@@ -7,15 +7,7 @@ import { blockingWriter, readStdin } from './std-streams.js'
 
 const stdout = blockingWriter(1, () => process.stdout)
 
-/**
- * `memdir hook prompt`, which Claude Code runs before every prompt. Built on its own as CommonJS
- * (scripts/build-hook-prompt.mjs → out/main/hook-prompt.cjs, loaded by bin/memdir.js), so it
- * starts no ES module loader: a running app or `memdir watch` answers from its index, and nothing
- * but the socket's client is loaded; otherwise the offline recall, a second CommonJS file
- * (out/main/hook-offline.cjs: commands/hook-prompt.ts, which the full command runs too). Input that
- * is not JSON goes to the full command, which says why. bin/memdir.js hands over both: neither file
- * has an `import()`, so each can run from V8's code cache, where Node 20 cannot load a module.
- */
+/** What bin/memdir.js hands the first step: both are loaded only when needed. */
 export interface HookPromptHandOver {
   /** The offline recall's file, loaded. */
   offline: () => { promptHook: typeof promptHook }
@@ -49,6 +41,15 @@ function parsed(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
+/**
+ * `memdir hook prompt`, which Claude Code runs before every prompt. Built on its own as CommonJS
+ * (scripts/build-hook-prompt.mjs → out/main/hook-prompt.cjs, loaded by bin/memdir.js), so it
+ * starts no ES module loader: a running app or `memdir watch` answers from its index, and nothing
+ * but the socket's client is loaded; otherwise the offline recall, a second CommonJS file
+ * (out/main/hook-offline.cjs: commands/hook-prompt.ts, which the full command runs too). Input that
+ * is not JSON goes to the full command, which says why. bin/memdir.js hands over both: neither file
+ * has an `import()`, so each can run from V8's code cache, where Node 20 cannot load a module.
+ */
 export async function hookPrompt({ offline, fullCli }: HookPromptHandOver): Promise<void> {
   const input = readStdin()
   const raw = await input.then(parsed, () => ({ ok: false }) as const)
