@@ -1,8 +1,10 @@
+import { utimesSync } from 'node:fs'
 import { join } from 'node:path'
 
 import { describe, expect, it } from 'vitest'
 import { getAutoMemPath } from '../src-main/core/paths/auto-mem-path.js'
 import { startWebServer } from '../src-main/web/web-server.js'
+import { FIRST_SCREEN } from '../src-renderer/src/features/memories/slice.js'
 import { writeFile } from '../test/helpers/temp-env.js'
 import { useBrowser, openApp, RENDERER, until } from './harness.js'
 
@@ -76,6 +78,50 @@ describe('the browser transport', () => {
       await page.goto(app.web.url)
       await page.locator('.mem-row').first().waitFor()
       expect(await page.evaluate(() => (window as unknown as { firstRows: number }).firstRows)).toBe(3)
+    } finally {
+      await page.close()
+      await app.close()
+    }
+  })
+
+  it('a list longer than the first screen: its newest rows first, then all of it; no count says less', async () => {
+    const n = FIRST_SCREEN + 50
+    const app = await openApp(browser(), {}, (sb) => {
+      const dir = getAutoMemPath(sb.ctx())
+      for (let i = 0; i < n; i++) {
+        const path = join(dir, `m${String(i).padStart(3, '0')}.md`)
+        writeFile(path, `---\nname: Memory ${i}\ndescription: note ${i}\ntype: user\n---\nx\n`)
+        const t = new Date(Date.UTC(2026, 0, 1, 0, i))
+        utimesSync(path, t, t)
+      }
+    })
+    const page = await browser().newPage()
+    try {
+      // Every value the list's count and the picker show, from the first.
+      await page.addInitScript(() => {
+        const seen: string[] = []
+        ;(window as unknown as { seen: string[] }).seen = seen
+        new MutationObserver(() => {
+          const label = document.querySelector('[data-testid="memory-count"]')?.textContent
+          const picker = document.querySelector('#workspace-select')?.textContent
+          const v = `${label ?? ''}|${picker ?? ''}`
+          if (seen[seen.length - 1] !== v) seen.push(v)
+        }).observe(document, { childList: true, subtree: true, characterData: true })
+      })
+      await page.goto(app.web.url)
+      // The newest first, as the whole list orders them.
+      await page.locator('[data-relpath="m349.md"]').waitFor()
+      await until(async () => (await page.getByTestId('memory-count').innerText()) === String(n))
+      const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen)
+      for (const v of seen) {
+        const [label, picker] = v.split('|')
+        if (label) expect([`${FIRST_SCREEN}+`, String(n)]).toContain(label.trim())
+        expect(picker).not.toContain(`· ${FIRST_SCREEN}`)
+      }
+      // The oldest is there once the whole list is.
+      await page.getByLabel('Search memories').fill('Memory 0')
+      await page.locator('[data-relpath="m000.md"]').waitFor()
+      expect(seen.some((v) => v.startsWith(`${n}|`) && v.includes(`· ${n}`))).toBe(true)
     } finally {
       await page.close()
       await app.close()

@@ -7,7 +7,11 @@ export type { ArgsOf, MethodName, ResultOf } from './contract.js'
 
 /** Every call the UI can make (see contract.ts for the argument schemas). */
 export type MemdirApi = {
-  [M in MethodName]: ArgsOf<M> extends undefined ? () => ResultOf<M> : (a: ArgsOf<M>) => ResultOf<M>
+  [M in MethodName]: ArgsOf<M> extends undefined
+    ? () => ResultOf<M>
+    : undefined extends ArgsOf<M>
+      ? (a?: ArgsOf<M>) => ResultOf<M>
+      : (a: ArgsOf<M>) => ResultOf<M>
 }
 
 /** Events pushed to the UI. */

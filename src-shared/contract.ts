@@ -83,7 +83,10 @@ export const RPC_ARGS = {
     memoryDir: v.pipe(v.string(), v.minLength(1, 'the memory dir')),
     projectRoot: v.pipe(v.string(), v.minLength(1, 'a folder path')),
   }),
-  'memory/list': none,
+  /** `first`: only the newest N (the window's first screen, before the whole list). */
+  'memory/list': v.optional(
+    strictObject({ first: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))) }),
+  ),
   'memory/read': strictObject({ relPath }),
   'memory/create': strictObject({
     input: MemoryInputSchema,

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs'
+import { readFileSync, readdirSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { METHODS, type MethodName } from '../../../src-shared/contract.js'
@@ -19,7 +19,7 @@ const MALFORMED: Record<MethodName, [unknown, string][]> = {
   'health/checkContradictions': [[{ x: 1 }, '(arguments)']],
   'health/fixAll': [[{ kind: 'dead-pointer', fix: 'merge' }, 'fix'], [{ kind: '', fix: 'verify' }, 'kind']],
   'health/fix': [[{ id: 'x' }, 'fix'], [{ id: '', fix: 'verify' }, 'id'], [{ id: 'x', fix: 'rm -rf' }, 'fix']],
-  'memory/list': [[[], '(arguments)']],
+  'memory/list': [[[], '(arguments)'], [{ first: 0 }, 'first'], [{ first: 1.5 }, 'first'], [{ first: '3' }, 'first'], [{ last: 3 }, 'last']],
   'memory/read': [[null, '(arguments)'], [{ relPath: 1 }, 'relPath'], [{ relPath: 'a.md', extra: 1 }, 'extra']],
   'memory/create': [
     [{ input: { name: 'n', description: 'd', type: 'user\ndescription: injected', body: '' }, scope: 'private' }, 'input.type'],
@@ -98,5 +98,25 @@ describe('every RPC method checks its arguments against the contract', () => {
       ok: true,
       value: { name: 'A' },
     })
+  })
+})
+
+describe('memory/list', () => {
+  it('with `first`, answers the newest so many in the whole list’s order', async () => {
+    for (const [i, n] of ['b', 'c', 'd', 'e'].entries()) {
+      const path = join(memoryDir, `${n}.md`)
+      writeFile(path, `---\nname: ${n}\ndescription: d\ntype: user\n---\nx\n`)
+      const t = new Date(Date.UTC(2026, 0, 1 + i))
+      utimesSync(path, t, t)
+    }
+    const list = async (args?: { first: number }) => {
+      const r = await host.call('memory/list', args)
+      if (!r.ok) throw new Error(r.error.message)
+      return (r.value as { relPath: string }[]).map((m) => m.relPath)
+    }
+    await expect.poll(() => list(), { timeout: 5000 }).toHaveLength(5)
+    const whole = await list()
+    expect(await list({ first: 2 })).toEqual(whole.slice(0, 2))
+    expect(await list({ first: 50 })).toEqual(whole)
   })
 })

@@ -96,12 +96,13 @@ export function createMemoriesService(ctx: ProjectContext, deps: MemoriesDeps) {
   return {
     memoryDir: deps.memoryDir,
 
-    async list(): Promise<MemoryListItem[]> {
+    /** Every memory, newest first; `first`: only the newest so many (the same order, cut). */
+    async list(first = Infinity): Promise<MemoryListItem[]> {
       const now = Date.now()
       const own = (await headers()).map((h) => listItemOf(h, h.filename, now))
       const agent = new MemoryIndex(deps.agentRoot)
       const agentItems = (await agent.list()).map((h) => listItemOf(h, AGENT_PREFIX + h.filename, now))
-      return [...own, ...agentItems].sort((a, b) => b.mtimeMs - a.mtimeMs)
+      return [...own, ...agentItems].sort((a, b) => b.mtimeMs - a.mtimeMs).slice(0, first)
     },
 
     async read(relPath: string): Promise<MemoryDoc> {
@@ -193,7 +194,7 @@ export function memoriesHandlers(
   | 'index/get'
 > {
   return {
-    'memory/list': () => memories().list(),
+    'memory/list': (args) => memories().list(args?.first),
     'memory/read': ({ relPath }) => memories().read(relPath),
     'memory/create': ({ input, scope, fileName, acceptSecretWarning }) =>
       memories().create(input, scope, fileName, acceptSecretWarning),

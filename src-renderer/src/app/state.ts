@@ -70,6 +70,8 @@ export interface WorkspaceSlice {
 export interface MemorySlice {
   memories: MemoryListItem[]
   loaded: boolean
+  /** `memories` holds only the first screen's newest ones; the whole list is on its way. */
+  listPartial: boolean
   query: string
   /** Full-text hits for the query, ranked (undefined while there is no query). */
   searchHits?: SearchHitView[]
@@ -82,6 +84,8 @@ export interface MemorySlice {
   setScopeFilter: (s: MemoryScope | 'all') => void
   clearFilters: () => void
   refreshMemories: () => Promise<void>
+  /** The first screen's newest memories, then the whole list (the window's first load). */
+  loadFirstMemories: () => Promise<void>
   /** The memory list pane folded away (narrow windows); remembered. */
   listCollapsed: boolean
   toggleList: () => void

@@ -134,6 +134,7 @@ export function MemoriesView() {
       selected: s.selected,
       hasDraft: s.draft !== undefined,
       loaded: s.loaded,
+      listPartial: s.listPartial,
       memoryDirShort: s.workspace?.memoryDirShort,
       searchHits: s.searchHits,
       searchedFor: s.searchedFor,
@@ -200,8 +201,8 @@ export function MemoriesView() {
             <h1>Memories</h1>
             <span className="muted count-label" data-testid="memory-count">
               {items.length === memories.length
-                ? `${memories.length}`
-                : `${items.length}${searchHits?.length === MAX_SEARCH_HITS ? '+' : ''} of ${memories.length}`}
+                ? `${memories.length}${state.listPartial ? '+' : ''}`
+                : `${items.length}${searchHits?.length === MAX_SEARCH_HITS ? '+' : ''} of ${memories.length}${state.listPartial ? '+' : ''}`}
             </span>
             <span className="spacer" />
             <IconButton

@@ -4,6 +4,8 @@ import type { MemoryListItem, WorkspaceSummary } from '../../../../src-shared/ty
 import type { MemorySlice, Store, StoreDeps } from '../../app/state'
 
 const LIST_KEY = 'memdir.listCollapsed'
+/** How many of the newest memories the window's first screen asks for before the whole list. */
+export const FIRST_SCREEN = 300
 
 export const createMemorySlice =
   ({ client, storage }: StoreDeps): StateCreator<Store, [], [], MemorySlice> =>
@@ -23,6 +25,7 @@ export const createMemorySlice =
     return {
       memories: [],
       loaded: false,
+      listPartial: false,
       query: '',
       typeFilter: 'all',
       scopeFilter: 'all',
@@ -45,8 +48,26 @@ export const createMemorySlice =
       refreshMemories: async () => {
         const memories = await client['memory/list']()
         // The open workspace's count follows every refresh, in the same update as the list.
-        set({ memories, loaded: true, workspaces: pickerCounts({ ...get(), memories, loaded: true }) })
+        const whole = { memories, loaded: true, listPartial: false }
+        set({ ...whole, workspaces: pickerCounts({ ...get(), ...whole }) })
         if (get().query.trim()) void runSearch(get().query)
+      },
+      loadFirstMemories: async () => {
+        // The first screen's rows first: at 10,000 memories the whole list is ~2 MB, which takes
+        // this long again to reach the page and be read.
+        const first = await client['memory/list']({ first: FIRST_SCREEN })
+        if (first.length < FIRST_SCREEN) {
+          // That is every memory (unless a refresh has answered since: it is as new).
+          if (!get().loaded)
+            set({
+              memories: first,
+              loaded: true,
+              workspaces: pickerCounts({ ...get(), memories: first, loaded: true }),
+            })
+          return
+        }
+        if (!get().loaded) set({ memories: first, loaded: true, listPartial: true })
+        await get().refreshMemories()
       },
       listCollapsed: storage.getItem(LIST_KEY) === '1',
       toggleList: () =>
@@ -57,12 +78,12 @@ export const createMemorySlice =
     }
   }
 
-/** The picker's workspaces, the open one counting what its list shows (once the list is loaded). */
+/** The picker's workspaces, the open one counting what its list shows (once the whole list is loaded). */
 export function pickerCounts(
-  s: Pick<Store, 'workspaces' | 'workspace' | 'memories' | 'loaded'>,
+  s: Pick<Store, 'workspaces' | 'workspace' | 'memories' | 'loaded'> & { listPartial?: boolean },
 ): WorkspaceSummary[] {
   const dir = s.workspace?.memoryDir
-  if (!s.loaded || !dir) return s.workspaces
+  if (!s.loaded || s.listPartial || !dir) return s.workspaces
   return s.workspaces.map((w) => (w.memoryDir === dir ? { ...w, memoryCount: s.memories.length } : w))
 }
 

@@ -43,7 +43,7 @@ export const createWorkspaceSlice =
           client['activity/list']().then((activity) => set({ activity })),
           client['team/status']().then((team) => set({ team })),
           client['settings/get']().then((settings) => set({ settings })),
-          get().refreshMemories(),
+          get().loadFirstMemories(),
           get().refreshReviews(),
         ])
         // The picker counts what the list shows, also when the workspace itself answered last.
