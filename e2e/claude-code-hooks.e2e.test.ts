@@ -58,6 +58,22 @@ afterEach(async () => {
 })
 
 /** A project with one memory, Claude Code's files under ~/.claude, Memdir's data in the sandbox. */
+/**
+ * Until every detached `memdir hook extract` the hooks started has logged its outcome: Stop and
+ * SessionEnd each start one, and a run still writing when the test's temp dir is removed fails it.
+ */
+async function detachedRunsDone(dataDir: string): Promise<void> {
+  await until(
+    'every detached extraction run',
+    () => {
+      const log = existsSync(hookLogPath(dataDir)) ? readFileSync(hookLogPath(dataDir), 'utf8') : ''
+      const started = log.match(/handed to background/g)?.length ?? 0
+      return (log.match(/ extract: /g)?.length ?? 0) >= started
+    },
+    90_000,
+  )
+}
+
 function world(switches: Record<string, boolean> = {}) {
   const sb = sandbox()
   sb.env.MEMDIR_DATA_DIR = join(sb.root, 'data')
@@ -153,6 +169,7 @@ describe.each(CLIENT_VERSIONS)('Claude Code %s with Memdir hooks', (requested) =
       ...normalizeMessages(messagesOf(last) as never),
       { role: 'assistant', blocks: [{ text: SCENARIO_TEXT.done }] },
     ])
+    await detachedRunsDone(sb.env.MEMDIR_DATA_DIR!)
     const entries = await new HistoryStore(historyDirFor(ctx, memoryDir)).list({ path: 'ci_database.md' })
     expect(entries.map((e) => e.author)).toEqual(['extraction'])
 
@@ -227,6 +244,7 @@ describe.each(CLIENT_VERSIONS)('Claude Code %s with Memdir hooks', (requested) =
       },
       60_000,
     )
+    await detachedRunsDone(sb.env.MEMDIR_DATA_DIR!)
     expect(fake.requests.filter(isMemdirExtraction)).toHaveLength(0)
   }, 300_000)
 })
