@@ -1,7 +1,6 @@
 import { messageOf } from '../../src-shared/errors.js'
-import { agentSocketPath, offerAgentJob } from '../host/integrations/agent-socket-client.js'
-import { selectorTimeoutMs } from '../host/previews/selector-deadline.js'
 import { getAppDataDir } from '../host/settings/data-dir.js'
+import { askRunningApp } from './commands/ask-running-app.js'
 import type { promptHook } from './commands/hook-prompt.js'
 import { blockingWriter, readStdin } from './std-streams.js'
 
@@ -13,18 +12,6 @@ export interface HookPromptHandOver {
   offline: () => { promptHook: typeof promptHook }
   /** The ES module CLI's `memdir hook prompt`, with the input already read. */
   fullCli: (stdin: () => Promise<string>) => Promise<void>
-}
-
-async function askRunningApp(input: unknown, dataDir: string): Promise<boolean> {
-  const reply = await offerAgentJob(
-    agentSocketPath(dataDir),
-    { type: 'prompt', input },
-    selectorTimeoutMs(process.env) + 2000,
-  )
-  if (!reply.accepted) return false
-  if (reply.value) stdout(reply.value + '\n')
-  else await log(dataDir, `nothing added by the running app (${reply.reason})`)
-  return true
 }
 
 /** A line in the hooks' log: loaded when needed (it loads fs/promises, ~3 ms of a prompt the app answers). */
@@ -55,8 +42,8 @@ export async function hookPrompt({ offline, fullCli }: HookPromptHandOver): Prom
   const raw = await input.then(parsed, () => ({ ok: false }) as const)
   if (!raw.ok) return fullCli(() => input)
   const dataDir = getAppDataDir({ projectRoot: process.cwd(), env: process.env })
-  if (await askRunningApp(raw.value, dataDir)) return
   const logLine = (line: string) => log(dataDir, line)
+  if (await askRunningApp(raw.value, dataDir, process.env, stdout, logLine)) return
   try {
     await offline().promptHook({ stdout, env: process.env }, raw.value, dataDir, logLine, true)
   } catch (e) {

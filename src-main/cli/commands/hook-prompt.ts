@@ -18,18 +18,8 @@ export async function promptHook(
   const input = check(UserPromptSubmitInput, raw)
   if (!input.ok) throw new Error(`unexpected hook input: ${input.message}`)
   if (!appAsked) {
-    const { agentSocketPath, offerAgentJob } = await import('../../host/integrations/agent-socket-client.js')
-    const { selectorTimeoutMs } = await import('../../host/previews/selector-deadline.js')
-    const served = await offerAgentJob(
-      agentSocketPath(dataDir),
-      { type: 'prompt', input: input.value },
-      selectorTimeoutMs(io.env) + 2000,
-    )
-    if (served.accepted) {
-      if (served.value) io.stdout(served.value + '\n')
-      else await log(`nothing added by the running app (${served.reason})`)
-      return
-    }
+    const { askRunningApp } = await import('./ask-running-app.js')
+    if (await askRunningApp(input.value, dataDir, io.env, io.stdout, log)) return
   }
   const { runPromptHook } = await import('../../agents/hooks/prompt-hook.js')
   const r = await runPromptHook(input.value, io.env)
