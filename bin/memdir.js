@@ -4,18 +4,19 @@
 // CommonJS (bin/package.json says so): the prompt hook, which Claude Code runs before every
 // prompt, then starts without Node's ES module loader (~10 % of a bare Node start). Every other
 // command, and the prompt hook when its input is not JSON, loads the ES module CLI.
-const { existsSync } = require('node:fs')
-const { join } = require('node:path')
+const fs = require('node:fs')
+const { basename, dirname, join } = require('node:path')
 const { pathToFileURL } = require('node:url')
 
 // Node ≥ 22.1 keeps V8's compiled code between runs (each hook start pays less); older Node has
 // none, and the prompt hook's file keeps its own (requireWithCodeCache).
-const nodeCompileCache = require('node:module').enableCompileCache
+const Module = require('node:module')
+const nodeCompileCache = Module.enableCompileCache
 nodeCompileCache?.()
 const out = join(__dirname, '..', 'out', 'main')
 const [command, sub, ...rest] = process.argv.slice(2)
 const hookPrompt = join(out, 'hook-prompt.cjs')
-if (command === 'hook' && sub === 'prompt' && !rest.length && existsSync(hookPrompt)) {
+if (command === 'hook' && sub === 'prompt' && !rest.length && fs.existsSync(hookPrompt)) {
   // The first step is small (compiling it costs less than a cache would); the offline recall is not.
   const { hookPrompt: run } = require(hookPrompt)
   const offline = join(out, 'hook-offline.cjs')
@@ -29,7 +30,7 @@ if (command === 'hook' && sub === 'prompt' && !rest.length && existsSync(hookPro
   })
 } else {
   const entry = join(out, 'cli.js')
-  if (!existsSync(entry)) {
+  if (!fs.existsSync(entry)) {
     process.stderr.write('memdir: the CLI is not built yet — run `npm run build` first\n')
     process.exit(1)
   }
@@ -44,10 +45,7 @@ if (command === 'hook' && sub === 'prompt' && !rest.length && existsSync(hookPro
  * falls back to require.
  */
 function requireWithCodeCache(file) {
-  const fs = require('node:fs')
   const vm = require('node:vm')
-  const Module = require('node:module')
-  const { basename, dirname } = require('node:path')
   let source
   let cachePath
   let cached
@@ -61,14 +59,14 @@ function requireWithCodeCache(file) {
       dir,
       `${basename(file, '.cjs')}-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}.bin`,
     )
-    if (ownedByMe(fs, dir) && ownedByMe(fs, cachePath)) cached = fs.readFileSync(cachePath)
+    if (ownedByMe(dir) && ownedByMe(cachePath)) cached = fs.readFileSync(cachePath)
   } catch {
     cached = undefined
   }
   if (source === undefined) return require(file)
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cached })
   if (!cached || script.cachedDataRejected)
-    process.once('exit', () => saveCodeCache(fs, script, cachePath, basename(file, '.cjs')))
+    process.once('exit', () => saveCodeCache(script, cachePath, basename(file, '.cjs')))
   const mod = new Module(file, module)
   mod.filename = file
   mod.paths = Module._nodeModulePaths(dirname(file))
@@ -79,20 +77,19 @@ function requireWithCodeCache(file) {
 }
 
 /** Whether `path` is this user's and nobody else can write it (always, where there are no uids). */
-function ownedByMe(fs, path) {
+function ownedByMe(path) {
   if (!process.getuid) return true
   const s = fs.lstatSync(path)
   return s.uid === process.getuid() && (s.mode & 0o022) === 0 && !s.isSymbolicLink()
 }
 
 /** Writes the code cache after the run (it then holds the functions the run compiled), atomically. */
-function saveCodeCache(fs, script, path, prefix) {
+function saveCodeCache(script, path, prefix) {
   if (!path) return
   try {
-    const { dirname, basename } = require('node:path')
     const dir = dirname(path)
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
-    if (!ownedByMe(fs, dir)) return
+    if (!ownedByMe(dir)) return
     // Builds of the same file before this one, or another Node's: not read again.
     for (const f of fs.readdirSync(dir))
       if (f.startsWith(`${prefix}-`) && f !== basename(path)) fs.rmSync(join(dir, f), { force: true })
