@@ -167,6 +167,8 @@ export function MemoriesView() {
     }
     return by
   }, [health])
+  // While only the first screen's newest are in, the count says there are more.
+  const total = `${memories.length}${state.listPartial ? '+' : ''}`
   const filtered = query.trim() !== '' || typeFilter !== 'all' || scopeFilter !== 'all'
   const select = state.select
   const openMemory = useCallback((relPath: string) => void select(relPath), [select])
@@ -201,8 +203,8 @@ export function MemoriesView() {
             <h1>Memories</h1>
             <span className="muted count-label" data-testid="memory-count">
               {items.length === memories.length
-                ? `${memories.length}${state.listPartial ? '+' : ''}`
-                : `${items.length}${searchHits?.length === MAX_SEARCH_HITS ? '+' : ''} of ${memories.length}${state.listPartial ? '+' : ''}`}
+                ? total
+                : `${items.length}${searchHits?.length === MAX_SEARCH_HITS ? '+' : ''} of ${total}`}
             </span>
             <span className="spacer" />
             <IconButton

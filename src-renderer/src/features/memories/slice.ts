@@ -11,6 +11,11 @@ export const createMemorySlice =
   ({ client, storage }: StoreDeps): StateCreator<Store, [], [], MemorySlice> =>
   (set, get) => {
     let searchSeq = 0
+    /** The whole list; the open workspace's count follows it, in the same update. */
+    const showWhole = (memories: MemoryListItem[]) => {
+      const whole = { memories, loaded: true, listPartial: false }
+      set({ ...whole, workspaces: pickerCounts({ ...get(), ...whole }) })
+    }
     const runSearch = async (query: string) => {
       const seq = ++searchSeq
       if (!query.trim()) return set({ searchHits: undefined, searchedFor: undefined })
@@ -46,24 +51,16 @@ export const createMemorySlice =
         searchSeq++
       },
       refreshMemories: async () => {
-        const memories = await client['memory/list']()
-        // The open workspace's count follows every refresh, in the same update as the list.
-        const whole = { memories, loaded: true, listPartial: false }
-        set({ ...whole, workspaces: pickerCounts({ ...get(), ...whole }) })
+        showWhole(await client['memory/list']())
         if (get().query.trim()) void runSearch(get().query)
       },
       loadFirstMemories: async () => {
         // The first screen's rows first: at 10,000 memories the whole list is ~2 MB, which takes
         // this long again to reach the page and be read.
         const first = await client['memory/list']({ first: FIRST_SCREEN })
+        // Fewer than asked for: that is every memory (unless a refresh has answered since: it is as new).
         if (first.length < FIRST_SCREEN) {
-          // That is every memory (unless a refresh has answered since: it is as new).
-          if (!get().loaded)
-            set({
-              memories: first,
-              loaded: true,
-              workspaces: pickerCounts({ ...get(), memories: first, loaded: true }),
-            })
+          if (!get().loaded) showWhole(first)
           return
         }
         if (!get().loaded) set({ memories: first, loaded: true, listPartial: true })
@@ -80,7 +77,7 @@ export const createMemorySlice =
 
 /** The picker's workspaces, the open one counting what its list shows (once the whole list is loaded). */
 export function pickerCounts(
-  s: Pick<Store, 'workspaces' | 'workspace' | 'memories' | 'loaded'> & { listPartial?: boolean },
+  s: Pick<Store, 'workspaces' | 'workspace' | 'memories' | 'loaded' | 'listPartial'>,
 ): WorkspaceSummary[] {
   const dir = s.workspace?.memoryDir
   if (!s.loaded || s.listPartial || !dir) return s.workspaces
