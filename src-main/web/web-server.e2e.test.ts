@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { sandbox, tempDir, writeFile } from '../../test/helpers/temp-env.js'
+import { until } from '../../test/helpers/until.js'
 import { clearAutoMemPathCache } from '../core/paths/auto-mem-path.js'
 import { createHost, type Host } from '../host/app/host.js'
 import { startWebServer, type RunningWebServer } from './web-server.js'
@@ -155,14 +156,14 @@ async function openSocket(token = web.token, origin = `http://127.0.0.1:${port}`
     ws.once('error', () => resolve(false))
   })
   const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)))
-  const reply = async (id: number) => {
-    for (let i = 0; i < 200; i++) {
-      const m = messages.find((x) => (x as { rpc?: number }).rpc === id)
-      if (m) return (m as { result: unknown }).result
-      await new Promise((r) => setTimeout(r, 10))
-    }
-    throw new Error(`no reply to ${id}`)
-  }
+  const reply = async (id: number) =>
+    (
+      await until(
+        `the reply to ${id}`,
+        () => messages.find((x) => (x as { rpc?: number }).rpc === id) as { result: unknown } | undefined,
+        2000,
+      )
+    ).result
   return { ws, opened, closed, messages, reply }
 }
 

@@ -40,6 +40,15 @@ class HttpError extends Error {
   ) {
     super(message)
   }
+
+  /** What a failed call answers, whichever way it came. */
+  static of(e: unknown): HttpError {
+    return e instanceof HttpError ? e : new HttpError(500, 'INTERNAL', messageOf(e))
+  }
+
+  result(): RpcResult<never> {
+    return { ok: false, error: { code: this.code, message: this.message } }
+  }
 }
 
 function sameToken(a: string | undefined, b: string): boolean {
@@ -82,8 +91,7 @@ async function answerOverSocket(ws: WebSocket, data: RawData, host: Host): Promi
     const { method, args } = rpcRequestOf(v)
     result = await host.call(method, args)
   } catch (e) {
-    const err = e instanceof HttpError ? e : new HttpError(500, 'INTERNAL', messageOf(e))
-    result = { ok: false, error: { code: err.code, message: err.message } }
+    result = HttpError.of(e).result()
   }
   if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ rpc: id, result }))
 }
@@ -136,8 +144,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
 
   const server = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
-      const err = e instanceof HttpError ? e : new HttpError(500, 'INTERNAL', messageOf(e))
-      json(res, err.status, { ok: false, error: { code: err.code, message: err.message } })
+      const err = HttpError.of(e)
+      json(res, err.status, err.result())
     })
   })
   server.on('clientError', (_e, socket) => {

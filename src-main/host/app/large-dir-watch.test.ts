@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { HistoryItem, MemoryListItem } from '../../../src-shared/types.js'
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import { sandbox, writeFile } from '../../../test/helpers/temp-env.js'
+import { until } from '../../../test/helpers/until.js'
 import { createHost, type Host } from './host.js'
 
 const mem = (n: string, body = `body of ${n}`) =>
@@ -13,14 +14,6 @@ async function call<T>(host: Host, method: string, args?: unknown): Promise<T> {
   const r = (await host.call(method, args)) as { ok: boolean; value?: T; error?: unknown }
   if (!r.ok) throw new Error(JSON.stringify(r.error))
   return r.value as T
-}
-
-async function until(what: () => Promise<boolean>, ms = 15_000) {
-  for (let waited = 0; waited < ms; waited += 100) {
-    if (await what()) return
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  throw new Error('timed out')
 }
 
 /** A sandbox whose memory dir holds `count` memories last changed a day ago. */
@@ -48,14 +41,22 @@ describe('the app follows a large memory dir changed by other programs', () => {
       writeFileSync(join(dir, '.m30.md.swp'), mem('m30', 'saved by rename'))
       renameSync(join(dir, '.m30.md.swp'), join(dir, 'm30.md'))
 
-      await until(async () => {
-        const list = await call<MemoryListItem[]>(host, 'memory/list')
-        return list.length === 2000 && list.some((m) => m.relPath === 'notes/n4.md')
-      })
-      await until(async () => {
-        const all = await call<HistoryItem[]>(host, 'history/list', {})
-        return all.filter((e) => e.change !== 'baseline').length >= 31
-      })
+      await until(
+        'the list to follow the changes',
+        async () => {
+          const list = await call<MemoryListItem[]>(host, 'memory/list')
+          return list.length === 2000 && list.some((m) => m.relPath === 'notes/n4.md')
+        },
+        15_000,
+      )
+      await until(
+        'history to record the 31 changes',
+        async () => {
+          const all = await call<HistoryItem[]>(host, 'history/list', {})
+          return all.filter((e) => e.change !== 'baseline').length >= 31
+        },
+        15_000,
+      )
       const now = await call<HistoryItem[]>(host, 'history/list', {})
       const external = (change: string) =>
         now
