@@ -1,5 +1,18 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { chmodSync, closeSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import * as nodeModule from 'node:module'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -139,12 +152,30 @@ describe('the built CLI’s standard streams', () => {
       expect(JSON.parse(third.stdout).hookSpecificOutput.additionalContext).toContain('Memory 1')
       expect(statSync(cache).mode & 0o777).toBe(0o600)
       expect(statSync(cache).mtimeMs).toBeGreaterThan(written)
+      // A symlink, even to a valid cache (elsewhere, where someone else may write it): not read, and
+      // replaced by a file of its own; what it pointed at is left alone.
+      const elsewhere = join(root, 'elsewhere.bin')
+      const original = readFileSync(cache)
+      copyFileSync(cache, elsewhere)
+      rmSync(cache)
+      symlinkSync(elsewhere, cache)
+      expect(JSON.parse(hook('s').stdout).hookSpecificOutput.additionalContext).toContain('Memory 1')
+      expect(lstatSync(cache).isSymbolicLink()).toBe(false)
+      expect(readFileSync(elsewhere)).toEqual(original)
 
       // A damaged cache: V8 refuses it, the hook answers all the same, and the cache is written again.
       writeFileSync(cache, 'garbage')
       const fourth = hook('e')
       expect(JSON.parse(fourth.stdout).hookSpecificOutput.additionalContext).toContain('Memory 1')
       expect(statSync(cache).size).toBeGreaterThan(1000)
+
+      // A cache dir that is a symlink: nothing is read from it or written into it.
+      const otherDir = join(root, 'other-dir')
+      mkdirSync(otherDir)
+      rmSync(dir, { recursive: true })
+      symlinkSync(otherDir, dir)
+      expect(JSON.parse(hook('t').stdout).hookSpecificOutput.additionalContext).toContain('Memory 1')
+      expect(readdirSync(otherDir)).toEqual([])
     },
   )
 })
