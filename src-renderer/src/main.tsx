@@ -11,9 +11,10 @@ initTheme()
 startApp().catch(() => undefined)
 const root = document.getElementById('root')
 // The first screen is drawn once, with its memory list, instead of empty and then again: on a slow
-// machine the empty render held the main thread while the list's answer waited behind it.
+// machine the empty render held the main thread while the list's answer waited behind it. A host
+// slower than 1.5 s (a loaded machine) gets the window without the list first, never a blank one.
 if (root)
-  void firstScreen(400).then(() =>
+  void firstScreen(1500).then(() =>
     createRoot(root).render(
       <StrictMode>
         <App />

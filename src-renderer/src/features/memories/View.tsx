@@ -202,9 +202,11 @@ export function MemoriesView() {
           <header className="pane-head">
             <h1>Memories</h1>
             <span className="muted count-label" data-testid="memory-count">
-              {items.length === memories.length
-                ? total
-                : `${items.length}${searchHits?.length === MAX_SEARCH_HITS ? '+' : ''} of ${total}`}
+              {!loaded
+                ? '' // not "0" while the list is on its way
+                : items.length === memories.length
+                  ? total
+                  : `${items.length}${searchHits?.length === MAX_SEARCH_HITS ? '+' : ''} of ${total}`}
             </span>
             <span className="spacer" />
             <IconButton
