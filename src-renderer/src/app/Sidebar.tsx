@@ -16,6 +16,7 @@ import {
 import { useState } from 'react'
 import type { WorkspaceSummary } from '../../../src-shared/types'
 import { errorMessage } from '../lib/format'
+import { focusOnMount } from '../lib/focus-on-mount'
 import { useStore, type View } from './store'
 import { CopyButton } from '../components/CopyButton'
 
@@ -87,7 +88,7 @@ function LinkFolder({ w, onDone }: { w: WorkspaceSummary; onDone: () => void }) 
         placeholder="/path/to/project"
         value={folder}
         onChange={(e) => setFolder(e.target.value)}
-        autoFocus
+        ref={focusOnMount}
       />
       {error && <p className="error-text small">{error}</p>}
       <div className="actions">

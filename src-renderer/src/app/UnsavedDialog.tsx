@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react'
+import { focusOnMount } from '../lib/focus-on-mount'
 import { useFocusTrap } from '../lib/focus-trap'
 import { useStore } from './store'
 
@@ -24,7 +25,7 @@ export function UnsavedDialog() {
           <strong>{name}</strong> has changes that are not saved yet.
         </p>
         <div className="actions">
-          <button className="primary" autoFocus onClick={() => void resolve('save')}>
+          <button className="primary" ref={focusOnMount} onClick={() => void resolve('save')}>
             Save
           </button>
           <button className="danger" onClick={() => void resolve('discard')}>

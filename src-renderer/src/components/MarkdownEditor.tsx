@@ -3,7 +3,7 @@ import { markdown } from '@codemirror/lang-markdown'
 import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language'
 import { EditorState } from '@codemirror/state'
 import { EditorView, keymap, placeholder as placeholderExt } from '@codemirror/view'
-import { useEffect, useRef } from 'react'
+import { useEffect, useLayoutEffect, useRef } from 'react'
 
 interface Props {
   value: string
@@ -56,7 +56,10 @@ export function MarkdownEditor({ value, onChange, onSave, readOnly = false, labe
     // the undo history.
   }, [readOnly])
 
-  useEffect(() => {
+  // In the commit, before the next keystroke can reach the editor: applied later, a `value` the
+  // editor itself reported a keystroke ago would look like a change from outside and undo the
+  // keystrokes typed since.
+  useLayoutEffect(() => {
     const v = view.current
     if (v && v.state.doc.toString() !== value)
       v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } })

@@ -1,4 +1,4 @@
-import { useEffect, type RefObject } from 'react'
+import { useLayoutEffect, type RefObject } from 'react'
 
 const FOCUSABLE =
   'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
@@ -6,10 +6,11 @@ const FOCUSABLE =
 /**
  * Keeps keyboard focus inside a modal while it is open: Tab and Shift+Tab cycle through its
  * controls, and focus that lands behind it (a click on the page, a script) is brought back, so
- * nothing behind the modal takes input.
+ * nothing behind the modal takes input. Installed in the commit that shows the modal, so a key
+ * pressed right after it appears is already held.
  */
 export function useFocusTrap(ref: RefObject<HTMLElement | null>, active: boolean): void {
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!active) return
     const inside = () => [...(ref.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])]
     const onKey = (e: KeyboardEvent) => {
