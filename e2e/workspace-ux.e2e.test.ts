@@ -36,7 +36,12 @@ describe('1. every workspace', () => {
       )
 
       await select.selectOption({ label: `${sanitizePath(other)} · 2 (pick folder)` })
-      await page.getByLabel('Project folder for this memory').fill(join(app.sb.root, 'work', 'proj'))
+      // The folder field takes the keyboard as it appears: the path can be typed at once.
+      const folder = page.getByLabel('Project folder for this memory')
+      await until(() => folder.evaluate((el) => el === document.activeElement))
+      await page.keyboard.type('/not/typed/anywhere/else')
+      expect(await folder.inputValue()).toBe('/not/typed/anywhere/else')
+      await folder.fill(join(app.sb.root, 'work', 'proj'))
       await page.getByRole('button', { name: 'Open', exact: true }).click()
       await page.getByText(/keeps its memory in/).waitFor() // the wrong folder is refused, saying why
       await page.getByLabel('Project folder for this memory').fill(other)
