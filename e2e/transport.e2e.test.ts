@@ -1,4 +1,4 @@
-import { utimesSync } from 'node:fs'
+import { readdirSync, readFileSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 
 import { describe, expect, it } from 'vitest'
@@ -54,6 +54,17 @@ describe('the browser transport', () => {
       await web.close()
       await app.host.close()
     }
+  })
+
+  it('runs on preact/compat: no script of the built renderer carries react-dom', () => {
+    // react-dom was most of the first screen's start-up (electron.vite.config.ts aliases it away);
+    // its production build names its error pages, which nothing else in the bundle does.
+    const scripts = readdirSync(join(RENDERER, 'assets')).filter((f) => f.endsWith('.js'))
+    expect(scripts.length).toBeGreaterThan(1)
+    const withReactDom = scripts.filter((f) =>
+      readFileSync(join(RENDERER, 'assets', f), 'utf8').includes('react.dev/errors'),
+    )
+    expect(withReactDom).toEqual([])
   })
 
   it('draws the memory list once, with its rows: never an empty list first', async () => {
