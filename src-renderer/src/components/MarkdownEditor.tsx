@@ -3,7 +3,7 @@ import { markdown } from '@codemirror/lang-markdown'
 import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language'
 import { EditorState } from '@codemirror/state'
 import { EditorView, keymap, placeholder as placeholderExt } from '@codemirror/view'
-import { useEffect, useLayoutEffect, useRef } from 'react'
+import { useLayoutEffect, useRef } from 'react'
 
 interface Props {
   value: string
@@ -24,7 +24,11 @@ export function MarkdownEditor({ value, onChange, onSave, readOnly = false, labe
   const latest = useRef({ onChange, onSave })
   latest.current = { onChange, onSave }
 
-  useEffect(() => {
+  // Both effects run in the commit, in this order: the editor is made with the value the render
+  // had, and a later value is applied before the next keystroke can reach the editor (applied a
+  // frame later, as Preact runs plain effects, a value the editor itself reported a keystroke ago
+  // would look like a change from outside and undo the keystrokes typed since).
+  useLayoutEffect(() => {
     const v = new EditorView({
       parent: host.current!,
       state: EditorState.create({
@@ -56,9 +60,6 @@ export function MarkdownEditor({ value, onChange, onSave, readOnly = false, labe
     // the undo history.
   }, [readOnly])
 
-  // In the commit, before the next keystroke can reach the editor: applied later, a `value` the
-  // editor itself reported a keystroke ago would look like a change from outside and undo the
-  // keystrokes typed since.
   useLayoutEffect(() => {
     const v = view.current
     if (v && v.state.doc.toString() !== value)
