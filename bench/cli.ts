@@ -1,7 +1,8 @@
-import { spawnSync } from 'node:child_process'
+import { type ChildProcess, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { cliWorkspace, pairedRatio, percentile, ratio, table } from './lib.js'
+import { cliWorkspace, pairedRatio, percentile, ratio, startSettledApp, table } from './lib.js'
+import { signalAndWait } from '../test/helpers/child-process.js'
 import { BIN as CLI } from '../test/helpers/built-cli.js'
 
 const ROOT = join(import.meta.dirname, '..')
@@ -19,55 +20,72 @@ const rssOf = (stderr: string) => Number(/MAXRSS_KB (\d+)/.exec(stderr)?.[1] ?? 
 
 /**
  * CLI start-up: `memdir path`, `list` and offline `recall`, process start to exit, against a bare
- * `node -e 0` measured in the same interleaved rounds; peak RSS of `list` against bare node.
+ * `node -e 0` measured in the same rounds; `list` and `recall` again with the app running (each
+ * size has its own, settled, in its own process and data dir: the other commands never reach it),
+ * which answers them from its index. Sizes and commands are interleaved round by round. Peak RSS of
+ * `list` (no app) against bare node.
  */
 export async function benchCli(sizes = [200, 20_000], runs = 21): Promise<void> {
   if (!existsSync(join(ROOT, 'out', 'main', 'cli.js'))) {
     console.log('bench/cli: run `npm run build` first')
     return
   }
+  const query = 'why does the subsystem 7 deploy pipeline need the feature flag'
+  const worlds = sizes.map((n) => {
+    const w = cliWorkspace(`cli-${n}`, n)
+    return { n, ...w, appEnv: { ...w.env, MEMDIR_DATA_DIR: join(w.dir, 'data-app') } }
+  })
+  const apps: ChildProcess[] = []
   const rows: Record<string, string | number>[] = []
-  for (const n of sizes) {
-    const { project, env, cleanup } = cliWorkspace(`cli-${n}`, n)
-    try {
-      const commands: Record<string, string[]> = {
-        'node -e 0': ['-e', '0'],
-        path: [CLI, 'path'],
-        list: [CLI, 'list'],
-        recall: [CLI, 'recall', 'why does the subsystem 7 deploy pipeline need the feature flag'],
-      }
-      const times: Record<string, number[]> = Object.fromEntries(Object.keys(commands).map((k) => [k, []]))
-      for (let i = -2; i < runs; i++)
-        for (const [name, args] of Object.entries(commands)) {
-          const { ms } = run(args, env, project)
-          if (i >= 0) times[name]!.push(ms)
+  try {
+    for (const w of worlds) apps.push(await startSettledApp(w.appEnv, w.project))
+    const commands = (
+      w: (typeof worlds)[number],
+    ): Record<string, { args: string[]; env: NodeJS.ProcessEnv }> => ({
+      'node -e 0': { args: ['-e', '0'], env: w.env },
+      path: { args: [CLI, 'path'], env: w.env },
+      list: { args: [CLI, 'list'], env: w.env },
+      recall: { args: [CLI, 'recall', query], env: w.env },
+      'list, app running': { args: [CLI, 'list'], env: w.appEnv },
+      'recall, app running': { args: [CLI, 'recall', query], env: w.appEnv },
+    })
+    const times = new Map(worlds.map((w) => [w.n, new Map<string, number[]>()]))
+    for (let i = -2; i < runs; i++)
+      for (const w of worlds)
+        for (const [name, { args, env }] of Object.entries(commands(w))) {
+          const { ms } = run(args, env, w.project)
+          if (i < 0) continue
+          const t = times.get(w.n)!
+          ;(t.get(name) ?? t.set(name, []).get(name)!).push(ms)
         }
+    for (const w of worlds) {
+      const t = times.get(w.n)!
       const p50 = (k: string) =>
         percentile(
-          [...times[k]!].sort((a, b) => a - b),
+          [...t.get(k)!].sort((a, b) => a - b),
           50,
         )
-      const rssNode = rssOf(run([RSS_CHILD, '-'], env, project).stderr)
-      const rssList = rssOf(run([RSS_CHILD, CLI, 'list'], env, project).stderr)
-      const base = p50('node -e 0')
+      const vsNode = (k: string) => `${p50(k).toFixed(0)} ms, ${pairedRatio(t.get(k)!, t.get('node -e 0')!)}`
+      const rssNode = rssOf(run([RSS_CHILD, '-'], w.env, w.project).stderr)
+      const rssList = rssOf(run([RSS_CHILD, CLI, 'list'], w.env, w.project).stderr)
       rows.push({
-        memories: n.toLocaleString('en'),
-        'node ms': base.toFixed(0),
-        'path ms': p50('path').toFixed(0),
-        'path / node': pairedRatio(times.path!, times['node -e 0']!),
-        'list ms': p50('list').toFixed(0),
-        'list / node': pairedRatio(times.list!, times['node -e 0']!),
-        'recall ms': p50('recall').toFixed(0),
-        'recall / node': pairedRatio(times.recall!, times['node -e 0']!),
+        memories: w.n.toLocaleString('en'),
+        'node ms': p50('node -e 0').toFixed(0),
+        path: vsNode('path'),
+        list: vsNode('list'),
+        recall: vsNode('recall'),
+        'list, app running': vsNode('list, app running'),
+        'recall, app running': vsNode('recall, app running'),
         'list RSS MB': rssList.toFixed(0),
         'RSS / node': ratio(rssList, rssNode),
       })
-    } finally {
-      cleanup()
     }
+  } finally {
+    for (const app of apps) await signalAndWait(app, 'SIGTERM')
+    for (const w of worlds) w.cleanup()
   }
   console.log(
-    '\ncli — process start to exit (p50 ms of interleaved rounds; ratios: median of same-round pairs) and peak RSS, against bare node',
+    `\ncli — process start to exit (p50 ms of ${runs} interleaved rounds; ratios to bare node: median of same-round pairs) and peak RSS`,
   )
   table(rows)
 }

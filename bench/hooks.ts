@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { agentSocketPath, offerAgentJob } from '../src-main/host/integrations/agent-socket-client.js'
 import { signalAndWait } from '../test/helpers/child-process.js'
 import { BIN as CLI } from '../test/helpers/built-cli.js'
-import { cliWorkspace, pairedRatio, percentile, startMemdirWeb, table } from './lib.js'
+import { cliWorkspace, pairedRatio, percentile, startSettledApp, table } from './lib.js'
 
 /** Runs a child without blocking this process's event loop (the app in it must answer the hook). */
 function runAsync(
@@ -34,37 +33,6 @@ function timeProcess(args: string[], input: string | undefined, env: NodeJS.Proc
 
 type Case = 'warm' | 'cold' | 'app running'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-/** CPU ticks the process has used, its threads included (Linux); undefined elsewhere. */
-function cpuTicks(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    return Number(fields[11]) + Number(fields[12]) // utime, stime
-  } catch {
-    return undefined
-  }
-}
-
-/**
- * The app as a user has it: its own process (`memdir web`, the desktop app's host without the
- * window), answering on its socket, and done with what it does at launch (history baseline, search
- * index): settled once it uses under 5 % of a core for two seconds running, at most two minutes.
- */
-async function startApp(env: NodeJS.ProcessEnv, project: string): Promise<ChildProcess> {
-  const { app } = await startMemdirWeb(env, project)
-  const socket = agentSocketPath(env.MEMDIR_DATA_DIR!)
-  while (!(await offerAgentJob(socket, { type: 'ping' }, 1000)).accepted) await sleep(100)
-  let quiet = 0
-  for (let s = 0, last = cpuTicks(app.pid!); s < 120 && quiet < 2 && last !== undefined; s++) {
-    await sleep(1000)
-    const now = cpuTicks(app.pid!)!
-    quiet = now - last < 5 ? quiet + 1 : 0 // ticks are 10 ms: under 50 ms of CPU in a second
-    last = now
-  }
-  return app
-}
-
 /**
  * `memdir hook prompt` (what Claude Code runs before every prompt), process start to exit, with
  * the offline ranker, next to a bare `node -e 0` measured in the same rounds. Every run is a new
@@ -89,7 +57,7 @@ export async function benchHooks(sizes = [200, 20_000], runs = 21): Promise<void
   const hook = new Map<string, number[]>()
   const injected = new Map<string, number>()
   try {
-    for (const w of worlds) apps.push(await startApp(w.appEnv, w.project))
+    for (const w of worlds) apps.push(await startSettledApp(w.appEnv, w.project))
     for (let i = -2; i < runs; i++) {
       for (const w of worlds) {
         for (const c of cases) {

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { waitForOutput } from '../test/helpers/child-process.js'
 import { BIN as CLI } from '../test/helpers/built-cli.js'
+import { agentSocketPath, offerAgentJob } from '../src-main/host/integrations/agent-socket-client.js'
 
 /** Median wall time of `runs` runs of fn, in ms, after `warmup` untimed runs (JIT tier-up). */
 export async function timeIt(fn: () => Promise<unknown>, runs = 5, warmup = 1): Promise<number> {
@@ -119,4 +120,35 @@ export async function startMemdirWeb(
   })
   const [, url] = await waitForOutput(app, /running at (\S+)/, 'memdir web', { ms: 120_000 })
   return { app, url: url as string }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** CPU ticks the process has used, its threads included (Linux); undefined elsewhere. */
+function cpuTicks(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return Number(fields[11]) + Number(fields[12]) // utime, stime
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The app as a user has it: its own process (`memdir web`, the desktop app's host without the
+ * window), answering on its socket, and done with what it does at launch (history baseline, search
+ * index): settled once it uses under 5 % of a core for two seconds running, at most two minutes.
+ */
+export async function startSettledApp(env: NodeJS.ProcessEnv, project: string): Promise<ChildProcess> {
+  const { app } = await startMemdirWeb(env, project)
+  const socket = agentSocketPath(env.MEMDIR_DATA_DIR!)
+  while (!(await offerAgentJob(socket, { type: 'ping' }, 1000)).accepted) await sleep(100)
+  let quiet = 0
+  for (let s = 0, last = cpuTicks(app.pid!); s < 120 && quiet < 2 && last !== undefined; s++) {
+    await sleep(1000)
+    const now = cpuTicks(app.pid!)!
+    quiet = now - last < 5 ? quiet + 1 : 0 // ticks are 10 ms: under 50 ms of CPU in a second
+    last = now
+  }
+  return app
 }

@@ -52,5 +52,21 @@ export const AgentJobSchema = v.variant('type', [
     /** A team token: the server and repo it belongs to (`<server URL>#<owner/repo>`). */
     pair: v.optional(v.string()),
   }),
+  /**
+   * `memdir list` asks a running app for the newest memories of the memory dir it resolved (the app
+   * answers only for the dir it has open, from its watcher-fed index).
+   */
+  v.strictObject({ type: v.literal('list'), cwd: nonEmpty(), memoryDir: nonEmpty() }),
+  /** `memdir recall` with no model configured asks for the offline ranker over the app's index. */
+  v.strictObject({
+    type: v.literal('recall'),
+    cwd: nonEmpty(),
+    memoryDir: nonEmpty(),
+    query: v.pipe(
+      v.string(),
+      v.check((q) => q.trim().length > 0, 'the query is empty'),
+    ),
+    recentTools: v.array(v.string()),
+  }),
 ])
 export type AgentJob = v.InferOutput<typeof AgentJobSchema>

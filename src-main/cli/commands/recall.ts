@@ -2,9 +2,11 @@ import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { cachedScan, termIndexFor } from '../../host/memories/memory-caches.js'
 import { modelRuntimeFor } from '../../host/settings/model-runtime.js'
-import { recallPreview } from '../../host/previews/recall-view.js'
+import { recallPreview, type RecallRun } from '../../host/previews/recall-view.js'
+import { getAppDataDir } from '../../host/settings/app-data.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 import { scannerFor } from '../../core/store/scan-worker-client.js'
+import { answerFromRunningApp } from './ask-running-app.js'
 
 export async function recallCommand(
   ctx: ProjectContext,
@@ -22,14 +24,22 @@ export async function recallCommand(
         .filter(Boolean)
     : []
   const memoryDir = getAutoMemPath(ctx)
-  const result = await recallPreview(memoryDir, query, {
-    client,
-    recentTools: tools,
-    projectRoot: ctx.projectRoot,
-    termCache: termIndexFor(ctx, memoryDir),
-    scan: cachedScan(ctx, Infinity),
-    scanner: scannerFor(ctx),
-  })
+  // With no model, a running app ranks from its own index; a model call is this command's own.
+  const result =
+    (!client
+      ? await answerFromRunningApp<RecallRun>(
+          { type: 'recall', cwd: ctx.projectRoot, memoryDir, query, recentTools: tools },
+          getAppDataDir(ctx),
+        )
+      : undefined) ??
+    (await recallPreview(memoryDir, query, {
+      client,
+      recentTools: tools,
+      projectRoot: ctx.projectRoot,
+      termCache: termIndexFor(ctx, memoryDir),
+      scan: cachedScan(ctx, Infinity),
+      scanner: scannerFor(ctx),
+    }))
   if (json) {
     printJson(io, result)
     return result.error ? 1 : 0

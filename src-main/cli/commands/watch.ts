@@ -3,7 +3,9 @@ import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { listenForAgentJobs } from '../../host/integrations/agent-socket.js'
 import { cachedScan, termCacheFor } from '../../host/memories/memory-caches.js'
+import { cliJobHandlers } from '../../host/app/cli-answers.js'
 import { promptJobReply, recallForPrompt } from '../../host/previews/prompt-recall.js'
+import { scannerFor } from '../../core/store/scan-worker-client.js'
 import { selectorTimeoutMs } from '../../host/previews/selector-deadline.js'
 import { getAppDataDir } from '../../host/settings/app-data.js'
 import { createProjectContext } from '../../host/settings/project.js'
@@ -59,6 +61,16 @@ export async function watchCommand(ctx: ProjectContext, io: CliIO, signal: Abort
         }),
       )
     },
+    ...cliJobHandlers(
+      () => ({
+        memoryDir,
+        list: (limit) => cachedScan(ctx, limit)(memoryDir),
+        termCache,
+        scanner: scannerFor(ctx),
+        projectRoot: (cwd) => createProjectContext({ cwd, env: ctx.env }).projectRoot,
+      }),
+      elsewhere,
+    ),
   }).catch((e: unknown) => {
     io.stderr(`watch: hooks cannot hand turns to this process (${messageOf(e)})\n`)
     return undefined

@@ -5,13 +5,14 @@ import type { ActivityLog } from '../activity/activity-log.js'
 import type { Workspace } from './workspace.js'
 import type { HeldSecrets } from '../settings/secrets.js'
 import { listenForAgentJobs } from '../integrations/agent-socket.js'
+import { cliJobHandlers } from './cli-answers.js'
 import { promptJobReply } from '../previews/prompt-recall.js'
 
 /**
  * The app's end of the hooks' socket: Claude Code's Stop hook hands finished turns of the open
- * workspace to this app, its prompt hook asks for recall from the app's index, and (only the
- * desktop app, which holds the keychain) the CLI asks for the secrets it keeps. When the socket
- * cannot be opened, hooks run their extraction and recall themselves.
+ * workspace to this app, its prompt hook and `memdir list` / `memdir recall` are answered from the
+ * app's index, and (only the desktop app, which holds the keychain) the CLI asks for the secrets it
+ * keeps. When the socket cannot be opened, hooks run their extraction and recall themselves.
  */
 export function serveAgentJobs(deps: {
   dataDir: string
@@ -37,6 +38,7 @@ export function serveAgentJobs(deps: {
       if (!ws) return elsewhere
       return promptJobReply(await ws.recallForPrompt(job.input))
     },
+    ...cliJobHandlers(() => deps.workspace()?.held((cwd) => deps.projectCtx(cwd).projectRoot), elsewhere),
     secret: deps.secrets
       ? (req) =>
           req.name === 'apiKey'

@@ -13,6 +13,7 @@ import { ProposalStore } from '../../core/review/proposals.js'
 import { removeStaleTempFiles } from '../../core/store/atomic-write.js'
 import { memoryStyleFor } from '../settings/memory-style.js'
 import { MemoryIndex } from '../../core/store/memory-index.js'
+import type { MemoryHeader } from '../../core/store/memory-header.js'
 import { listMemoryFiles } from '../../core/store/scan.js'
 import { scannerFor } from '../../core/store/scan-worker-client.js'
 import { MemorySearchIndex } from '../../core/store/search-index.js'
@@ -24,6 +25,7 @@ import { createHistoryService } from '../history/service.js'
 import { termCacheFor } from '../memories/memory-caches.js'
 import { AGENT_PREFIX, agentMemoryRoot } from '../memories/memory-views.js'
 import { createMemoriesService } from '../memories/service.js'
+import type { HeldMemories } from './cli-answers.js'
 import { createPreviewsService } from '../previews/service.js'
 import { recallForPrompt, type PromptRecallResult } from '../previews/prompt-recall.js'
 import { selectorTimeoutMs } from '../previews/selector-deadline.js'
@@ -189,12 +191,32 @@ export class Workspace {
   recallForPrompt(input: UserPromptSubmitHook): Promise<PromptRecallResult> {
     const { ctx, model } = this.deps
     return recallForPrompt(ctx, input, {
-      scan: () => this.index.list(Infinity),
+      scan: () => this.currentMemories(Infinity),
       termCache: this.termCache,
       scanner: scannerFor(ctx),
       client: model.client,
       selectorTimeoutMs: selectorTimeoutMs(ctx.env),
     })
+  }
+
+  /**
+   * The newest `limit` memories, with every change the watcher has reported so far: what an agent
+   * asking over the socket right after a write is answered from.
+   */
+  async currentMemories(limit: number): Promise<readonly MemoryHeader[]> {
+    await this.recorder.settleIndex()
+    return this.index.list(limit)
+  }
+
+  /** What `memdir list` and `memdir recall` are answered from while this workspace is open. */
+  held(projectRoot: (cwd: string) => string): HeldMemories {
+    return {
+      memoryDir: this.memoryDir,
+      list: (limit) => this.currentMemories(limit),
+      termCache: this.termCache,
+      scanner: scannerFor(this.ctx),
+      projectRoot,
+    }
   }
 
   private report(title: string, e: unknown) {

@@ -90,6 +90,14 @@ export class ChangeRecorder {
     await reconcileHistory(this.deps.history, this.deps.memoryDir, author, { paths, runId })
   }
 
+  /**
+   * Brings the index up to what the watcher has reported so far, without waiting for the next
+   * flush (which records history too): an agent asking the app right after a write sees it.
+   */
+  async settleIndex(): Promise<void> {
+    if (this.pending.size) await this.deps.index.update([...this.pending])
+  }
+
   private queue(rel: string) {
     this.pending.add(rel)
     clearTimeout(this.flushTimer)

@@ -11,14 +11,42 @@ export { agentSocketPath, offerAgentJob, type AgentReply } from './agent-socket-
 export type TurnEndedJob = Extract<AgentJob, { type: 'turn-ended' }>
 export type SecretRequest = Extract<AgentJob, { type: 'secret' }>
 export type PromptJob = Extract<AgentJob, { type: 'prompt' }>
+export type ListJob = Extract<AgentJob, { type: 'list' }>
+export type RecallJob = Extract<AgentJob, { type: 'recall' }>
 
 /** What a listener does with each kind of job; a kind it has no handler for is refused. */
 export interface AgentJobHandlers {
   turnEnded: (job: TurnEndedJob) => Promise<AgentReply>
   /** Recall for a prompt hook, from the listener's own index. */
   prompt?: (job: PromptJob) => Promise<AgentReply>
+  /** `memdir list` and `memdir recall` (offline), answered as JSON from the listener's own index. */
+  list?: (job: ListJob) => Promise<AgentReply>
+  recall?: (job: RecallJob) => Promise<AgentReply>
   /** The desktop app answers the CLI's secret requests (the socket is the user's only). */
   secret?: (request: SecretRequest) => string | undefined
+}
+
+async function answerJob(job: AgentJob, handlers: AgentJobHandlers): Promise<AgentReply> {
+  const refused = (what: string): AgentReply => ({
+    accepted: false,
+    reason: `this listener does not ${what}`,
+  })
+  switch (job.type) {
+    case 'ping':
+      return { accepted: true }
+    case 'secret': {
+      const value = handlers.secret?.(job)
+      return value ? { accepted: true, value } : { accepted: false, reason: 'not kept here' }
+    }
+    case 'prompt':
+      return handlers.prompt ? handlers.prompt(job) : refused('recall')
+    case 'list':
+      return handlers.list ? handlers.list(job) : refused('list')
+    case 'recall':
+      return handlers.recall ? handlers.recall(job) : refused('recall')
+    case 'turn-ended':
+      return handlers.turnEnded(job)
+  }
 }
 
 export interface AgentSocketServer {
@@ -48,16 +76,9 @@ export async function listenForAgentJobs(
         let reply: AgentReply
         try {
           const parsed = check(AgentJobSchema, JSON.parse(line))
-          if (!parsed.ok) reply = { accepted: false, reason: `bad job: ${parsed.message}` }
-          else if (parsed.value.type === 'ping') reply = { accepted: true }
-          else if (parsed.value.type === 'secret') {
-            const value = handlers.secret?.(parsed.value)
-            reply = value ? { accepted: true, value } : { accepted: false, reason: 'not kept here' }
-          } else if (parsed.value.type === 'prompt')
-            reply = handlers.prompt
-              ? await handlers.prompt(parsed.value)
-              : { accepted: false, reason: 'this listener does not recall' }
-          else reply = await handlers.turnEnded(parsed.value)
+          reply = parsed.ok
+            ? await answerJob(parsed.value, handlers)
+            : { accepted: false, reason: `bad job: ${parsed.message}` }
         } catch (e) {
           reply = { accepted: false, reason: messageOf(e) }
         }

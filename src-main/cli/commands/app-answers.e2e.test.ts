@@ -1,0 +1,180 @@
+import { spawn } from 'node:child_process'
+import { mkdirSync, utimesSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { BIN, runBuilt } from '../../../test/helpers/built-cli.js'
+import { sandbox, writeFile, type Sandbox } from '../../../test/helpers/temp-env.js'
+import { until } from '../../../test/helpers/until.js'
+import { clearAutoMemPathCache, getAutoMemPath } from '../../core/paths/auto-mem-path.js'
+import { Workspace } from '../../host/app/workspace.js'
+
+/**
+ * `memdir list` and `memdir recall` (no model) ask a running app or `memdir watch` of their data dir,
+ * which answers from what it holds: the same output as the command's own work, for the memory dir
+ * the command resolved, and a memory written a moment ago is in it.
+ */
+const QUERY = 'kafka consumer lag alert'
+const OLD = 'kafka_lag.md'
+const AREAS = ['billing', 'search', 'checkout', 'auth', 'mobile', 'analytics']
+
+let sb: Sandbox
+let memoryDir: string
+
+beforeEach(() => {
+  sb = sandbox()
+  sb.env.MEMDIR_DATA_DIR = join(sb.root, 'data')
+  clearAutoMemPathCache()
+  memoryDir = getAutoMemPath(sb.ctx())
+  const t0 = Date.UTC(2026, 0, 1) / 1000
+  writeFile(
+    join(memoryDir, OLD),
+    '---\nname: Kafka consumer lag\ndescription: the orders consumer group pages on-call when its lag passes 50k messages\ntype: project\n---\n\nScale the consumers before raising the threshold.\n',
+  )
+  utimesSync(join(memoryDir, OLD), t0, t0)
+  // More than the 200 a manifest shows, so `list` cuts and `recall` must rank past the cut.
+  for (let i = 0; i < 240; i++) {
+    const area = AREAS[i % AREAS.length]!
+    const file = join(memoryDir, `${area}_${i}.md`)
+    writeFile(
+      file,
+      `---\nname: ${area} note ${i}\ndescription: how the ${area} service handles release ${i}\ntype: ${i % 2 ? 'feedback' : 'project'}\n---\n\nAsk the ${area} owners before release ${i}.\n`,
+    )
+    utimesSync(file, t0 + 3600 * (i + 1), t0 + 3600 * (i + 1))
+  }
+})
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+/** What a user reads from the four commands. */
+async function outputs(env = sb.env) {
+  const run = async (args: string[]) => {
+    const r = await runBuilt([...args, '--cwd', sb.project], { env })
+    expect(r.code, r.stderr).toBe(0)
+    return r.stdout
+  }
+  return {
+    list: await run(['list']),
+    listJson: await run(['list', '--json']),
+    recall: await run(['recall', QUERY]),
+    recallJson: await run(['recall', QUERY, '--json']),
+  }
+}
+
+async function openApp(projectRoot = sb.project) {
+  const { createHost } = await import('../../host/app/host.js')
+  return createHost({ env: sb.env, projectRoot })
+}
+
+describe('memdir list and memdir recall with an app running', () => {
+  it('are answered by the app, word for word what the commands print alone', async () => {
+    const alone = await outputs()
+    expect(JSON.parse(alone.listJson)).toHaveLength(200)
+    expect(JSON.parse(alone.recallJson)).toMatchObject({ mode: 'offline', candidates: 241 })
+    expect(JSON.parse(alone.recallJson).selected.map((s: { relPath: string }) => s.relPath)).toEqual([OLD])
+
+    const asked = vi.spyOn(Workspace.prototype, 'currentMemories')
+    const host = await openApp()
+    try {
+      const withApp = await outputs()
+      expect(withApp).toEqual(alone)
+      // Each of the four was answered from the app's index.
+      expect(asked).toHaveBeenCalledTimes(4)
+    } finally {
+      await host.close()
+    }
+  })
+
+  it('a memory written a moment ago is listed and recalled at once', async () => {
+    const host = await openApp()
+    try {
+      await outputs() // the app is answering
+      writeFile(
+        join(memoryDir, 'pager_rotation.md'),
+        '---\nname: Pager rotation\ndescription: the weekly pager rotation swaps on Tuesdays at noon\ntype: project\n---\n\nSwap in #oncall.\n',
+      )
+      const list = await runBuilt(['list', '--json', '--cwd', sb.project], { env: sb.env })
+      expect(JSON.parse(list.stdout)[0]).toMatchObject({ filename: 'pager_rotation.md' })
+      const recall = await runBuilt(
+        ['recall', 'when does the pager rotation swap', '--json', '--cwd', sb.project],
+        {
+          env: sb.env,
+        },
+      )
+      expect(JSON.parse(recall.stdout).selected.map((s: { relPath: string }) => s.relPath)).toEqual([
+        'pager_rotation.md',
+      ])
+      // And the prompt hook, which the app answers too, injects a memory written just before it.
+      writeFile(
+        join(memoryDir, 'standup_time.md'),
+        '---\nname: Standup time\ndescription: the platform standup moved to 9:45 in the huddle room\ntype: project\n---\n\nBring blockers.\n',
+      )
+      const hook = await runBuilt(['hook', 'prompt'], {
+        env: sb.env,
+        input: JSON.stringify({
+          session_id: 'fresh-memory',
+          transcript_path: join(sb.root, 'none.jsonl'),
+          cwd: sb.project,
+          hook_event_name: 'UserPromptSubmit',
+          prompt: 'when is the platform standup now?',
+        }),
+      })
+      expect(JSON.parse(hook.stdout).hookSpecificOutput.additionalContext).toContain(
+        join(memoryDir, 'standup_time.md'),
+      )
+    } finally {
+      await host.close()
+    }
+  })
+
+  it('an app with another project open declines, and the commands answer themselves', async () => {
+    const alone = await outputs()
+    const other = join(sb.root, 'work', 'other')
+    mkdirSync(other, { recursive: true })
+    const asked = vi.spyOn(Workspace.prototype, 'currentMemories')
+    const host = await openApp(other)
+    try {
+      expect(await outputs()).toEqual(alone)
+      expect(asked).not.toHaveBeenCalled()
+    } finally {
+      await host.close()
+    }
+  })
+
+  it('a command that resolves another memory dir than the app for the same folder is not answered for the app’s', async () => {
+    const host = await openApp()
+    try {
+      // The same project, but this command's environment points its memory elsewhere.
+      const elsewhere = join(sb.root, 'elsewhere-memory')
+      writeFile(
+        join(elsewhere, 'only_here.md'),
+        '---\nname: Only here\ndescription: a memory only the override dir has\ntype: user\n---\n\nx\n',
+      )
+      const env = { ...sb.env, CLAUDE_COWORK_MEMORY_PATH_OVERRIDE: elsewhere }
+      const list = await runBuilt(['list', '--json', '--cwd', sb.project], { env })
+      expect(JSON.parse(list.stdout).map((m: { filename: string }) => m.filename)).toEqual(['only_here.md'])
+    } finally {
+      await host.close()
+    }
+  })
+})
+
+describe('memdir list and memdir recall with `memdir watch` running', () => {
+  it('print what they print alone', async () => {
+    const alone = await outputs()
+    const watch = spawn(process.execPath, [BIN, 'watch', '--cwd', sb.project], {
+      env: { PATH: process.env.PATH, ...sb.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    try {
+      let out = ''
+      watch.stdout.on('data', (c: Buffer) => (out += c.toString()))
+      await until('watch listening', () => out.includes('watching'), 20_000)
+      expect(await outputs()).toEqual(alone)
+    } finally {
+      watch.kill('SIGINT')
+      await new Promise((resolve) => watch.once('exit', resolve))
+    }
+  })
+})
