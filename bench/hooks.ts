@@ -3,7 +3,7 @@ import { existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { signalAndWait } from '../test/helpers/child-process.js'
 import { BIN as CLI } from '../test/helpers/built-cli.js'
-import { cliWorkspace, pairedRatio, percentile, startSettledApp, table } from './lib.js'
+import { cliWorkspace, pairedRatio, percentile, ratio, startSettledApp, table } from './lib.js'
 
 /** Runs a child without blocking this process's event loop (the app in it must answer the hook). */
 function runAsync(
@@ -33,6 +33,9 @@ function timeProcess(args: string[], input: string | undefined, env: NodeJS.Proc
 
 type Case = 'warm' | 'cold' | 'app running'
 
+const RSS_PRELOAD = join(import.meta.dirname, 'rss-preload.cjs')
+const rssOf = (stderr: string) => Number(/MAXRSS_KB (\d+)/.exec(stderr)?.[1] ?? NaN) / 1024
+
 /**
  * `memdir hook prompt` (what Claude Code runs before every prompt), process start to exit, with
  * the offline ranker, next to a bare `node -e 0` measured in the same rounds. Every run is a new
@@ -56,6 +59,7 @@ export async function benchHooks(sizes = [200, 20_000], runs = 21): Promise<void
   const node = new Map<string, number[]>()
   const hook = new Map<string, number[]>()
   const injected = new Map<string, number>()
+  const rss = new Map<string, { hook: number; node: number }>()
   try {
     for (const w of worlds) apps.push(await startSettledApp(w.appEnv, w.project))
     for (let i = -2; i < runs; i++) {
@@ -91,6 +95,23 @@ export async function benchHooks(sizes = [200, 20_000], runs = 21): Promise<void
         }
       }
     }
+    // Peak RSS, once per case after the timed rounds (in the state they left), against bare node.
+    for (const w of worlds)
+      for (const c of cases) {
+        if (c === 'cold' && w.n > 200) continue
+        const env = c === 'app running' ? w.appEnv : w.env
+        if (c === 'cold') rmSync(join(w.env.MEMDIR_DATA_DIR, 'cache'), { recursive: true, force: true })
+        const input = JSON.stringify({
+          session_id: `bench-rss-${c}-${w.n}`,
+          transcript_path: join(w.dir, 'none.jsonl'),
+          cwd: w.project,
+          hook_event_name: 'UserPromptSubmit',
+          prompt: 'why does subsystem 3 deploy pipeline need the feature flag',
+        })
+        const base = await runAsync(['--require', RSS_PRELOAD, '-e', '0'], '', env)
+        const r = await runAsync(['--require', RSS_PRELOAD, CLI, 'hook', 'prompt'], input, env)
+        rss.set(`${w.n}|${c}`, { hook: rssOf(r.stderr), node: rssOf(base.stderr) })
+      }
   } finally {
     for (const app of apps) await signalAndWait(app, 'SIGTERM')
     for (const w of worlds) w.cleanup()
@@ -107,6 +128,8 @@ export async function benchHooks(sizes = [200, 20_000], runs = 21): Promise<void
       'hook prompt p95 ms': percentile(h, 95).toFixed(0),
       'hook / node': pairedRatio(hook.get(key)!, node.get(key)!),
       'context chars': injected.get(key) ?? 0,
+      'peak RSS MB': rss.get(key)?.hook.toFixed(0) ?? '',
+      'RSS / node': rss.has(key) ? ratio(rss.get(key)!.hook, rss.get(key)!.node) : '',
     }
   })
   console.log(
