@@ -86,6 +86,36 @@ describe('the built CLI’s standard streams', () => {
     }
   })
 
+  it('the prompt hook’s process, offline, loads no fs/promises (nor the readline modules it brings)', () => {
+    assertCliBuilt()
+    const { root, env } = workspace(3)
+    const listed = join(root, 'modules.txt')
+    const preload = join(root, 'list-modules.cjs')
+    writeFileSync(
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(listed)}, process.moduleLoadList.join('\\n')))`,
+    )
+    const r = spawnSync(process.execPath, ['--require', preload, BIN, 'hook', 'prompt'], {
+      env,
+      encoding: 'utf8',
+      input: JSON.stringify({
+        session_id: 'modules',
+        transcript_path: join(root, 'none.jsonl'),
+        cwd: root,
+        hook_event_name: 'UserPromptSubmit',
+        prompt: 'note 1 memory',
+      }),
+    })
+    expect(r.status).toBe(0)
+    // It did its whole job: recalled, injected, and wrote what it keeps between prompts.
+    expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain('Memory 1')
+    expect(readdirSync(join(env.MEMDIR_DATA_DIR, 'cache'))).toContain('recall')
+    const loaded = readFileSync(listed, 'utf8').split('\n')
+    expect(loaded).not.toContain('NativeModule fs/promises')
+    expect(loaded).not.toContain('NativeModule internal/fs/promises')
+    expect(loaded.filter((m) => m.includes('readline'))).toEqual([])
+  })
+
   // Node ≥ 22.1 keeps compiled code itself (module.enableCompileCache); older Node runs the
   // prompt hook's file from a code cache bin/memdir.js keeps in the data dir.
   it.skipIf('enableCompileCache' in nodeModule)(
