@@ -2,7 +2,7 @@ import { messageOf } from '../../src-shared/errors.js'
 import { getAppDataDir } from '../host/settings/data-dir.js'
 import { askRunningApp } from './commands/ask-running-app.js'
 import type { promptHook } from './commands/hook-prompt.js'
-import { blockingWriter, readStdin } from './std-streams.js'
+import { blockingWriter, endNow, readStdin } from './std-streams.js'
 
 const stdout = blockingWriter(1, () => process.stdout)
 
@@ -43,10 +43,12 @@ export async function hookPrompt({ offline, fullCli }: HookPromptHandOver): Prom
   if (!raw.ok) return fullCli(() => input)
   const dataDir = getAppDataDir({ projectRoot: process.cwd(), env: process.env })
   const logLine = (line: string) => log(dataDir, line)
-  if (await askRunningApp(raw.value, dataDir, process.env, stdout, logLine)) return
-  try {
-    await offline().promptHook({ stdout, env: process.env }, raw.value, dataDir, logLine, true)
-  } catch (e) {
-    await logLine(`failed: ${messageOf(e)}`)
-  }
+  if (!(await askRunningApp(raw.value, dataDir, process.env, stdout, logLine)))
+    try {
+      await offline().promptHook({ stdout, env: process.env }, raw.value, dataDir, logLine, true)
+    } catch (e) {
+      await logLine(`failed: ${messageOf(e)}`)
+    }
+  // A hook never fails a prompt: it exits 0 whatever happened (what went wrong is in the log).
+  endNow(0)
 }

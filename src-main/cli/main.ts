@@ -1,5 +1,8 @@
 import { runCli } from './run.js'
-import { blockingWriter, readStdin } from './std-streams.js'
+import { blockingWriter, endNow, readStdin } from './std-streams.js'
+
+/** Read-only commands that await all their work: they end as soon as it is printed (endNow). */
+const ONE_SHOT = new Set(['path', 'prompt', 'list', 'index', 'recall'])
 
 /**
  * Runs one command with this process's streams, and sets its exit code. `stdin`: standard input
@@ -17,6 +20,7 @@ export async function runMain(argv: string[], stdin: () => Promise<string> = rea
     stdin,
   })
   process.exitCode = code
+  if (ONE_SHOT.has(argv[0] ?? '')) return endNow(code)
   // A detached background extraction exits once its work is done (or given up): nothing it leaves
   // open — a model connection kept alive, a lock being released — may keep it running.
   if (argv[0] === 'hook' && argv[1] === 'extract') process.exit(code)

@@ -2,10 +2,13 @@ import { errnoOf, messageOf } from '../../src-shared/errors.js'
 import { fstatSync, readSync, writeSync } from 'node:fs'
 
 const MAX_STDIN = 4 * 1024 * 1024
+/** Whether any standard stream went through Node's stream machinery (which may still be flushing). */
+let streamed = false
 const tooLarge = () => new Error('standard input is larger than 4 MiB')
 
 /** The rest of standard input through process.stdin's stream, after `chunks` already read. */
 function readStdinStream(chunks: Buffer[], size: number): Promise<string> {
+  streamed = true
   return new Promise((resolve, reject) => {
     process.stdin.on('data', (c: Buffer) => {
       size += c.length
@@ -66,8 +69,21 @@ export function blockingWriter(fd: 1 | 2, stream: () => NodeJS.WriteStream): (te
       if (code === 'EPIPE') mode = 'closed'
       else if (code === 'EAGAIN') {
         mode = 'stream'
+        streamed = true
         stream().write(buf.subarray(off))
       } else throw e
     }
   }
+}
+
+/**
+ * Ends a one-shot command (a hook, `memdir list`) as soon as its work is done. When everything it
+ * printed went out with blocking writes, nothing is left to flush, and exiting now spares freeing
+ * the heap object by object on the way out, which the kernel does at once: ~40 ms at 20,000
+ * memories, ~3 ms at 200. Output handed to a stream is left to drain, and the process ends on its
+ * own. Only for work that awaits everything it starts: what is still pending is dropped.
+ */
+export function endNow(code: number): void {
+  if (streamed) process.exitCode = code
+  else process.exit(code)
 }
