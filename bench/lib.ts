@@ -135,20 +135,27 @@ function cpuTicks(pid: number): number | undefined {
 }
 
 /**
+ * Resolves once the process uses under 5 % of a core for two seconds running (at most two minutes):
+ * done with what it does at launch (history baseline, search index).
+ */
+export async function waitUntilSettled(pid: number): Promise<void> {
+  let quiet = 0
+  for (let s = 0, last = cpuTicks(pid); s < 120 && quiet < 2 && last !== undefined; s++) {
+    await sleep(1000)
+    const now = cpuTicks(pid)!
+    quiet = now - last < 5 ? quiet + 1 : 0 // ticks are 10 ms: under 50 ms of CPU in a second
+    last = now
+  }
+}
+
+/**
  * The app as a user has it: its own process (`memdir web`, the desktop app's host without the
- * window), answering on its socket, and done with what it does at launch (history baseline, search
- * index): settled once it uses under 5 % of a core for two seconds running, at most two minutes.
+ * window), answering on its socket, and settled (waitUntilSettled).
  */
 export async function startSettledApp(env: NodeJS.ProcessEnv, project: string): Promise<ChildProcess> {
   const { app } = await startMemdirWeb(env, project)
   const socket = agentSocketPath(env.MEMDIR_DATA_DIR!)
   while (!(await offerAgentJob(socket, { type: 'ping' }, 1000)).accepted) await sleep(100)
-  let quiet = 0
-  for (let s = 0, last = cpuTicks(app.pid!); s < 120 && quiet < 2 && last !== undefined; s++) {
-    await sleep(1000)
-    const now = cpuTicks(app.pid!)!
-    quiet = now - last < 5 ? quiet + 1 : 0 // ticks are 10 ms: under 50 ms of CPU in a second
-    last = now
-  }
+  await waitUntilSettled(app.pid!)
   return app
 }

@@ -28,6 +28,8 @@ export class ChangeRecorder {
   private watcher?: DirWatch
   private pending = new Set<string>()
   private flushTimer?: NodeJS.Timeout
+  /** The index update of the last flush (settleIndex waits for it). */
+  private indexing?: Promise<void>
   private readonly claims = new Map<string, number>()
   private closed = false
   /** History's catch-up with the dir at opening (see holdUntil): settled, never rejected. */
@@ -95,6 +97,8 @@ export class ChangeRecorder {
    * flush (which records history too): an agent asking the app right after a write sees it.
    */
   async settleIndex(): Promise<void> {
+    // A flush that has taken its paths out of `pending` may still be reading them.
+    await this.indexing?.catch(() => undefined)
     if (this.pending.size) await this.deps.index.update([...this.pending])
   }
 
@@ -114,7 +118,8 @@ export class ChangeRecorder {
     const paths = [...this.pending].filter((p) => !this.claims.has(p))
     for (const p of paths) this.pending.delete(p)
     if (!paths.length) return
-    await this.deps.index.update(paths)
+    this.indexing = this.deps.index.update(paths)
+    await this.indexing
     try {
       await this.record('external', paths)
     } catch (e) {
