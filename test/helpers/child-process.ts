@@ -1,4 +1,4 @@
-import type { ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 
 /**
  * The first match of `pattern` in a child's standard output (what a server prints once it
@@ -34,4 +34,23 @@ export async function signalAndWait(child: ChildProcess, signal: NodeJS.Signals)
   const exited = new Promise<void>((r) => child.once('exit', () => r()))
   child.kill(signal)
   await exited
+}
+
+/**
+ * `memdir watch` for a project, once it says it is watching (and listening for the hooks); `stop`
+ * ends it as Ctrl-C does.
+ */
+export async function startWatch(
+  bin: string,
+  project: string,
+  env: Record<string, string | undefined>,
+): Promise<{ stop: () => Promise<void> }> {
+  const watch = spawn(process.execPath, [bin, 'watch', '--cwd', project], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stderr = ''
+  watch.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
+  await waitForOutput(watch, /watching/, 'memdir watch', { ms: 20_000, why: () => stderr })
+  return { stop: () => signalAndWait(watch, 'SIGINT') }
 }

@@ -1,5 +1,4 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { spawn } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
@@ -21,6 +20,7 @@ import { listenForAgentJobs, type TurnEndedJob } from '../../host/integrations/a
 import { historyDirFor } from '../../host/settings/app-data.js'
 import { hookLogPath } from './hook-log.js'
 import { until } from '../../../test/helpers/until.js'
+import { startWatch } from '../../../test/helpers/child-process.js'
 
 const CLIENT_MEMORY = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'client-memory')
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'hook-input')
@@ -303,14 +303,8 @@ describe('memdir hook stop', () => {
       prompt: 'how do we run the integration tests against postgres?',
       session_id: 'watch-answers',
     })
-    const watch = spawn(process.execPath, [BIN, 'watch', '--cwd', sb.project], {
-      env: { PATH: process.env.PATH, ...sb.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const watch = await startWatch(BIN, sb.project, sb.env)
     try {
-      let out = ''
-      watch.stdout.on('data', (c: Buffer) => (out += c.toString()))
-      await until('watch listening', () => out.includes('watching'), 20_000)
       const blind = { ...sb.env, CLAUDE_CONFIG_DIR: join(sb.root, 'elsewhere') }
       const r = await runBuilt(['hook', 'prompt'], { env: blind, input: JSON.stringify(input) })
       expect(r.code).toBe(0)
@@ -318,8 +312,7 @@ describe('memdir hook stop', () => {
         join(memoryDir, 'testing.md'),
       )
     } finally {
-      watch.kill('SIGINT')
-      await new Promise((resolve) => watch.once('exit', resolve))
+      await watch.stop()
     }
   })
 

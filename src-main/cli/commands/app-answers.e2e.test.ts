@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process'
-import { mkdirSync, utimesSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { BIN, runBuilt } from '../../../test/helpers/built-cli.js'
-import { sandbox, writeFile, type Sandbox } from '../../../test/helpers/temp-env.js'
-import { until } from '../../../test/helpers/until.js'
-import { clearAutoMemPathCache, getAutoMemPath } from '../../core/paths/auto-mem-path.js'
+import { writeFile, type Sandbox } from '../../../test/helpers/temp-env.js'
+import { startWatch } from '../../../test/helpers/child-process.js'
+import { oldMemoryWorld, OLD_MEMORY, OLD_MEMORY_QUERY } from '../../../test/helpers/recall.js'
 import { Workspace } from '../../host/app/workspace.js'
 
 /**
@@ -13,34 +12,12 @@ import { Workspace } from '../../host/app/workspace.js'
  * which answers from what it holds: the same output as the command's own work, for the memory dir
  * the command resolved, and a memory written a moment ago is in it.
  */
-const QUERY = 'kafka consumer lag alert'
-const OLD = 'kafka_lag.md'
-const AREAS = ['billing', 'search', 'checkout', 'auth', 'mobile', 'analytics']
-
 let sb: Sandbox
 let memoryDir: string
 
 beforeEach(() => {
-  sb = sandbox()
-  sb.env.MEMDIR_DATA_DIR = join(sb.root, 'data')
-  clearAutoMemPathCache()
-  memoryDir = getAutoMemPath(sb.ctx())
-  const t0 = Date.UTC(2026, 0, 1) / 1000
-  writeFile(
-    join(memoryDir, OLD),
-    '---\nname: Kafka consumer lag\ndescription: the orders consumer group pages on-call when its lag passes 50k messages\ntype: project\n---\n\nScale the consumers before raising the threshold.\n',
-  )
-  utimesSync(join(memoryDir, OLD), t0, t0)
   // More than the 200 a manifest shows, so `list` cuts and `recall` must rank past the cut.
-  for (let i = 0; i < 240; i++) {
-    const area = AREAS[i % AREAS.length]!
-    const file = join(memoryDir, `${area}_${i}.md`)
-    writeFile(
-      file,
-      `---\nname: ${area} note ${i}\ndescription: how the ${area} service handles release ${i}\ntype: ${i % 2 ? 'feedback' : 'project'}\n---\n\nAsk the ${area} owners before release ${i}.\n`,
-    )
-    utimesSync(file, t0 + 3600 * (i + 1), t0 + 3600 * (i + 1))
-  }
+  ;({ sb, memoryDir } = oldMemoryWorld(240))
 })
 
 afterEach(() => {
@@ -57,8 +34,8 @@ async function outputs(env = sb.env) {
   return {
     list: await run(['list']),
     listJson: await run(['list', '--json']),
-    recall: await run(['recall', QUERY]),
-    recallJson: await run(['recall', QUERY, '--json']),
+    recall: await run(['recall', OLD_MEMORY_QUERY]),
+    recallJson: await run(['recall', OLD_MEMORY_QUERY, '--json']),
   }
 }
 
@@ -72,7 +49,9 @@ describe('memdir list and memdir recall with an app running', () => {
     const alone = await outputs()
     expect(JSON.parse(alone.listJson)).toHaveLength(200)
     expect(JSON.parse(alone.recallJson)).toMatchObject({ mode: 'offline', candidates: 241 })
-    expect(JSON.parse(alone.recallJson).selected.map((s: { relPath: string }) => s.relPath)).toEqual([OLD])
+    expect(JSON.parse(alone.recallJson).selected.map((s: { relPath: string }) => s.relPath)).toEqual([
+      OLD_MEMORY,
+    ])
 
     const asked = vi.spyOn(Workspace.prototype, 'currentMemories')
     const host = await openApp()
@@ -163,18 +142,11 @@ describe('memdir list and memdir recall with an app running', () => {
 describe('memdir list and memdir recall with `memdir watch` running', () => {
   it('print what they print alone', async () => {
     const alone = await outputs()
-    const watch = spawn(process.execPath, [BIN, 'watch', '--cwd', sb.project], {
-      env: { PATH: process.env.PATH, ...sb.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const watch = await startWatch(BIN, sb.project, sb.env)
     try {
-      let out = ''
-      watch.stdout.on('data', (c: Buffer) => (out += c.toString()))
-      await until('watch listening', () => out.includes('watching'), 20_000)
       expect(await outputs()).toEqual(alone)
     } finally {
-      watch.kill('SIGINT')
-      await new Promise((resolve) => watch.once('exit', resolve))
+      await watch.stop()
     }
   })
 })

@@ -1,46 +1,26 @@
-import { utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { reply, startFakeAnthropic, text, type FakeAnthropic } from '../../../test/fake-anthropic/server.js'
 import { BIN, runBuilt } from '../../../test/helpers/built-cli.js'
-import { sandbox, writeFile, type Sandbox } from '../../../test/helpers/temp-env.js'
-import { clearAutoMemPathCache, getAutoMemPath } from '../paths/auto-mem-path.js'
+import type { Sandbox } from '../../../test/helpers/temp-env.js'
+import { oldMemoryWorld, OLD_MEMORY, OLD_MEMORY_QUERY } from '../../../test/helpers/recall.js'
 
 /**
  * 301 memories where only the oldest one is about Kafka consumer lag: offline recall ranks every
  * memory, so the CLI, MCP and the prompt hook all find it; the model selector's manifest keeps
  * Claude Code's newest 200.
  */
-const AREAS = ['billing', 'search', 'checkout', 'auth', 'mobile', 'analytics', 'payments', 'admin']
-const QUERY = 'kafka consumer lag alert'
+const QUERY = OLD_MEMORY_QUERY
+const OLD = OLD_MEMORY
 
 let sb: Sandbox
 let memoryDir: string
-const OLD = 'kafka_lag.md'
 
 // Each test gets its own sandbox (sandboxes are removed after each test).
 beforeEach(() => {
-  sb = sandbox()
-  sb.env.MEMDIR_DATA_DIR = join(sb.root, 'data')
-  clearAutoMemPathCache()
-  memoryDir = getAutoMemPath(sb.ctx())
-  const t0 = Date.UTC(2026, 0, 1) / 1000
-  writeFile(
-    join(memoryDir, OLD),
-    '---\nname: Kafka consumer lag\ndescription: the orders consumer group pages on-call when its lag passes 50k messages\ntype: project\n---\n\nThe alert lives in grafana; scale the consumers before raising the threshold.\n',
-  )
-  utimesSync(join(memoryDir, OLD), t0, t0)
-  for (let i = 0; i < 300; i++) {
-    const area = AREAS[i % AREAS.length]!
-    const file = join(memoryDir, `${area}_${i}.md`)
-    writeFile(
-      file,
-      `---\nname: ${area} note ${i}\ndescription: how the ${area} service handles release ${i} and its feature flags\ntype: ${i % 2 ? 'feedback' : 'project'}\n---\n\nKeep the ${area} dashboards green before release ${i}; ask the ${area} owners first.\n`,
-    )
-    utimesSync(file, t0 + 3600 * (i + 1), t0 + 3600 * (i + 1))
-  }
+  ;({ sb, memoryDir } = oldMemoryWorld(300))
 })
 
 describe('offline recall over 301 memories, the only match the oldest', () => {
