@@ -7,7 +7,7 @@ import { sandbox, tempDir, writeFile } from '../../test/helpers/temp-env.js'
 import { until } from '../../test/helpers/until.js'
 import { clearAutoMemPathCache } from '../core/paths/auto-mem-path.js'
 import { createHost, type Host } from '../host/app/host.js'
-import { startWebServer, type RunningWebServer } from './web-server.js'
+import { MAX_CALLS_IN_FLIGHT, startWebServer, type RunningWebServer } from './web-server.js'
 
 let host: Host
 let web: RunningWebServer
@@ -214,6 +214,51 @@ describe('calls over the page’s WebSocket', () => {
     u.ws.send('x'.repeat(3 * 1024 * 1024)) // over the size a POST /rpc may have
     expect(await u.closed).toBe(1009)
     expect(await alive()).toBe(true)
+  })
+
+  it('holds one socket to a bounded number of unanswered calls; the rest are refused at once, not queued', async () => {
+    // A host whose calls wait until released: what a flood of slow calls looks like.
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    let reached = 0
+    const slow = await startWebServer({
+      host: {
+        ...host,
+        call: async (method, args) => {
+          reached++
+          await gate
+          return host.call(method, args)
+        },
+      },
+      rendererDir: tempDir(),
+    })
+    try {
+      const url = new URL(slow.url)
+      const ws = new WebSocket(`ws://127.0.0.1:${url.port}/events?token=${encodeURIComponent(slow.token)}`, {
+        origin: `http://127.0.0.1:${url.port}`,
+      })
+      const replies = new Map<number, { ok: boolean; error?: { code: string } }>()
+      ws.on('message', (d) => {
+        const m = JSON.parse(String(d)) as { rpc?: number; result: { ok: boolean; error?: { code: string } } }
+        if (m.rpc !== undefined) replies.set(m.rpc, m.result)
+      })
+      await new Promise((r) => ws.once('open', r))
+      const sent = MAX_CALLS_IN_FLIGHT + 36
+      for (let id = 1; id <= sent; id++) ws.send(JSON.stringify({ id, method: 'workspace/current' }))
+      // Those past the bound are answered while the others still wait, and never reach the host.
+      await until('the refusals', () => replies.size === sent - MAX_CALLS_IN_FLIGHT, 5000)
+      expect([...replies.values()].every((r) => r.error?.code === 'TOO_MANY_CALLS')).toBe(true)
+      expect(reached).toBe(MAX_CALLS_IN_FLIGHT)
+      release()
+      await until('every answer', () => replies.size === sent, 5000)
+      expect([...replies.values()].filter((r) => r.ok)).toHaveLength(MAX_CALLS_IN_FLIGHT)
+      // Once answered, the socket takes calls again.
+      ws.send(JSON.stringify({ id: sent + 1, method: 'workspace/current' }))
+      await until('a later call', () => replies.get(sent + 1)?.ok, 5000)
+      ws.close()
+    } finally {
+      await slow.close()
+    }
   })
 
   it('refuses a socket with a wrong token or from another origin, so no call reaches the host', async () => {

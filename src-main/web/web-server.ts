@@ -81,20 +81,41 @@ function rpcRequestOf(v: unknown): { method: unknown; args: unknown } {
  * opened with the token, from a local origin. A message without an id cannot be answered: the
  * socket is closed (the page opens another).
  */
-async function answerOverSocket(ws: WebSocket, data: RawData, host: Host): Promise<void> {
+async function answerOverSocket(
+  ws: WebSocket,
+  data: RawData,
+  host: Host,
+  inFlight: { n: number },
+): Promise<void> {
   const v = parseJsonOr(String(data), undefined)
   const id = (v as { id?: unknown } | undefined)?.id
   if (typeof id !== 'number' || !Number.isSafeInteger(id))
     return ws.close(1008, 'expected {id, method, args}')
   let result: RpcResult<unknown>
+  inFlight.n++
   try {
+    if (inFlight.n > MAX_CALLS_IN_FLIGHT)
+      throw new HttpError(
+        429,
+        'TOO_MANY_CALLS',
+        `more than ${MAX_CALLS_IN_FLIGHT} calls at once on one socket`,
+      )
     const { method, args } = rpcRequestOf(v)
     result = await host.call(method, args)
   } catch (e) {
     result = HttpError.of(e).result()
+  } finally {
+    inFlight.n--
   }
   if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ rpc: id, result }))
 }
+
+/**
+ * Calls one socket may have unanswered at once; past it each further call is answered at once with
+ * an error. The window makes a handful (its first screen, a search per keystroke): a page that
+ * sends thousands would otherwise queue them all in the host.
+ */
+export const MAX_CALLS_IN_FLIGHT = 64
 
 const json = (res: ServerResponse, status: number, body: unknown) => {
   if (res.headersSent) return res.end()
@@ -182,7 +203,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
       sockets.add(ws)
       ws.on('error', () => ws.terminate())
       ws.on('close', () => sockets.delete(ws))
-      ws.on('message', (data) => void answerOverSocket(ws, data, opts.host))
+      const inFlight = { n: 0 }
+      ws.on('message', (data) => void answerOverSocket(ws, data, opts.host, inFlight))
     })
   })
   const unsubscribe = opts.host.onEvent((e) => {
