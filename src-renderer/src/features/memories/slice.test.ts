@@ -19,6 +19,35 @@ describe('memory list slice', () => {
     expect(store.getState().workspaces.map((w) => w.memoryCount)).toEqual([3, 3])
   })
 
+  it('asks for the whole list after the first screen, unless a refresh has brought it meanwhile', async () => {
+    const all = Array.from({ length: 400 }, (_, i) => listItem(`m${i}.md`))
+    let firstAnswer!: () => void
+    const asked: string[] = []
+    const { client } = fakeClient({
+      'memory/list': (args) => {
+        asked.push(args?.first ? 'first' : 'whole')
+        if (!args?.first) return Promise.resolve(all)
+        return new Promise((resolve) => (firstAnswer = () => resolve(all.slice(0, args.first))))
+      },
+    })
+    const store = createMemdirStore(memoryDeps(client))
+    const loading = store.getState().loadFirstMemories()
+    await store.getState().refreshMemories() // a change on disk answered before the first screen
+    firstAnswer()
+    await loading
+    expect(asked).toEqual(['first', 'whole'])
+    expect(store.getState()).toMatchObject({ loaded: true, listPartial: false })
+    expect(store.getState().memories).toHaveLength(400)
+
+    asked.length = 0
+    const fresh = createMemdirStore(memoryDeps(client))
+    const plain = fresh.getState().loadFirstMemories()
+    firstAnswer()
+    await plain
+    expect(asked).toEqual(['first', 'whole'])
+    expect(fresh.getState().memories).toHaveLength(400)
+  })
+
   it('shows the hits of the newest query even when an older search answers last', async () => {
     const answers: Record<string, () => void> = {}
     const { client } = fakeClient({

@@ -64,6 +64,9 @@ export const createMemorySlice =
           return
         }
         if (!get().loaded) set({ memories: first, loaded: true, listPartial: true })
+        // A refresh (a change on disk, a reconnect) may have brought the whole list meanwhile: at
+        // 10,000 memories asking again would fetch ~2 MB for nothing.
+        else if (!get().listPartial) return
         await get().refreshMemories()
       },
       listCollapsed: storage.getItem(LIST_KEY) === '1',
