@@ -6,6 +6,7 @@ import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import { TeamApiClient, TeamApiError } from './api-client.js'
 import { PathTraversalError, validateTeamMemWritePath } from './keys.js'
 import { retryDelayMs, withRetries } from './retry.js'
+import { SyncBase } from './sync-base.js'
 import {
   createSyncState,
   planBatches,
@@ -233,6 +234,24 @@ describe('batching and retries', () => {
       { key: 'c.md', kind: 'over_entry_limit', reason: expect.stringContaining('at most 2') },
     ])
     expect(c.deps.state.serverMaxEntries).toBe(2)
+  })
+
+  it('a push the server refused leaves no note that it may have been stored', async () => {
+    const server = await startTeamServer({ maxEntries: 2 })
+    const token = await server.token(REPO)
+    const c = client(server.url, token, join(tempDir(), 'team'))
+    const statePath = join(tempDir(), 'sync-state.json')
+    c.deps.base = new SyncBase(statePath)
+    for (const k of ['c', 'a', 'b']) writeFile(join(c.deps.teamDir, `${k}.md`), k)
+    await expect(pushTeamMemory(c.deps)).rejects.toMatchObject({ status: 413 })
+    // The server answered: nothing of the batch is there, so nothing of it is "maybe stored".
+    expect(JSON.parse(readFileSync(statePath, 'utf8'))).toEqual({ keys: {} })
+    const r = await pushTeamMemory(c.deps)
+    expect(r.pushed.sort()).toEqual(['a.md', 'b.md'])
+    expect(
+      Object.keys((JSON.parse(readFileSync(statePath, 'utf8')) as { keys: object }).keys).sort(),
+    ).toEqual(['a.md', 'b.md'])
+    expect(JSON.parse(readFileSync(statePath, 'utf8'))).not.toHaveProperty('pushing')
   })
 
   it('a wrong token is a permanent error', async () => {

@@ -3,7 +3,7 @@ import { dirname } from 'node:path'
 import { toErrorValue } from '../../../src-shared/errors.js'
 import { putFile, type RecordedWrite } from '../store/recorded-write.js'
 import { readIfExists } from '../store/atomic-write.js'
-import { TeamApiError, type TeamApiClient } from './api-client.js'
+import { type PutResult, TeamApiError, type TeamApiClient } from './api-client.js'
 import { entryChecksum } from './checksum.js'
 import { validateTeamMemWritePath } from './keys.js'
 import { readLocalTeamEntries, scanEntryForSecrets, type SkippedEntry } from './local-entries.js'
@@ -357,7 +357,16 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
       // Noted before it leaves: if no answer comes, the next sync can still tell it was stored.
       for (const k of batch) pushing.set(k, sums.get(k)!)
       await deps.base?.save(base, pushing)
-      const r = await withRetries(() => deps.api.put(deps.repo, body, deps.state.etag), deps)
+      let r: PutResult
+      try {
+        r = await withRetries(() => deps.api.put(deps.repo, body, deps.state.etag), deps)
+      } catch (e) {
+        // A refusal (4xx) is an answer: nothing of the batch was stored. No answer (the network, a
+        // 5xx) keeps the notes.
+        if (e instanceof TeamApiError && e.status !== undefined && e.status >= 400 && e.status < 500)
+          await forgetPushes(deps, base, pushing, batch)
+        throw e
+      }
       out.batches++
       if (r.status === 200) {
         deps.state.etag = `"${r.result.checksum}"`
@@ -371,6 +380,8 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
         deps.state.serverChecksums = server
         continue
       }
+      // 412 and 413 are answers too: the server stored nothing of the batch.
+      await forgetPushes(deps, base, pushing, batch)
       if (r.status === 412) {
         out.conflicts++
         if (out.conflicts > MAX_CONFLICT_RETRIES) {
@@ -399,6 +410,17 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
       return sortedSkips(out)
     }
   }
+}
+
+/** Drops the notes of a batch the server answered without storing it (see SyncBaseState.pushing). */
+async function forgetPushes(
+  deps: SyncDeps,
+  base: ReadonlyMap<string, string>,
+  pushing: Map<string, string>,
+  batch: readonly string[],
+): Promise<void> {
+  for (const k of batch) pushing.delete(k)
+  await deps.base?.save(base, pushing)
 }
 
 /** What a full server means for this repo, and what the user can do about it. */
