@@ -83,6 +83,9 @@ function ownedByMe(path) {
   return s.uid === process.getuid() && (s.mode & 0o022) === 0 && !s.isSymbolicLink()
 }
 
+/** Code caches of the prompt hook kept side by side: this build's and the newest of others. */
+const KEPT_CODE_CACHES = 4
+
 /** Writes the code cache after the run (it then holds the functions the run compiled), atomically. */
 function saveCodeCache(script, path, prefix) {
   if (!path) return
@@ -90,9 +93,14 @@ function saveCodeCache(script, path, prefix) {
     const dir = dirname(path)
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
     if (!ownedByMe(dir)) return
-    // Builds of the same file before this one, or another Node's: not read again.
-    for (const f of fs.readdirSync(dir))
-      if (f.startsWith(`${prefix}-`) && f !== basename(path)) fs.rmSync(join(dir, f), { force: true })
+    // Other builds of the file, or another Node's: the newest few stay (two installs, or the hook
+    // run by two Nodes, would otherwise throw each other's away at every prompt), older ones go.
+    const others = fs
+      .readdirSync(dir)
+      .filter((f) => f.startsWith(`${prefix}-`) && f.endsWith('.bin') && f !== basename(path))
+      .map((f) => ({ f, at: fs.statSync(join(dir, f)).mtimeMs }))
+      .sort((a, b) => b.at - a.at)
+    for (const { f } of others.slice(KEPT_CODE_CACHES - 1)) fs.rmSync(join(dir, f), { force: true })
     const tmp = `${path}.${process.pid}.tmp`
     fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 })
     fs.renameSync(tmp, path)

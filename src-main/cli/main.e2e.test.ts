@@ -3,6 +3,7 @@ import {
   chmodSync,
   closeSync,
   copyFileSync,
+  existsSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -11,6 +12,7 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs'
 import * as nodeModule from 'node:module'
@@ -198,6 +200,19 @@ describe('the built CLI’s standard streams', () => {
       const fourth = hook('e')
       expect(JSON.parse(fourth.stdout).hookSpecificOutput.additionalContext).toContain('Memory 1')
       expect(statSync(cache).size).toBeGreaterThan(1000)
+
+      // Caches of other builds (another install, another Node): the newest three stay beside this
+      // build's, so two installs do not throw each other's away at every prompt; older ones go.
+      const otherBuilds = ['1-1', '2-2', '3-3', '4-4', '5-5'].map((v, i) => {
+        const f = join(dir, `hook-offline-${v}-v0.0.0-x64.bin`)
+        writeFileSync(f, 'other build')
+        utimesSync(f, 1_700_000_000 + i * 60, 1_700_000_000 + i * 60)
+        return f
+      })
+      rmSync(cache) // this build's own: the next run compiles and saves it
+      expect(JSON.parse(hook('o').stdout).hookSpecificOutput.additionalContext).toContain('Memory 1')
+      expect(existsSync(cache)).toBe(true)
+      expect(otherBuilds.map((f) => existsSync(f))).toEqual([false, false, true, true, true])
 
       // A cache dir that is a symlink: nothing is read from it or written into it.
       const otherDir = join(root, 'other-dir')
