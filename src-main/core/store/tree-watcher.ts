@@ -41,6 +41,8 @@ const GONE = new Set(['ENOENT', 'ENOTDIR'])
  */
 export class TreeWatcher extends EventEmitter implements TreeEvents {
   private readonly dirs = new Map<string, { watcher: FSWatcher; depth: number; real: string }>()
+  /** The real paths of the watched dirs (a lookup per new dir, not a pass over all of them). */
+  private readonly reals = new Set<string>()
   readonly root: string
   /** Every file followed, with its last stamp (undefined until first stat'ed). */
   private readonly files = new Map<string, string | undefined>()
@@ -72,6 +74,7 @@ export class TreeWatcher extends EventEmitter implements TreeEvents {
     clearTimeout(this.timer)
     for (const { watcher } of this.dirs.values()) watcher.close()
     this.dirs.clear()
+    this.reals.clear()
     await this.flushing
   }
 
@@ -84,7 +87,7 @@ export class TreeWatcher extends EventEmitter implements TreeEvents {
     const real = await realpath(dir).catch(() => dir)
     // Again after the await: the walk and a notification may both reach a new dir, or close() ran.
     // A real path already watched is a symlink loop, or a dir reached twice.
-    if (this.closed || this.dirs.has(dir) || [...this.dirs.values()].some((d) => d.real === real)) return
+    if (this.closed || this.dirs.has(dir) || this.reals.has(real)) return
     let watcher: FSWatcher
     try {
       // Watched before it is read, so nothing created in between is missed.
@@ -96,6 +99,7 @@ export class TreeWatcher extends EventEmitter implements TreeEvents {
     // A watch that fails (Windows: its dir was deleted) has the dir looked at again.
     watcher.on('error', () => this.notified(dir, null))
     this.dirs.set(dir, { watcher, depth, real })
+    this.reals.add(real)
     let entries: Dirent[]
     try {
       entries = await readdir(dir, { withFileTypes: true })
@@ -211,6 +215,7 @@ export class TreeWatcher extends EventEmitter implements TreeEvents {
     if (!watched) return
     watched.watcher.close()
     this.dirs.delete(dir)
+    this.reals.delete(watched.real)
     const under = dir + sep
     for (const path of [...this.dirs.keys()]) if (path.startsWith(under)) this.removeDir(path)
     for (const path of [...this.files.keys()]) if (path.startsWith(under)) this.removeFile(path)
