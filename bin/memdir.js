@@ -94,13 +94,16 @@ function saveCodeCache(script, path, prefix) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
     if (!ownedByMe(dir)) return
     // Other builds of the file, or another Node's: the newest few stay (two installs, or the hook
-    // run by two Nodes, would otherwise throw each other's away at every prompt), older ones go.
-    const others = fs
-      .readdirSync(dir)
-      .filter((f) => f.startsWith(`${prefix}-`) && f.endsWith('.bin') && f !== basename(path))
+    // run by two Nodes, would otherwise throw each other's away at every prompt), older ones go,
+    // and so does what a write cut short left (a .tmp).
+    const others = fs.readdirSync(dir).filter((f) => f.startsWith(`${prefix}-`) && f !== basename(path))
+    const caches = others
+      .filter((f) => f.endsWith('.bin'))
       .map((f) => ({ f, at: fs.statSync(join(dir, f)).mtimeMs }))
       .sort((a, b) => b.at - a.at)
-    for (const { f } of others.slice(KEPT_CODE_CACHES - 1)) fs.rmSync(join(dir, f), { force: true })
+      .map(({ f }) => f)
+    const stale = [...others.filter((f) => !f.endsWith('.bin')), ...caches.slice(KEPT_CODE_CACHES - 1)]
+    for (const f of stale) fs.rmSync(join(dir, f), { force: true })
     const tmp = `${path}.${process.pid}.tmp`
     fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 })
     fs.renameSync(tmp, path)

@@ -209,10 +209,13 @@ describe('the built CLI’s standard streams', () => {
         utimesSync(f, 1_700_000_000 + i * 60, 1_700_000_000 + i * 60)
         return f
       })
+      const cutShort = join(dir, 'hook-offline-9-9-v0.0.0-x64.bin.4242.tmp') // a write a crash cut short
+      writeFileSync(cutShort, 'half')
       rmSync(cache) // this build's own: the next run compiles and saves it
       expect(JSON.parse(hook('o').stdout).hookSpecificOutput.additionalContext).toContain('Memory 1')
       expect(existsSync(cache)).toBe(true)
       expect(otherBuilds.map((f) => existsSync(f))).toEqual([false, false, true, true, true])
+      expect(existsSync(cutShort)).toBe(false)
 
       // A cache dir that is a symlink: nothing is read from it or written into it.
       const otherDir = join(root, 'other-dir')
