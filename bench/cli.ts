@@ -1,12 +1,20 @@
 import { type ChildProcess, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { cliWorkspace, pairedRatio, percentile, ratio, startSettledApp, table } from './lib.js'
+import {
+  cliWorkspace,
+  pairedRatio,
+  peakRssMb,
+  percentile,
+  ratio,
+  RSS_PRELOAD,
+  startSettledApp,
+  table,
+} from './lib.js'
 import { signalAndWait } from '../test/helpers/child-process.js'
 import { BIN as CLI } from '../test/helpers/built-cli.js'
 
 const ROOT = join(import.meta.dirname, '..')
-const RSS_CHILD = join(import.meta.dirname, 'rss-child.mjs')
 
 function run(args: string[], env: NodeJS.ProcessEnv, cwd: string): { ms: number; stderr: string } {
   const t = performance.now()
@@ -15,8 +23,6 @@ function run(args: string[], env: NodeJS.ProcessEnv, cwd: string): { ms: number;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`)
   return { ms, stderr: r.stderr }
 }
-
-const rssOf = (stderr: string) => Number(/MAXRSS_KB (\d+)/.exec(stderr)?.[1] ?? NaN) / 1024
 
 /**
  * CLI start-up: `memdir path`, `list` and offline `recall`, process start to exit, against a bare
@@ -66,8 +72,8 @@ export async function benchCli(sizes = [200, 20_000], runs = 21): Promise<void> 
           50,
         )
       const vsNode = (k: string) => `${p50(k).toFixed(0)} ms, ${pairedRatio(t.get(k)!, t.get('node -e 0')!)}`
-      const rssNode = rssOf(run([RSS_CHILD, '-'], w.env, w.project).stderr)
-      const rssList = rssOf(run([RSS_CHILD, CLI, 'list'], w.env, w.project).stderr)
+      const rssNode = peakRssMb(run(['--require', RSS_PRELOAD, '-e', '0'], w.env, w.project).stderr)
+      const rssList = peakRssMb(run(['--require', RSS_PRELOAD, CLI, 'list'], w.env, w.project).stderr)
       rows.push({
         memories: w.n.toLocaleString('en'),
         'node ms': p50('node -e 0').toFixed(0),

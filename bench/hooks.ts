@@ -3,7 +3,16 @@ import { existsSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { signalAndWait } from '../test/helpers/child-process.js'
 import { BIN as CLI } from '../test/helpers/built-cli.js'
-import { cliWorkspace, pairedRatio, percentile, ratio, startSettledApp, table } from './lib.js'
+import {
+  cliWorkspace,
+  pairedRatio,
+  peakRssMb,
+  percentile,
+  ratio,
+  RSS_PRELOAD,
+  startSettledApp,
+  table,
+} from './lib.js'
 
 /** Runs a child without blocking this process's event loop (the app in it must answer the hook). */
 function runAsync(
@@ -44,9 +53,6 @@ function clearCaches(c: Case, dataDir: string): void {
     for (const d of readdirSync(cache))
       if (d !== 'code') rmSync(join(cache, d), { recursive: true, force: true })
 }
-
-const RSS_PRELOAD = join(import.meta.dirname, 'rss-preload.cjs')
-const rssOf = (stderr: string) => Number(/MAXRSS_KB (\d+)/.exec(stderr)?.[1] ?? NaN) / 1024
 
 /**
  * `memdir hook prompt` (what Claude Code runs before every prompt), process start to exit, with
@@ -122,7 +128,7 @@ export async function benchHooks(sizes = [200, 20_000], runs = 21): Promise<void
         })
         const base = await runAsync(['--require', RSS_PRELOAD, '-e', '0'], '', env)
         const r = await runAsync(['--require', RSS_PRELOAD, CLI, 'hook', 'prompt'], input, env)
-        rss.set(`${w.n}|${c}`, { hook: rssOf(r.stderr), node: rssOf(base.stderr) })
+        rss.set(`${w.n}|${c}`, { hook: peakRssMb(r.stderr), node: peakRssMb(base.stderr) })
       }
   } finally {
     for (const app of apps) await signalAndWait(app, 'SIGTERM')

@@ -159,3 +159,12 @@ export async function startSettledApp(env: NodeJS.ProcessEnv, project: string): 
   await waitUntilSettled(app.pid!)
   return app
 }
+
+/**
+ * Preloaded with `--require` into a command, it reports the process's peak RSS on exit (stderr),
+ * without changing how the command itself loads.
+ */
+export const RSS_PRELOAD = join(import.meta.dirname, 'rss-preload.cjs')
+
+/** The peak RSS in MB a process run with RSS_PRELOAD reported on its stderr. */
+export const peakRssMb = (stderr: string) => Number(/MAXRSS_KB (\d+)/.exec(stderr)?.[1] ?? NaN) / 1024
