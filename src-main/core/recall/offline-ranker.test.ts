@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import { scanMemoryFiles } from '../store/scan.js'
 import { rankMemoriesOffline, tokenize } from './offline-ranker.js'
+import { MAX_TERM_LENGTH } from './terms.js'
 
 function dir(files: Record<string, [string, string, string]>) {
   const d = tempDir()
@@ -29,6 +30,20 @@ describe('offline ranker', () => {
     expect((await rank(d, 'production deploy')).sort()).toEqual(['canary.md', 'freeze.md', 'runbook.md'])
     // One shared common word is not an answer.
     expect(await rank(d, 'order team laptops for the interns and the printer')).toEqual([])
+  })
+
+  it('ranks a prompt that carries a pasted blob as if the blob were not there', async () => {
+    const d = dir({
+      'kafka.md': ['Kafka consumer lag', 'the orders consumer group pages on-call past 50k lag', ''],
+      'lunch.md': ['Team lunch', 'the team eats together on Fridays', ''],
+    })
+    const blob = 'A9'.repeat(40_000) // one 80,000-character "word", past what a regex literal may hold
+    expect(await rank(d, `kafka consumer lag alert again, dump: ${blob}`)).toEqual(['kafka.md'])
+    expect(await rank(d, `kafka consumer lag alert again`)).toEqual(['kafka.md'])
+    expect(tokenize(`ok ${'x'.repeat(MAX_TERM_LENGTH)} ${'y'.repeat(MAX_TERM_LENGTH + 1)}`)).toEqual([
+      'ok',
+      'x'.repeat(MAX_TERM_LENGTH),
+    ])
   })
 
   it('folds accents and splits on anything but letters and digits, ASCII or not', () => {

@@ -15,7 +15,18 @@ const WORD = /[\p{L}\p{N}]+/gu
 const MARKS = /\p{M}/gu
 const ASCII_WORD = /[a-z0-9]+/g
 
-/** Lowercased, accents folded, stopwords dropped, Porter-stemmed ("Translations" → "translat"). */
+/**
+ * The longest word that is a term. Longer runs of letters and digits (a pasted blob, a hash of a
+ * hash) are no word anyone looks for, and a query term becomes part of a regular expression
+ * (packedTermMatcher), which V8 refuses past ~32,000 characters of one literal: such a prompt made
+ * recall fail outright.
+ */
+export const MAX_TERM_LENGTH = 200
+
+/**
+ * Lowercased, accents folded, stopwords and words over MAX_TERM_LENGTH dropped, Porter-stemmed
+ * ("Translations" → "translat").
+ */
 export function tokenize(text: string): string[] {
   const lower = text.toLowerCase()
   // ASCII text (most memories) needs no folding, and a plain class matches what the Unicode one would.
@@ -24,7 +35,8 @@ export function tokenize(text: string): string[] {
       ? lower.normalize('NFKD').replace(MARKS, '').match(WORD)
       : lower.match(ASCII_WORD)) ?? []
   const out: string[] = []
-  for (const w of words) if (w.length > 1 && !STOPWORDS.has(w)) out.push(stem(w))
+  for (const w of words)
+    if (w.length > 1 && w.length <= MAX_TERM_LENGTH && !STOPWORDS.has(w)) out.push(stem(w))
   return out
 }
 
@@ -124,7 +136,7 @@ let version: string | undefined
  * of it: comparing two strings is native, where hashing 3 KB in a cold process costs milliseconds.
  */
 export function termsVersion(): string {
-  version ??= `1:${JSON.stringify([
+  version ??= `2:${JSON.stringify([
     [...STOPWORDS],
     SYNONYM_GROUPS,
     ['relational', 'generalizations', 'hopefulness', 'running'].map(stemmer),
