@@ -105,6 +105,7 @@ describe.each(backends)('team server ($name)', ({ databaseUrl }) => {
     'rtl\u202etxt.md',
     'nul\u0000.md',
     '\uff0e\uff0e/x.md',
+    'memory.md',
   ])('refuses the key %j with the client’s own check', async (key) => {
     const s = await startTeamServer({ databaseUrl })
     const r = repo()

@@ -15,6 +15,9 @@ describe('the one memory-name rule', () => {
     'café.md',
     '日本語のメモ.md',
     'MEMORY.md',
+    'team/MEMORY.md',
+    'notes/memory.md',
+    'memory_notes.md',
     '__proto__.md',
     'a'.repeat(MAX_NAME_SEGMENT_BYTES - 3) + '.md',
   ])('accepts %s', (name) => {
@@ -48,6 +51,9 @@ describe('the one memory-name rule', () => {
     ['no extension', '__proto__'],
     ['an NFD spelling', 'cafe\u0301.md'],
     ['an empty name', ''],
+    ['the index in lower case', 'memory.md'],
+    ['the index in another case', 'Memory.md'],
+    ['the team index in lower case', 'team/memory.md'],
   ])('refuses %s with INVALID_NAME', (_what, name) => {
     expect(memoryNameProblem(name)?.code).toBe('INVALID_NAME')
     expect(() => checkMemoryName(name)).toThrow(expect.objectContaining({ code: 'INVALID_NAME' }))
@@ -58,6 +64,10 @@ describe('the one memory-name rule', () => {
     // 150 characters of 2-byte UTF-8 are 300 bytes: the limit counts bytes, as file systems do.
     expect(memoryNameProblem('é'.repeat(150) + '.md')?.code).toBe('PATH_TOO_LONG')
     expect(memoryNameProblem(Array(10).fill('x'.repeat(60)).join('/') + '.md')?.code).toBe('PATH_TOO_LONG')
+  })
+
+  it('says why memory.md cannot be a memory: on macOS and Windows it is the index', () => {
+    expect(memoryNameProblem('memory.md')?.message).toMatch(/MEMORY\.md only in case.*macOS and Windows/)
   })
 
   it('names the offending character by its code point, never printing it raw', () => {

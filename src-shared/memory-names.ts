@@ -85,7 +85,23 @@ export function memoryNameProblem(name: string): NameProblem | undefined {
   if (name.normalize('NFC') !== name)
     return invalid(`${name}: not in Unicode NFC form (write it as ${JSON.stringify(name.normalize('NFC'))})`)
   if (!name.endsWith('.md')) return invalid(`${name}: memory files end in .md`)
+  if (foldsOntoIndex(name))
+    return invalid(
+      `${name}: differs from the index MEMORY.md only in case, and on macOS and Windows the two are one file`,
+    )
   return undefined
+}
+
+/**
+ * A name at an index's place (the memory dir's top or team/'s, where a team key also lands) that is
+ * MEMORY.md in another case: on a case-insensitive file system, writing it replaces the index.
+ * MEMORY.md itself is the index, which the callers that write memories refuse on their own.
+ */
+function foldsOntoIndex(name: string): boolean {
+  const atIndexLevel = name.startsWith('team/') ? name.slice('team/'.length) : name
+  return (
+    !atIndexLevel.includes('/') && atIndexLevel !== 'MEMORY.md' && nameFoldKey(atIndexLevel) === 'memory.md'
+  )
 }
 
 /** Throws MemdirError (INVALID_NAME or PATH_TOO_LONG) unless `name` may name a memory file; returns it. */

@@ -223,6 +223,29 @@ describe('memdir mcp (the SDK client over stdio)', () => {
     expect(gone.text).not.toContain('kafka.md')
   })
 
+  it('never writes memory.md, which is the index on macOS and Windows, and names non-Latin titles in their script', async () => {
+    const { sb, memoryDir } = setup()
+    const { call } = await connect(sb.env, sb.project)
+    const index = readFileSync(join(memoryDir, 'MEMORY.md'), 'utf8')
+    const fields = { description: 'what memory is for', type: 'user', body: 'x' }
+    const refused = await call('memory_write', { ...fields, name: 'Memory', path: 'memory.md' })
+    expect(refused.isError).toBe(true)
+    expect(refused.text).toMatch(/INVALID_NAME.*MEMORY\.md only in case/)
+    const titled = await call('memory_write', { ...fields, name: 'Memory' })
+    expect(titled.isError).toBeFalsy()
+    expect(JSON.parse(titled.text).memory.relPath).toBe('memory_note.md')
+    for (const name of ['日本語のメモ', 'Заметка о деплое']) {
+      const r = await call('memory_write', { ...fields, name })
+      expect(r.isError, r.text).toBeFalsy()
+    }
+    expect(existsSync(join(memoryDir, '日本語のメモ.md'))).toBe(true)
+    expect(existsSync(join(memoryDir, 'заметка_о_деплое.md'))).toBe(true)
+    expect(existsSync(join(memoryDir, 'memory.md'))).toBe(false)
+    const after = readFileSync(join(memoryDir, 'MEMORY.md'), 'utf8')
+    expect(after.startsWith(index)).toBe(true)
+    expect(after).toContain('](memory_note.md)')
+  })
+
   it('searching a project with no memories says so in words', async () => {
     const sb = sandbox()
     sb.env.MEMDIR_DATA_DIR = join(sb.root, 'data')

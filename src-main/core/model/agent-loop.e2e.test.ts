@@ -194,11 +194,13 @@ describe('createAutoMemCanUseTool', () => {
   it('refuses a new file with a name no client can hold', async () => {
     const dir = tempDir()
     const can = createAutoMemCanUseTool(dir + '/')
-    for (const name of ['evil\u202egpj.md', 'a\nb.md', 'notes.txt', 'x'.repeat(300) + '.md'])
+    // memory.md would replace the index on macOS and Windows, where the two names are one file.
+    for (const name of ['evil\u202egpj.md', 'a\nb.md', 'notes.txt', 'x'.repeat(300) + '.md', 'memory.md'])
       expect((await can('Write', { file_path: join(dir, name), content: 'x' })).behavior, name).toBe('deny')
-    expect(await can('Write', { file_path: join(dir, 'fine.md'), content: 'x' })).toEqual({
-      behavior: 'allow',
-    })
+    for (const name of ['fine.md', 'MEMORY.md'])
+      expect(await can('Write', { file_path: join(dir, name), content: 'x' }), name).toEqual({
+        behavior: 'allow',
+      })
   })
 
   it('an agent never saves a detected secret, in team or private memory, and hears what to write instead', async () => {

@@ -266,7 +266,12 @@ function headerFields(data: Record<string, unknown>): MemoryHeaderFields {
 
 /** The slug newer Claude Code writes as `name`: lower-case words joined by `-`. */
 export function kebabSlug(name: string): string {
-  const slug = name
+  return kebabWords(name) || 'memory'
+}
+
+/** A title's Latin letters and digits, lower-case, joined by `-` (empty when it has none). */
+export function kebabWords(name: string): string {
+  return name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
@@ -274,7 +279,6 @@ export function kebabSlug(name: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 60)
     .replace(/-+$/, '')
-  return slug || 'memory'
 }
 
 export interface MemoryFields {

@@ -3,6 +3,7 @@ import { stampMemoryText } from './memory-stamps.js'
 import { errnoOf, MemdirError } from '../../../src-shared/errors.js'
 import { formatBytes, MAX_MEMORY_BYTES } from '../../../src-shared/limits.js'
 import { checkMemoryName, checkMemoryTitle } from '../../../src-shared/memory-names.js'
+import { memoryFileSlug } from './file-slug.js'
 import { mkdir, rename, stat, unlink, link } from 'node:fs/promises'
 import { dirname, join, posix } from 'node:path'
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
@@ -105,16 +106,6 @@ function validateFields(fields: MemoryFields): void {
   checkMemoryTitle(fields)
 }
 
-export function slugForName(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[^\w\s-]/g, '')
-    .trim()
-    .toLowerCase()
-    .replace(/[\s-]+/g, '_')
-    .slice(0, 60)
-  return slug || 'memory'
-}
 
 /**
  * Reads a memory, following symlinks as Claude Code does (a memory it recalls can always be
@@ -207,7 +198,7 @@ export async function createMemory(
   fields: MemoryFields & { relPath?: string; format?: MemoryFormat } & WriteOptions,
 ): Promise<MemoryRecord> {
   validateFields(fields)
-  const relPath = fields.relPath ?? `${slugForName(fields.name)}.md`
+  const relPath = fields.relPath ?? `${memoryFileSlug(fields.name)}.md`
   const path = await resolveNewMemoryPath(memoryDir, relPath)
   const raw = withinSizeLimit(
     relPath,

@@ -3,14 +3,14 @@ import type { MemoryInput } from '../../../src-shared/contract.js'
 import type { MemoryDoc, MemoryListItem, SearchHitView } from '../../../src-shared/types.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { TEAM_DIRNAME } from '../../core/paths/team-agent-paths.js'
-import { kebabSlug, type MemoryFormat } from '../../core/store/frontmatter.js'
+import { type MemoryFormat } from '../../core/store/frontmatter.js'
+import { memoryFileSlug } from '../../core/store/file-slug.js'
 import type { MemoryStyle } from '../../core/store/memory-format.js'
 import {
   createMemory,
   deleteMemory,
   readMemory,
   renameMemory,
-  slugForName,
   updateMemory,
 } from '../../core/store/memory-files.js'
 import { MemoryIndex } from '../../core/store/memory-index.js'
@@ -52,7 +52,7 @@ export function newMemoryPath(
     ? given.endsWith('.md')
       ? given
       : `${given}.md`
-    : `${format === 'nested' ? kebabSlug(name) : slugForName(name)}.md`
+    : `${memoryFileSlug(name, format)}.md`
   if (scope !== 'team' || file.startsWith(`${TEAM_DIRNAME}/`)) return file
   return `${TEAM_DIRNAME}/${file}`
 }
