@@ -106,6 +106,7 @@ describe.each(backends)('team server ($name)', ({ databaseUrl }) => {
     'nul\u0000.md',
     '\uff0e\uff0e/x.md',
     'memory.md',
+    'lone\ud800.md',
   ])('refuses the key %j with the client’s own check', async (key) => {
     const s = await startTeamServer({ databaseUrl })
     const r = repo()
@@ -114,6 +115,28 @@ describe.each(backends)('team server ($name)', ({ databaseUrl }) => {
     expect(res.status).toBe(400)
     expect(res.body.error.message).toMatch(/invalid key/)
   })
+
+  it.each([
+    ['a NUL character', 'two\nlines\u0000', /b\.md holds a NUL character \(line 2\)/],
+    [
+      'a lone surrogate',
+      'half \ud83d of an emoji',
+      /b\.md is not well-formed Unicode \(a lone surrogate, U\+D83D\)/,
+    ],
+  ])(
+    'refuses content holding %s (422 naming the key) and stores nothing of that push',
+    async (_what, text, message) => {
+      const s = await startTeamServer({ databaseUrl })
+      const r = repo()
+      const t = await s.token(r)
+      expect((await call(s.url, t, 'PUT', r, { body: { entries: { 'a.md': 'A' } } })).status).toBe(200)
+      const res = await call(s.url, t, 'PUT', r, { body: { entries: { 'a.md': 'A2', 'b.md': text } } })
+      expect(res.status).toBe(422)
+      expect(res.body.error.message).toMatch(message)
+      expect(res.body.error.details).toMatchObject({ error_code: 'team_memory_not_text', key: 'b.md' })
+      expect((await call(s.url, t, 'GET', r)).body.content.entries).toEqual({ 'a.md': 'A' })
+    },
+  )
 
   it('stays up under malformed queries, headers and bodies', async () => {
     const s = await startTeamServer({ databaseUrl })

@@ -1,4 +1,5 @@
 import { MemdirError, rethrowUnless } from './errors.js'
+import { hasLoneSurrogate } from './team-entry-text.js'
 
 /**
  * The one rule for the name of a memory file, relative to its memory dir (`testing.md`,
@@ -56,6 +57,10 @@ export function memoryNameProblem(name: string): NameProblem | undefined {
   if (unsafe)
     return invalid(
       `${JSON.stringify(name)} contains a control, invisible or bidi character (${codePoint(unsafe[0])})`,
+    )
+  if (hasLoneSurrogate(name))
+    return invalid(
+      `${JSON.stringify(name)} is not well-formed Unicode (a lone surrogate): no file system can hold it`,
     )
   if (utf8Bytes(name) > MAX_NAME_BYTES)
     return {

@@ -13,6 +13,7 @@ export const TEAM_ERROR_CODES = {
   keyCollision: 'team_memory_key_collision',
   secret: 'team_memory_secret',
   entryTooLarge: 'team_memory_entry_too_large',
+  notText: 'team_memory_not_text',
   noSuchKey: 'team_memory_no_such_key',
 } as const
 

@@ -5,11 +5,19 @@ import { readTextFiles, type Scanner, type TextFileResult } from '../store/scan.
 import { MAX_TEAM_FILE_BYTES } from '../../../src-shared/team-api.js'
 import { memoryNameProblem } from '../../../src-shared/memory-names.js'
 import { describeFindings, scanForSecrets } from '../../../src-shared/secret-scan.js'
+import { teamEntryTextProblem } from '../../../src-shared/team-entry-text.js'
 
 export { MAX_TEAM_FILE_BYTES }
 
 export type SkipKind =
-  'too_large' | 'secret' | 'invalid_key' | 'over_entry_limit' | 'unreadable' | 'unwritable' | 'conflict'
+  | 'too_large'
+  | 'not_text'
+  | 'secret'
+  | 'invalid_key'
+  | 'over_entry_limit'
+  | 'unreadable'
+  | 'unwritable'
+  | 'conflict'
 
 /** An entry a sync left out, and why, in words a user can act on (never the secret itself). */
 export interface SkippedEntry {
@@ -20,7 +28,8 @@ export interface SkippedEntry {
 }
 
 /**
- * The team dir's uploadable files: valid keys, ≤ 250,000 bytes, no detected secret. With
+ * The team dir's uploadable files: valid keys, ≤ 250,000 bytes, text (the team entry rule), no
+ * detected secret. With
  * `scan: false` the caller scans what it is about to upload itself (scanEntryForSecrets).
  */
 export async function readLocalTeamEntries(
@@ -63,6 +72,8 @@ export async function readLocalTeamEntries(
         kind: 'too_large',
         reason: `${r.size} bytes is over the ${MAX_TEAM_FILE_BYTES}-byte limit`,
       })
+    } else if (teamEntryTextProblem(r.text)) {
+      skipped.push({ key, kind: 'not_text', reason: `not uploaded: it ${teamEntryTextProblem(r.text)}` })
     } else {
       const secret = opts.scan === false ? undefined : await scanEntryForSecrets(key, r.text)
       if (secret) skipped.push(secret)

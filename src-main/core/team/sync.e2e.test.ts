@@ -114,6 +114,33 @@ describe('team memory sync, two clients and the real server', () => {
     expect([...(await server.store.getRepo(REPO))!.entries.keys()]).toEqual(['ok.md'])
   })
 
+  it('a file holding a NUL is not pushed (not text), and one on the server (an older server let it in) is not written', async () => {
+    const { server, a, b } = await twoClients()
+    writeFile(join(a.deps.teamDir, 'binary.md'), 'head\n\u0000\u0001tail')
+    writeFile(join(a.deps.teamDir, 'ok.md'), 'fine\n')
+    const pushed = await pushTeamMemory(a.deps)
+    expect(pushed.pushed).toEqual(['ok.md'])
+    expect(pushed.skipped).toEqual([
+      {
+        key: 'binary.md',
+        kind: 'not_text',
+        reason: 'not uploaded: it holds a NUL character (line 2): a memory is text',
+      },
+    ])
+    expect(JSON.stringify(a.puts)).not.toContain('binary.md')
+    await server.store.upsert(REPO, { 'old.md': 'x\u0000y' }, undefined, 100)
+    const pulled = await pullTeamMemory(b.deps)
+    expect(pulled.pulled).toEqual(['ok.md'])
+    expect(pulled.skipped).toEqual([
+      {
+        key: 'old.md',
+        kind: 'not_text',
+        reason: expect.stringContaining("not written: the server's version holds a NUL"),
+      },
+    ])
+    expect(readdirSync(b.deps.teamDir)).toEqual(['ok.md'])
+  })
+
   it('pull: server wins per key, matching files keep their mtime, local deletes come back', async () => {
     const { a, b } = await twoClients()
     writeFile(join(a.deps.teamDir, 'x.md'), 'server\n')

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { toErrorValue } from '../../../src-shared/errors.js'
+import { teamEntryTextProblem } from '../../../src-shared/team-entry-text.js'
 import { putFile, type RecordedWrite } from '../store/recorded-write.js'
 import { readIfExists } from '../store/atomic-write.js'
 import { type PutResult, TeamApiError, type TeamApiClient } from './api-client.js'
@@ -213,6 +214,9 @@ async function pullEntry(
     out.pending.push(key) // only the local file changed: it waits for the push
     return undefined
   }
+  // What no file keeps as sent (a lone surrogate) would differ from the server at every pull.
+  const notText = teamEntryTextProblem(content)
+  if (notText) return { key, kind: 'not_text', reason: `not written: the server's version ${notText}` }
   // Another client (an old Memdir, a script) may have stored a secret: it never reaches this disk.
   const secret = await scanEntryForSecrets(key, content)
   if (secret)
