@@ -7,6 +7,7 @@ import { resolveContainedPath } from '../store/contained-path.js'
 import { parseMemoryFile, serializeMemoryFile } from '../store/frontmatter.js'
 import { memoryNameProblem } from '../../../src-shared/memory-names.js'
 import { escapeRegExp, formatIndexLine, MAX_INDEX_LINE_CHARS, removeIndexLine } from '../store/index-lines.js'
+import { indexLinksIn } from '../store/index-links.js'
 import { indexLocationFor, removePointer, upsertPointer } from '../store/memory-files.js'
 import type { ProposedFile } from '../review/overlay-tools.js'
 import type { Finding } from './findings.js'
@@ -57,7 +58,14 @@ export const updateMentionedPath: Fix = async (memoryDir, f, record) => {
   return [f.path]
 }
 
-const POINTER_LINE = /^\s*[-*]\s*\[([^\]]*)\]\(\s*(?:\.\/)?([^)\s]+\.md)\s*\)\s*(?:[—–:-]+\s*)?(.*)$/
+/** A `- [title](target) — hook` line (its link read as index-links.ts reads every pointer), or undefined. */
+function pointerLine(line: string): { title: string; target: string; hook: string } | undefined {
+  const link = indexLinksIn(line)[0]
+  const head = link && /^\s*[-*]\s*\[([^\]]*)$/.exec(line.slice(0, link.from))
+  if (!head) return undefined
+  const hook = line.slice(link.after).replace(/^\s*(?:[—–:-]+\s*)?/, '')
+  return { title: head[1]!, target: link.decoded, hook }
+}
 
 /**
  * Moves detail out of an index: pointer lines are rewritten to the one-line form (title, link, a
@@ -80,12 +88,12 @@ export const compactIndex: Fix = async (memoryDir, f, record) => {
         if (i > 0 && line.trim() === '---') inFrontmatter = false
         return
       }
-      const p = POINTER_LINE.exec(line)
+      const p = pointerLine(line)
       // A long line is shortened; one whose target no memory may have is left for the user to fix.
       if (p)
         kept.push(
-          line.length > MAX_INDEX_LINE_CHARS && !memoryNameProblem(p[2]!)
-            ? formatIndexLine(p[1]!, p[2]!, p[3]!)
+          line.length > MAX_INDEX_LINE_CHARS && !memoryNameProblem(p.target)
+            ? formatIndexLine(p.title, p.target, p.hook)
             : line,
         )
       else if (!line.trim() || /^#{1,6}\s/.test(line) || /^\s*<!--/.test(line)) kept.push(line)

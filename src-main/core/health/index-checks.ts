@@ -1,26 +1,28 @@
 import { posix } from 'node:path'
 import { MAX_INDEX_LINE_CHARS } from '../store/index-lines.js'
+import { indexLinksIn } from '../store/index-links.js'
 import { indexLocationFor } from '../store/memory-files.js'
 import { truncateEntrypointContent } from '../store/truncate.js'
 import { finding, type Finding } from './findings.js'
 
-const POINTER = /\]\(\s*(?:\.\/)?([^)\s]+?\.md)\s*\)/g
-
-/** The memory files an index points at (relative to the memory dir), with their line numbers. */
+/**
+ * The memory files an index points at (relative to the memory dir), with their line numbers: each
+ * link as index-links.ts reads it, `also` the same target without percent-decoding (a file may
+ * have a literal `%` in its name).
+ */
 export function pointersOf(
   indexRel: string,
   content: string,
-): { target: string; line: number; text: string }[] {
+): { target: string; also: string; line: number; text: string }[] {
   const base = posix.dirname(indexRel) === '.' ? '' : posix.dirname(indexRel) + '/'
-  const out: { target: string; line: number; text: string }[] = []
-  content.split(/\r?\n/).forEach((text, i) => {
-    for (const m of text.matchAll(POINTER)) {
-      const raw = m[1]!
-      if (/^[a-z]+:/i.test(raw) || raw.startsWith('/')) continue
-      out.push({ target: posix.normalize(base + decodeURI(raw)), line: i + 1, text })
-    }
-  })
-  return out
+  return content.split(/\r?\n/).flatMap((text, i) =>
+    indexLinksIn(text).map((l) => ({
+      target: posix.normalize(base + l.decoded),
+      also: posix.normalize(base + l.raw),
+      line: i + 1,
+      text,
+    })),
+  )
 }
 
 /**
@@ -33,7 +35,7 @@ export function checkIndex(indexRel: string, content: string | null, files: read
   const pointers = content === null ? [] : pointersOf(indexRel, content)
   const present = new Set(files)
   for (const p of pointers)
-    if (!present.has(p.target))
+    if (!present.has(p.target) && !present.has(p.also))
       out.push(
         finding(
           'dead-pointer',
@@ -46,7 +48,7 @@ export function checkIndex(indexRel: string, content: string | null, files: read
           },
         ),
       )
-  const pointed = new Set(pointers.map((p) => p.target))
+  const pointed = new Set(pointers.flatMap((p) => [p.target, p.also]))
   for (const f of mine)
     if (!pointed.has(f))
       out.push(

@@ -1,6 +1,7 @@
 import { memoryNameProblem } from '../../../src-shared/memory-names.js'
 import { MemdirError } from '../../../src-shared/errors.js'
 import { kebabSlug } from './frontmatter.js'
+import { indexLinksIn, linkDestination, linksTo } from './index-links.js'
 
 /** MEMORY.md pointer lines: `- [Title](file.md) — one-line hook` (SPEC §10). */
 
@@ -32,7 +33,7 @@ export function formatIndexLine(title: string, relPath: string, hook: string): s
       .replace(/[[\]\n]/g, ' ')
       .replace(/\s+/g, ' ')
       .trim() || relPath
-  const head = `- [${cleanTitle}](${relPath})`
+  const head = `- [${cleanTitle}](${linkDestination(relPath)})`
   const cleanHook = hook.replace(/\s+/g, ' ').trim()
   if (!cleanHook) return head
   const line = `${head} — ${cleanHook}`
@@ -41,14 +42,12 @@ export function formatIndexLine(title: string, relPath: string, hook: string): s
   return room > 10 ? `${head} — ${cleanHook.slice(0, room).trimEnd()}…` : head
 }
 
-function pointerPattern(relPath: string): RegExp {
-  return new RegExp(`\\]\\((?:\\./)?${escapeRegExp(relPath)}\\)`)
-}
+/** Whether `line` has a link to `pointer`, however it is written (index-links.ts). */
+const pointsAt = (line: string, pointer: string) => indexLinksIn(line).some((l) => linksTo(l, pointer))
 
 /** Index of the first line pointing at `relPath`, or -1. */
 export function findIndexLine(lines: readonly string[], relPath: string): number {
-  const re = pointerPattern(relPath)
-  return lines.findIndex((l) => re.test(l))
+  return lines.findIndex((l) => pointsAt(l, relPath))
 }
 
 function splitLines(content: string): string[] {
@@ -73,7 +72,10 @@ export function isGeneratedLine(line: string, pointer: string, previous: Pointer
   const title = m[1]!
   const named =
     title === previous.name.trim() || kebabSlug(title) === previous.name.trim() || title === pointer
-  return named && formatIndexLine(title, pointer, previous.description) === line
+  if (!named) return false
+  const generated = formatIndexLine(title, pointer, previous.description)
+  // Before names with spaces were written in <…>, Memdir wrote them bare.
+  return generated === line || generated.replace(`](<${pointer}>)`, `](${pointer})`) === line
 }
 
 /**
@@ -101,7 +103,9 @@ export function retargetedLine(content: string, from: string, to: string): strin
   const i = findIndexLine(lines, from)
   if (i < 0) return undefined
   formatIndexLine('', to, '') // the new target passes the name rule
-  return lines[i]!.replace(pointerPattern(from), () => `](${to})`)
+  const line = lines[i]!
+  const link = indexLinksIn(line).find((l) => linksTo(l, from))!
+  return line.slice(0, link.start) + linkDestination(to) + line.slice(link.end)
 }
 
 /** Puts `line` where the line pointing at `pointer` is, or appends it. */
@@ -114,6 +118,5 @@ export function replaceIndexLine(content: string, pointer: string, line: string)
 }
 
 export function removeIndexLine(content: string, relPath: string): string {
-  const re = pointerPattern(relPath)
-  return joinLines(splitLines(content).filter((l) => !re.test(l)))
+  return joinLines(splitLines(content).filter((l) => !pointsAt(l, relPath)))
 }

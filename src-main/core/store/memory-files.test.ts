@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import { ConflictError } from './atomic-write.js'
+import { checkIndex } from '../health/index-checks.js'
 import { createMemory, deleteMemory, readMemory, renameMemory, updateMemory } from './memory-files.js'
 
 const fields = {
@@ -104,6 +105,46 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     expect(existsSync(rec.path)).toBe(false)
     expect(index(dir)).toBe('')
   })
+
+  it.each([
+    ['a ./ path', '- [Mine](./my notes.md) — mine', 'my notes.md', '- [Mine](<renamed file.md>) — mine'],
+    ['angle brackets', '- [Mine](<my notes.md>) — mine', 'my notes.md', '- [Mine](<renamed file.md>) — mine'],
+    [
+      'percent-encoding',
+      '- [Mine](my%20notes.md) — mine',
+      'my notes.md',
+      '- [Mine](<renamed file.md>) — mine',
+    ],
+    [
+      'a link title',
+      '- [Mine](notes.md "tip") — mine',
+      'notes.md',
+      '- [Mine](<renamed file.md> "tip") — mine',
+    ],
+    ['a star bullet', '* [Mine](notes.md): mine', 'notes.md', '* [Mine](<renamed file.md>): mine'],
+    ['a reference definition', '[mine]: notes.md', 'notes.md', '[mine]: <renamed file.md>'],
+  ])(
+    'a pointer someone wrote with %s stays theirs: kept on update, retargeted on rename, removed on delete, seen by Health',
+    async (_how, line, rel, renamedLine) => {
+      const dir = tempDir()
+      const own = `# Index\n${line}\n- [Other](other.md) — o\n`
+      // Its line is not the one Memdir would generate (that one may be regenerated).
+      writeFile(join(dir, rel), '---\nname: Mine\ndescription: what it holds\ntype: user\n---\n\nbody\n')
+      writeFile(join(dir, 'other.md'), '---\nname: Other\ndescription: o\ntype: user\n---\n\no\n')
+      writeFile(join(dir, 'MEMORY.md'), own)
+      const files = [rel, 'other.md']
+      expect(checkIndex('MEMORY.md', own, files)).toEqual([])
+      const rec = await readMemory(dir, rel)
+      const up = await updateMemory(dir, rel, { ...fields, name: 'Mine v2' }, rec.hash)
+      expect(index(dir)).toBe(own) // no second pointer appended under theirs
+      const moved = await renameMemory(dir, rel, 'renamed file.md')
+      expect(index(dir)).toBe(`# Index\n${renamedLine}\n- [Other](other.md) — o\n`) // only the target changed
+      expect(checkIndex('MEMORY.md', index(dir), ['renamed file.md', 'other.md'])).toEqual([])
+      await deleteMemory(dir, moved.relPath, (await readMemory(dir, moved.relPath)).hash)
+      expect(index(dir)).toBe('# Index\n- [Other](other.md) — o\n')
+      expect(up.relPath).toBe(rel)
+    },
+  )
 
   it.each(['../outside.md', '/etc/x.md', 'a/../../b.md', 'MEMORY.md', 'notes.txt', 'x\0.md', '%2e%2e/x.md'])(
     'rejects the name %s',

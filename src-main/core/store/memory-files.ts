@@ -106,7 +106,6 @@ function validateFields(fields: MemoryFields): void {
   checkMemoryTitle(fields)
 }
 
-
 /**
  * Reads a memory, following symlinks as Claude Code does (a memory it recalls can always be
  * opened); one a link keeps outside the memory dir carries `linkedTo` and is never written.

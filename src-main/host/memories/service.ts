@@ -48,11 +48,7 @@ export function newMemoryPath(
   format: MemoryFormat,
 ): string {
   const given = fileName?.trim()
-  const file = given
-    ? given.endsWith('.md')
-      ? given
-      : `${given}.md`
-    : `${memoryFileSlug(name, format)}.md`
+  const file = given ? (given.endsWith('.md') ? given : `${given}.md`) : `${memoryFileSlug(name, format)}.md`
   if (scope !== 'team' || file.startsWith(`${TEAM_DIRNAME}/`)) return file
   return `${TEAM_DIRNAME}/${file}`
 }

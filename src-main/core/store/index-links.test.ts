@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest'
+import { indexLinksIn, linkDestination, linksTo } from './index-links.js'
+
+const targets = (line: string) => indexLinksIn(line).map((l) => l.decoded)
+
+describe('the links of a MEMORY.md line, however they are written', () => {
+  it.each([
+    ['- [T](file.md) — hook', 'file.md'],
+    ['- [T](./file.md)', 'file.md'],
+    ['- [T](<my file.md>) — angle brackets', 'my file.md'],
+    ['- [T](my%20file.md)', 'my file.md'],
+    ['- [T](file.md "a tooltip") — with a title', 'file.md'],
+    ["- [T](file.md 'single')", 'file.md'],
+    ['* [T]( file.md ) star bullet, spaces inside', 'file.md'],
+    ['- [T](my file.md) — an older bare name with a space', 'my file.md'],
+    ['[ref]: file.md', 'file.md'],
+    ['[ref]: <my file.md> "title"', 'my file.md'],
+    ['- [T](team%2Fx.md)', 'team%2Fx.md'],
+    ['- [T](100%.md) — a literal percent', '100%.md'],
+    ['- [日本](日本語のメモ.md)', '日本語のメモ.md'],
+  ])('%s → %s', (line, target) => {
+    expect(targets(line)).toEqual([target])
+  })
+
+  it('finds every link of a line, and none that is no memory file', () => {
+    expect(
+      targets('See [a](a.md) and [b](<b c.md>), not [site](https://x.dev/a.md) or [abs](/etc/x.md)'),
+    ).toEqual(['a.md', 'b c.md'])
+    expect(targets('- [T](notes.txt) and [T](https://example.com)')).toEqual([])
+    expect(targets('- plain text mentioning file.md')).toEqual([])
+  })
+
+  it('matches a pointer by the name as written or as decoded', () => {
+    const [pct] = indexLinksIn('- [T](a%20b.md)')
+    expect(linksTo(pct!, 'a b.md')).toBe(true)
+    expect(linksTo(pct!, 'a%20b.md')).toBe(true) // a file literally named so
+    expect(linksTo(pct!, 'a.md')).toBe(false)
+  })
+
+  it('knows where the destination stands, brackets included, so a rename replaces only it', () => {
+    const line = '- [T](<my file.md> "tip") — hook'
+    const [l] = indexLinksIn(line)
+    expect(line.slice(l!.start, l!.end)).toBe('<my file.md>')
+    expect(line.slice(l!.after)).toBe(' — hook')
+  })
+
+  it('writes a destination CommonMark reads back: <…> around a space or parenthesis', () => {
+    expect(linkDestination('file.md')).toBe('file.md')
+    expect(linkDestination('my file.md')).toBe('<my file.md>')
+    expect(linkDestination('a (draft).md')).toBe('<a (draft).md>')
+    for (const name of ['file.md', 'my file.md', 'a (draft).md'])
+      expect(targets(`- [T](${linkDestination(name)}) — hook`)).toEqual([name])
+  })
+})
