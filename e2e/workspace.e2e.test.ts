@@ -195,6 +195,27 @@ describe('memory workspace in the browser', () => {
     }
   })
 
+  it('shows all of an over-long index line (a pasted URL, no spaces): it wraps, nothing is cut off', async () => {
+    const url = `https://wiki.example.com/${'Runbook'.repeat(70)}`
+    const app = await openApp(browser(), {}, (sb) => {
+      writeFile(join(getAutoMemPath(sb.ctx()), 'MEMORY.md'), `- [Runbook](runbook.md) — ${url}\n`)
+    })
+    const { page } = app
+    try {
+      await page.getByRole('button', { name: 'MEMORY.md' }).click()
+      const line = page.getByRole('list', { name: 'MEMORY.md lines' }).locator('li .mono').first()
+      await line.waitFor()
+      expect(await line.innerText()).toContain('RunbookRunbook')
+      const fits = await line.evaluate((el) => {
+        const list = el.closest('ol')!.getBoundingClientRect()
+        return el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= list.right
+      })
+      expect(fits).toBe(true)
+    } finally {
+      await app.close()
+    }
+  })
+
   it('meters a 250-line MEMORY.md against 200 lines / 25,000 characters and marks the cut lines', async () => {
     const app = await openApp(browser(), {}, (sb) => {
       const lines = Array.from(
