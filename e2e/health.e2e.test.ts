@@ -155,6 +155,31 @@ describe('Health view', () => {
     }
   })
 
+  it('shows a finding about a memory with a 190-character file name whole, inside its row', async () => {
+    const file = `${'y'.repeat(190)}.md`
+    const app = await openApp(browser(), {}, (sb) => {
+      writeFile(
+        join(getAutoMemPath(sb.ctx()), file),
+        memory('Long', 'a memory with a long file name', 'body'),
+      )
+    })
+    const { page } = app
+    try {
+      await nav(page, 'Health')
+      const row = page.getByRole('region', { name: 'Findings' }).locator('article[data-kind="unindexed"]')
+      const link = row.getByRole('button', { name: file })
+      await link.waitFor()
+      const inside = await link.evaluate((el) => {
+        const box = el.closest('article')!.getBoundingClientRect()
+        const r = el.getBoundingClientRect()
+        return el.scrollWidth <= el.clientWidth && r.right <= box.right && r.right <= window.innerWidth
+      })
+      expect(inside).toBe(true)
+    } finally {
+      await app.close()
+    }
+  })
+
   it("shows a memory's problems above its fields: broken YAML with its line, a secret with its rule, a moved path with its new name", async () => {
     const app = await openApp(browser(), {}, (sb) => {
       const r = gitRepo(sb.project)
