@@ -94,14 +94,20 @@ describe('team memory sync, two clients and the real server', () => {
     expect(readFileSync(join(a.deps.teamDir, 'from-b.md'), 'utf8')).toBe('B\n')
   })
 
-  it('skips and reports a 260 KB file and a file holding an sk-ant key, which is never sent', async () => {
+  it('skips and reports a 260 KB file, a file holding an sk-ant key and one holding a NUL, none of which is sent', async () => {
     const { server, a } = await twoClients()
+    writeFile(join(a.deps.teamDir, 'binary.md'), 'head\n\u0000\u0001tail')
     writeFile(join(a.deps.teamDir, 'huge.md'), 'x'.repeat(260_000))
     writeFile(join(a.deps.teamDir, 'creds.md'), `deploy with ANTHROPIC_API_KEY=${ANTHROPIC_KEY}\n`)
     writeFile(join(a.deps.teamDir, 'ok.md'), 'fine\n')
     const r = await pushTeamMemory(a.deps)
     expect(r.pushed).toEqual(['ok.md'])
     expect(r.skipped).toEqual([
+      {
+        key: 'binary.md',
+        kind: 'not_text',
+        reason: 'not uploaded: it holds a NUL character (line 2): a memory is text',
+      },
       {
         key: 'creds.md',
         kind: 'secret',
@@ -111,24 +117,13 @@ describe('team memory sync, two clients and the real server', () => {
     ])
     expect(JSON.stringify(r.skipped)).not.toContain('sk-ant')
     expect(JSON.stringify(a.puts)).not.toContain('sk-ant')
+    expect(JSON.stringify(a.puts)).not.toContain('binary.md')
     expect([...(await server.store.getRepo(REPO))!.entries.keys()]).toEqual(['ok.md'])
   })
 
-  it('a file holding a NUL is not pushed (not text), and one on the server (an older server let it in) is not written', async () => {
-    const { server, a, b } = await twoClients()
-    writeFile(join(a.deps.teamDir, 'binary.md'), 'head\n\u0000\u0001tail')
-    writeFile(join(a.deps.teamDir, 'ok.md'), 'fine\n')
-    const pushed = await pushTeamMemory(a.deps)
-    expect(pushed.pushed).toEqual(['ok.md'])
-    expect(pushed.skipped).toEqual([
-      {
-        key: 'binary.md',
-        kind: 'not_text',
-        reason: 'not uploaded: it holds a NUL character (line 2): a memory is text',
-      },
-    ])
-    expect(JSON.stringify(a.puts)).not.toContain('binary.md')
-    await server.store.upsert(REPO, { 'old.md': 'x\u0000y' }, undefined, 100)
+  it('an entry holding a NUL on the server (an older server let it in) is reported and not written', async () => {
+    const { server, b } = await twoClients()
+    await server.store.upsert(REPO, { 'ok.md': 'fine\n', 'old.md': 'x\u0000y' }, undefined, 100)
     const pulled = await pullTeamMemory(b.deps)
     expect(pulled.pulled).toEqual(['ok.md'])
     expect(pulled.skipped).toEqual([
