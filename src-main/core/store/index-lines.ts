@@ -1,7 +1,7 @@
 import { memoryNameProblem } from '../../../src-shared/memory-names.js'
 import { MemdirError } from '../../../src-shared/errors.js'
 import { kebabSlug } from './frontmatter.js'
-import { indexLinksIn, linkDestination, linksTo } from './index-links.js'
+import { type IndexLink, indexLinksIn, linkDestination, linksTo } from './index-links.js'
 
 /** MEMORY.md pointer lines: `- [Title](file.md) — one-line hook` (SPEC §10). */
 
@@ -117,6 +117,29 @@ export function replaceIndexLine(content: string, pointer: string, line: string)
   return joinLines(lines)
 }
 
+/**
+ * The index without its pointers to `relPath`: a line that points only there goes; a line that
+ * also points at other memories (someone's prose: "see [a](a.md) and [b](b.md)") stays, with only
+ * the links to `relPath` turned into their plain text, so the other pointers are not lost with it.
+ */
 export function removeIndexLine(content: string, relPath: string): string {
-  return joinLines(splitLines(content).filter((l) => !pointsAt(l, relPath)))
+  const kept: string[] = []
+  for (const line of splitLines(content)) {
+    const links = indexLinksIn(line)
+    const gone = links.filter((l) => linksTo(l, relPath))
+    if (!gone.length) kept.push(line)
+    else if (gone.length < links.length) kept.push(unlinked(line, gone))
+  }
+  return joinLines(kept)
+}
+
+/** `line` with each of `links` (inline ones) replaced by its link text. */
+function unlinked(line: string, links: readonly IndexLink[]): string {
+  let out = line
+  for (const l of [...links].reverse()) {
+    const open = out.lastIndexOf('[', l.from)
+    if (open < 0) continue
+    out = out.slice(0, open) + out.slice(open + 1, l.from) + out.slice(l.after)
+  }
+  return out
 }

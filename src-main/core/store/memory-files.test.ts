@@ -146,6 +146,17 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     },
   )
 
+  it("deleting a memory that someone's prose line also names keeps the line and its other pointers", async () => {
+    const dir = tempDir()
+    const rec = await createMemory(dir, fields)
+    writeFile(join(dir, 'other.md'), '---\nname: Other\ndescription: o\ntype: user\n---\n\no\n')
+    const prose = `Before a release see [the policy](${rec.relPath}) and [the other one](other.md "tip").`
+    writeFile(join(dir, 'MEMORY.md'), `${index(dir)}${prose}\n`)
+    await deleteMemory(dir, rec.relPath, rec.hash)
+    // Its own pointer line goes; the prose keeps its words and its link to other.md.
+    expect(index(dir)).toBe('Before a release see the policy and [the other one](other.md "tip").\n')
+  })
+
   it.each(['../outside.md', '/etc/x.md', 'a/../../b.md', 'MEMORY.md', 'notes.txt', 'x\0.md', '%2e%2e/x.md'])(
     'rejects the name %s',
     async (rel) => {
