@@ -51,4 +51,16 @@ describe('the links of a MEMORY.md line, however they are written', () => {
     for (const name of ['file.md', 'my file.md', 'a (draft).md'])
       expect(targets(`- [T](${linkDestination(name)}) — hook`)).toEqual([name])
   })
+
+  it('reads a line built to make a regular expression backtrack without stalling (each took minutes once)', () => {
+    const lines = [
+      '- [x](a' + ' '.repeat(200_000) + 'b',
+      '- [x](' + 'ab '.repeat(70_000),
+      '- [x](a ' + '"'.repeat(200_000),
+      '](a'.repeat(70_000),
+    ]
+    const started = performance.now()
+    for (const line of lines) expect(indexLinksIn(line)).toEqual([])
+    expect(performance.now() - started).toBeLessThan(2_000)
+  })
 })

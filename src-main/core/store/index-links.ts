@@ -6,8 +6,13 @@
  * sees (a missed line meant a second pointer appended under the user's own).
  */
 
-/** `](` destination, optional title, `)`: the destination in `<…>` or bare (spaces tolerated). */
-const INLINE = /\]\(\s*(?:<([^<>\n]+)>|([^()<>\n]+?))\s*(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\))?\s*\)/dg
+/**
+ * `](` destination, optional title, `)`: the destination in `<…>` or bare — words, with the spaces
+ * between them tolerated (older lines). Written so no part can match what its neighbour matches:
+ * with two adjacent `\s*` a line of many spaces took quadratic time.
+ */
+const INLINE =
+  /\]\(\s*(?:<([^<>\n]+)>|([^\s()<>]+(?:[ \t]+[^\s()<>"']+)*))(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?\s*\)/dg
 /** `[label]: destination` at the start of a line. */
 const REFERENCE = /^ {0,3}\[[^\]\n]+\]:[ \t]*(?:<([^<>\n]+)>|(\S+))/d
 
