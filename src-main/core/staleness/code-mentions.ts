@@ -55,7 +55,8 @@ const BUILTIN_NPM = new Set([
 export function findCodeMentions(body: string): CodeMentions {
   const paths = new Set<string>()
   // URLs and home paths are never repository paths.
-  const text = body.replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, ' ').replace(/(?:^|\s)~\/\S*/g, ' ')
+  // A scheme is short: unbounded, `a.a.a.…` without `://` was scanned to its end from every dot.
+  const text = body.replace(/\b[a-z][\w+.-]{0,31}:\/\/\S+/gi, ' ').replace(/(?:^|\s)~\/\S*/g, ' ')
   for (const m of text.matchAll(PATH_TOKEN)) {
     const p = cleanPath(m[1]!)
     if (p) paths.add(p)

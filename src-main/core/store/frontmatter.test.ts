@@ -183,4 +183,18 @@ describe('frontmatterProblem', () => {
     expect(frontmatterProblem('---\nname: ok\ntype: user\n---\n')).toBeUndefined()
     expect(frontmatterProblem('no block at all\n')).toBeUndefined()
   })
+
+  it('says a frontmatter block over 16 KB is not read, and reads lines built to backtrack without stalling', () => {
+    const huge = `---\nname: a\ndescription: "${'"'.repeat(300_000)}\n---\n\nbody\n`
+    expect(frontmatterProblem(huge)).toEqual({
+      message: 'the frontmatter is 300,023 characters long; at most 16,384 are read',
+      line: 2,
+    })
+    expect(parseMemoryFile(huge).name).toBeUndefined()
+    const started = performance.now()
+    // Each took seconds to minutes once: many spaces before a stray \r, or before a late '#'.
+    for (const line of [`name:${' '.repeat(200_000)}\rx`, `name: a${' '.repeat(200_000)}b#c`])
+      parseMemoryFile(`---\n${line}\ndescription: d\n---\n\nbody\n`)
+    expect(performance.now() - started).toBeLessThan(2_000)
+  })
 })

@@ -77,7 +77,9 @@ export function splitFrontmatter(
 
 // A frontmatter line read without a YAML parser: `key: plain value` that YAML's core schema would
 // also read as that string (no quotes, flow/anchor/tag/block indicators, numbers, null or booleans).
-const SIMPLE_LINE = /^( *)([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*))?$/
+// The value starts with what the spaces before it cannot match: with `[ \t]+(.*)` a line of many
+// spaces and a stray \r took quadratic time to refuse (a teammate's file can hold one).
+const SIMPLE_LINE = /^( *)([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+([^ \t\r\u2028\u2029].*)?)?$/
 const INDICATOR_START = /^(?:["'[\]{}&*!|>%@`#]|-\s|\?\s)/
 const YAML_WORDS = new Set(['~', 'null', 'true', 'false'])
 // YAML 1.2 core schema numbers; a value that merely starts with a digit ("2026-03-05", "3 tips") is a string.
@@ -123,7 +125,7 @@ export function parseSimpleFrontmatter(yaml: string): Record<string, unknown> | 
     const indent = m[1]!.length
     const value = m[3] ?? ''
     if (value.includes('#')) comment = true
-    const raw = (value.includes('#') ? value.replace(/\s+#.*$/, '') : value).trim()
+    const raw = (value.includes('#') ? value.replace(/[ \t]#[\s\S]*$/, '') : value).trim()
     if (indent > 0) {
       if (
         !nested ||
@@ -160,9 +162,9 @@ function quoteValues(yaml: string): string {
   return yaml
     .split('\n')
     .map((line) => {
-      const m = /^(\s*(?:- )?[^\s:#'"][^:]*?:[ \t]+)(.*?)(\r?)$/.exec(line)
+      const m = /^(\s*(?:- )?[^\s:#'"][^:]*?:[ \t]+)([^ \t\r][^\r]*?)?(\r?)$/.exec(line)
       if (!m) return line
-      const value = m[2]!.trim()
+      const value = (m[2] ?? '').trim()
       if (value === '' || /^["'|>]/.test(value)) return line
       return `${m[1]}${JSON.stringify(value)}${m[3]}`
     })
@@ -175,7 +177,15 @@ const indentTabsAsSpaces = (yaml: string) => yaml.replace(/^\t+/gm, (tabs) => ' 
 // YAML 1.2 core schema: dates stay strings ("2026-03-05"), yes/no stay words.
 const YAML_OPTIONS = { schema: 'core', uniqueKeys: false, prettyErrors: false } as const
 
+/**
+ * The most frontmatter handed to the YAML parser. A memory's is a few lines; past this it is not
+ * read (the file is listed without its header): a parser that builds one error per bad token took
+ * seconds over a 300 KB block of quotes, in every scan, Health check and `memdir doctor`.
+ */
+export const MAX_FRONTMATTER_CHARS = 16 * 1024
+
 function yamlMapping(yaml: string): Record<string, unknown> | undefined {
+  if (yaml.length > MAX_FRONTMATTER_CHARS) return undefined
   try {
     const v = yamlLibrary().parse(yaml, YAML_OPTIONS) as unknown
     return isRecord(v) ? v : v == null ? {} : undefined
@@ -213,6 +223,11 @@ export function frontmatterProblem(text: string): { message: string; line: numbe
   const block = splitFrontmatter(text)
   if (!block || parseFrontmatterData(text)) return undefined
   const firstLine = text.slice(0, block.yamlStart).split('\n').length
+  if (block.yaml.length > MAX_FRONTMATTER_CHARS)
+    return {
+      message: `the frontmatter is ${block.yaml.length.toLocaleString('en-US')} characters long; at most ${MAX_FRONTMATTER_CHARS.toLocaleString('en-US')} are read`,
+      line: firstLine,
+    }
   try {
     yamlLibrary().parse(block.yaml, YAML_OPTIONS)
   } catch (e) {

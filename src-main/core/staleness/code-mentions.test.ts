@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest'
+import { findCodeMentions } from './code-mentions.js'
+
+describe('what a memory says about the code', () => {
+  it('finds path candidates, scripts and symbols, and nothing of a URL or a home path', () => {
+    const m = findCodeMentions(
+      'The DB layer is `src/db.ts` (see apps/web/ and https://github.com/acme/app/blob/main/src/x.ts, ~/notes/a.md). ' +
+        'Run `npm run build` then `make ship`; `createHost()` wires it, n/a.',
+    )
+    expect(m.paths.sort()).toEqual(['apps/web/', 'src/db.ts'])
+    expect(m.commands.map((c) => `${c.tool} ${c.name}`)).toEqual(['npm build', 'make ship'])
+    expect(m.symbols).toEqual(['createHost'])
+  })
+
+  it('reads a body built to make its patterns backtrack without stalling (`a.a.a.…` took seconds)', () => {
+    const started = performance.now()
+    for (const body of ['a.'.repeat(100_000), 'a' + ' '.repeat(200_000) + '://', '`a.'.repeat(50_000)])
+      findCodeMentions(body)
+    expect(performance.now() - started).toBeLessThan(2_000)
+  })
+})
