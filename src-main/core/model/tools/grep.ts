@@ -1,5 +1,6 @@
 import { messageOf, orIfUnreadable } from '../../../../src-shared/errors.js'
 import { readFile, stat } from 'node:fs/promises'
+import { RE2JS } from 're2js'
 import { globFiles } from './glob.js'
 import { type AgentTool, stringArg, ToolInputError, resolvePathArg, inputSchema, params } from './types.js'
 
@@ -9,7 +10,7 @@ const MAX_OUTPUT_LINES = 250
 export const grepTool: AgentTool = {
   name: 'Grep',
   description:
-    'Searches file contents with a JavaScript regular expression. output_mode: "files_with_matches" (default), "content" (matching lines with numbers) or "count". Optional glob filter and "-i" for case-insensitive.',
+    'Searches file contents with a regular expression (RE2 syntax, as ripgrep: no lookaround or backreferences). output_mode: "files_with_matches" (default), "content" (matching lines with numbers) or "count". Optional glob filter and "-i" for case-insensitive.',
   input_schema: inputSchema(
     {
       pattern: params.string(),
@@ -23,11 +24,15 @@ export const grepTool: AgentTool = {
   async run(input, ctx) {
     const pattern = stringArg(input, 'pattern', true)
     const mode = stringArg(input, 'output_mode') ?? 'files_with_matches'
-    let re: RegExp
+    // RE2 matches in time linear in the text, whatever the pattern: a pattern the model wrote (or
+    // a transcript talked it into), such as `(a+)+$`, must not hold the process that runs the agent.
+    let re: RE2JS
     try {
-      re = new RegExp(pattern, input['-i'] === true ? 'i' : '')
+      re = RE2JS.compile(pattern, input['-i'] === true ? RE2JS.CASE_INSENSITIVE : 0)
     } catch (e) {
-      throw new ToolInputError(`invalid regular expression: ${messageOf(e)}`)
+      throw new ToolInputError(
+        `invalid regular expression (RE2 syntax, as ripgrep: no lookaround or backreferences): ${messageOf(e)}`,
+      )
     }
     const where = stringArg(input, 'path')
     const root = resolvePathArg(where, ctx)
@@ -43,7 +48,7 @@ export const grepTool: AgentTool = {
       const text = await orIfUnreadable(readFile(file, 'utf8'), '')
       if (text.includes('\0')) continue
       const lines = text.split('\n')
-      const hits = lines.flatMap((l, i) => (re.test(l) ? [i] : []))
+      const hits = lines.flatMap((l, i) => (re.matcher(l).find() ? [i] : []))
       if (!hits.length) continue
       matchedFiles++
       if (mode === 'files_with_matches') out.push(file)
