@@ -1,5 +1,5 @@
 import { MemdirError, rethrowUnless } from './errors.js'
-import { hasLoneSurrogate } from './team-entry-text.js'
+import { codePoint, loneSurrogate } from './unicode.js'
 
 /**
  * The one rule for the name of a memory file, relative to its memory dir (`testing.md`,
@@ -27,7 +27,6 @@ const WINDOWS_FORBIDDEN = /[<>:"|?*]/
 const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\.|$)/i
 
 const utf8Bytes = (s: string) => new TextEncoder().encode(s).length
-const codePoint = (ch: string) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
 
 export type NameProblem = { code: 'INVALID_NAME' | 'PATH_TOO_LONG'; message: string }
 
@@ -58,7 +57,7 @@ export function memoryNameProblem(name: string): NameProblem | undefined {
     return invalid(
       `${JSON.stringify(name)} contains a control, invisible or bidi character (${codePoint(unsafe[0])})`,
     )
-  if (hasLoneSurrogate(name))
+  if (loneSurrogate(name))
     return invalid(
       `${JSON.stringify(name)} is not well-formed Unicode (a lone surrogate): no file system can hold it`,
     )

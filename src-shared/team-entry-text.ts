@@ -6,10 +6,7 @@
  * 200 for content it did not store).
  */
 
-// A high surrogate not followed by a low one, or a low one not after a high one.
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
-
-const codePoint = (unit: string) => `U+${unit.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`
+import { codePoint, loneSurrogate } from './unicode.js'
 
 /** Why `text` cannot be a team entry's content, or undefined when it can. */
 export function teamEntryTextProblem(text: string): string | undefined {
@@ -18,10 +15,7 @@ export function teamEntryTextProblem(text: string): string | undefined {
     const line = text.slice(0, nul).split('\n').length
     return `holds a NUL character (line ${line}): a memory is text`
   }
-  const lone = LONE_SURROGATE.exec(text)
-  if (lone) return `is not well-formed Unicode (a lone surrogate, ${codePoint(lone[0])})`
+  const lone = loneSurrogate(text)
+  if (lone) return `is not well-formed Unicode (a lone surrogate, ${codePoint(lone)})`
   return undefined
 }
-
-/** Whether `s` has a UTF-16 surrogate without its pair (no file system or UTF-8 store can keep it). */
-export const hasLoneSurrogate = (s: string) => LONE_SURROGATE.test(s)

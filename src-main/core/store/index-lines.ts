@@ -99,13 +99,13 @@ export function upsertIndexLine(
 
 /** The line pointing at `from`, with only its link target changed to `to` (a rename), or undefined. */
 export function retargetedLine(content: string, from: string, to: string): string | undefined {
-  const lines = splitLines(content)
-  const i = findIndexLine(lines, from)
-  if (i < 0) return undefined
-  formatIndexLine('', to, '') // the new target passes the name rule
-  const line = lines[i]!
-  const link = indexLinksIn(line).find((l) => linksTo(l, from))!
-  return line.slice(0, link.start) + linkDestination(to) + line.slice(link.end)
+  for (const line of splitLines(content)) {
+    const link = indexLinksIn(line).find((l) => linksTo(l, from))
+    if (!link) continue
+    formatIndexLine('', to, '') // the new target passes the name rule
+    return line.slice(0, link.start) + linkDestination(to) + line.slice(link.end)
+  }
+  return undefined
 }
 
 /** Puts `line` where the line pointing at `pointer` is, or appends it. */

@@ -72,11 +72,14 @@ export async function readLocalTeamEntries(
         kind: 'too_large',
         reason: `${r.size} bytes is over the ${MAX_TEAM_FILE_BYTES}-byte limit`,
       })
-    } else if (teamEntryTextProblem(r.text)) {
-      skipped.push({ key, kind: 'not_text', reason: `not uploaded: it ${teamEntryTextProblem(r.text)}` })
     } else {
-      const secret = opts.scan === false ? undefined : await scanEntryForSecrets(key, r.text)
-      if (secret) skipped.push(secret)
+      const notText = teamEntryTextProblem(r.text)
+      const skip: SkippedEntry | undefined = notText
+        ? { key, kind: 'not_text', reason: `not uploaded: it ${notText}` }
+        : opts.scan === false
+          ? undefined
+          : await scanEntryForSecrets(key, r.text)
+      if (skip) skipped.push(skip)
       else entries.set(key, r.text)
     }
   }
