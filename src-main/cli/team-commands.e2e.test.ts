@@ -111,6 +111,27 @@ describe('memdir team-server + memdir sync', () => {
     expect(await serving).toBe(0)
   })
 
+  it('memdir sync and secret set refuse a team server URL that would send the token in the clear', async () => {
+    const env = {
+      MEMDIR_TEAM_MEMORY: '1',
+      MEMDIR_TEAM_URL: 'http://team.example:8080',
+      MEMDIR_TEAM_TOKEN: 'tmt_plain',
+      MEMDIR_TEAM_REPO: 'acme/shop',
+    }
+    const a = sandbox(env)
+    writeFile(join(getTeamMemPath(a.ctx()), 'x.md'), 'v1\n')
+    const sync = cliSession(a.env, a.project)
+    expect(await sync.run(['sync'])).toBe(1)
+    expect(sync.io.stderr).toContain(
+      'http://team.example:8080 would send the team token and every team memory unencrypted',
+    )
+    const set = cliSession({ HOME: tempDir() }, '/')
+    expect(
+      await set.run(['secret', 'set', 'team-token', '--url', 'http://team.example', '--repo', 'acme/shop']),
+    ).toBe(2)
+    expect(set.io.stderr).toContain('--url: http://team.example would send')
+  })
+
   it('memdir sync never pulls the server copy over an unpushed local edit; a real conflict keeps the local version in history', async () => {
     const server = await startTeamServer()
     const token = await server.token('acme/shop')

@@ -17,6 +17,7 @@ import {
 import { teamPairKey } from '../../host/settings/project-values.js'
 import { resolveTeamTarget } from '../../host/settings/team-target.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
+import { teamServerUrlProblem } from '../../../src-shared/team-server-url.js'
 
 const KINDS: Record<string, SecretKind> = Object.fromEntries(SECRET_KINDS.map((n) => [SECRET_FLAG[n], n]))
 const USAGE =
@@ -61,6 +62,8 @@ export async function secretCommand(
   opts: { json: boolean; url?: string; repo?: string },
 ): Promise<number> {
   if (action === 'set') {
+    const urlProblem = opts.url === undefined ? undefined : teamServerUrlProblem(opts.url)
+    if (urlProblem) throw new UsageError(`--url: ${urlProblem}`)
     const id = secretIdFor(ctx, secretKind(arg), opts)
     if (!io.stdin) throw new Error('no standard input')
     const value = (await io.stdin()).trim()

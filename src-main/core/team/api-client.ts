@@ -90,10 +90,22 @@ export class TeamApiClient {
         method,
         headers: { authorization: `Bearer ${this.opts.token}`, accept: 'application/json', ...headers },
         body,
+        // A redirect would carry the push's entries to wherever it points (fetch drops only the
+        // token on the way): team memory goes to the server the project names, or nowhere.
+        redirect: 'manual',
       })
     } catch (e) {
       const cause = e instanceof Error && e.cause instanceof Error ? ` (${e.cause.message})` : ''
       throw new TeamApiError(`team server unreachable: ${messageOf(e)}${cause}`, undefined, false)
+    }
+    if (res.status >= 300 && res.status < 400 && res.status !== 304) {
+      await res.body?.cancel()
+      const to = res.headers.get('location')
+      throw new TeamApiError(
+        `team server answered ${res.status}, a redirect${to ? ` to ${to.slice(0, 200)}` : ''}: Memdir sends team memory only to the server URL set for this project, so set it to where the server lives`,
+        res.status,
+        true,
+      )
     }
     return res
   }

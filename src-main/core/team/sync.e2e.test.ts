@@ -1,4 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startTeamServer } from '../../../test/helpers/team-server.js'
@@ -274,6 +276,38 @@ describe('batching and retries', () => {
       Object.keys((JSON.parse(readFileSync(statePath, 'utf8')) as { keys: object }).keys).sort(),
     ).toEqual(['a.md', 'b.md'])
     expect(JSON.parse(readFileSync(statePath, 'utf8'))).not.toHaveProperty('pushing')
+  })
+
+  it('a server that redirects gets a clear error, and nothing reaches where it points', async () => {
+    const elsewhere: string[] = []
+    const other = createServer((req, res) => {
+      elsewhere.push(`${req.method} ${req.url}`)
+      res.end('{}')
+    })
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r))
+    const to = `http://127.0.0.1:${(other.address() as AddressInfo).port}/collect`
+    const redirecting = createServer((_req, res) => {
+      res.writeHead(307, { location: to })
+      res.end()
+    })
+    await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', r))
+    try {
+      const c = client(
+        `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`,
+        'tmt_x',
+        join(tempDir(), 'team'),
+      )
+      writeFile(join(c.deps.teamDir, 'deploy.md'), 'the staging password rotates monthly')
+      const err = await pushTeamMemory(c.deps).catch((e) => e)
+      expect(err).toBeInstanceOf(TeamApiError)
+      expect(err).toMatchObject({ status: 307, permanent: true })
+      expect(err.message).toContain(`a redirect to ${to}`)
+      expect(await pullTeamMemory(c.deps).catch((e) => e)).toMatchObject({ status: 307, permanent: true })
+      expect(elsewhere).toEqual([])
+    } finally {
+      redirecting.close()
+      other.close()
+    }
   })
 
   it('a wrong token is a permanent error', async () => {

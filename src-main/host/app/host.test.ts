@@ -52,6 +52,13 @@ describe('host router', () => {
         ok: false,
         error: { code: 'BAD_REQUEST', message: expect.stringContaining('server and a repo') },
       })
+      // Plain http to another machine would carry the token and every team memory unencrypted.
+      expect(
+        await host.call('settings/set', { teamUrl: 'http://team.example', teamRepo: 'acme/shop' }),
+      ).toMatchObject({
+        ok: false,
+        error: { code: 'BAD_REQUEST', message: expect.stringContaining('use https://') },
+      })
       expect(
         await host.call('settings/set', {
           teamUrl: 'https://team.example',

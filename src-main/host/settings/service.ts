@@ -1,4 +1,5 @@
-import { MemdirError, rethrowUnless } from '../../../src-shared/errors.js'
+import { MemdirError } from '../../../src-shared/errors.js'
+import { teamServerUrlProblem } from '../../../src-shared/team-server-url.js'
 import type { AppSettings } from '../../../src-shared/settings.js'
 import type { SettingsInput } from '../../../src-shared/contract.js'
 import type { ClientMemoryView, SettingsView } from '../../../src-shared/types.js'
@@ -127,14 +128,8 @@ export function createSettingsService(deps: SettingsDeps) {
   }
 
   function checkInput(input: SettingsInput): void {
-    if (input.teamUrl) {
-      try {
-        new URL(input.teamUrl)
-      } catch (e) {
-        rethrowUnless(e instanceof TypeError, e)
-        throw new MemdirError('BAD_REQUEST', `teamUrl: not a URL: ${input.teamUrl}`)
-      }
-    }
+    const urlProblem = input.teamUrl ? teamServerUrlProblem(input.teamUrl) : undefined
+    if (urlProblem) throw new MemdirError('BAD_REQUEST', `teamUrl: ${urlProblem}`)
     if (input.teamRepo && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(input.teamRepo.trim()))
       throw new MemdirError('BAD_REQUEST', `teamRepo: write it as owner/name, not ${input.teamRepo}`)
   }

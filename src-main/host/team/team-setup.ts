@@ -16,6 +16,7 @@ import { teamTokenId } from '../settings/secrets.js'
 import { resolveTeamTarget } from '../settings/team-target.js'
 import { normalizeServerUrl } from '../settings/project-values.js'
 import { scannerFor } from '../../core/store/scan-worker-client.js'
+import { teamServerUrlProblem } from '../../../src-shared/team-server-url.js'
 
 export type TeamSetup =
   | { ok: true; deps: SyncDeps; url: string; repo: string }
@@ -57,6 +58,8 @@ export function resolveTeamSetup(ctx: ProjectContext, history?: TeamHistory): Te
   const missing = (reason: string): TeamSetup => ({ ok: false, state: 'not-configured', reason })
   if (!target.url)
     return missing('no team server configured for this project (Team sync page, or MEMDIR_TEAM_URL)')
+  const urlProblem = teamServerUrlProblem(target.url)
+  if (urlProblem) return missing(`the team server URL is refused: ${urlProblem}`)
   if (!target.repo)
     return missing(
       'cannot tell the repo: no git origin remote (set it on the Team sync page, or MEMDIR_TEAM_REPO)',
