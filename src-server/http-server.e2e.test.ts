@@ -138,6 +138,34 @@ describe.each(backends)('team server ($name)', ({ databaseUrl }) => {
     },
   )
 
+  it('refuses a team index linking out of team/ (422 naming key and line), and takes one that links inside', async () => {
+    const s = await startTeamServer({ databaseUrl })
+    const r = repo()
+    const t = await s.token(r)
+    const inside = '- [Deploy](deploy.md) — staging first\n- [Docs](https://wiki.example.com/a.md)\n'
+    expect((await call(s.url, t, 'PUT', r, { body: { entries: { 'MEMORY.md': inside } } })).status).toBe(200)
+    for (const link of [
+      '../../../.ssh/id_rsa.md',
+      '/etc/passwd',
+      '%2e%2e/user_prefs.md',
+      'file:///etc/shadow',
+    ]) {
+      const res = await call(s.url, t, 'PUT', r, {
+        body: { entries: { 'MEMORY.md': `${inside}- [Setup](${link}) — read this first\n` } },
+      })
+      expect(res.status, link).toBe(422)
+      expect(res.body.error.message).toContain(
+        `MEMORY.md is the team index, and its line 3 links to ${JSON.stringify(link)}, outside team/`,
+      )
+      expect(res.body.error.details).toEqual({ error_code: 'team_memory_link_outside', key: 'MEMORY.md' })
+    }
+    // The same link in another memory is prose, not the index every teammate's agent loads.
+    expect(
+      (await call(s.url, t, 'PUT', r, { body: { entries: { 'notes.md': '[x](../../x.md)' } } })).status,
+    ).toBe(200)
+    expect((await call(s.url, t, 'GET', r)).body.content.entries['MEMORY.md']).toBe(inside)
+  })
+
   it('stays up under malformed queries, headers and bodies', async () => {
     const s = await startTeamServer({ databaseUrl })
     const r = repo()

@@ -6,7 +6,7 @@ import { messageOf, rethrowUnless } from '../src-shared/errors.js'
 import { memoryNameProblem } from '../src-shared/memory-names.js'
 import { check } from '../src-shared/schema-common.js'
 import { describeFindings, scanForSecrets } from '../src-shared/secret-scan.js'
-import { teamEntryTextProblem } from '../src-shared/team-entry-text.js'
+import { teamEntryProblem } from '../src-shared/team-entry-text.js'
 import {
   MAX_TEAM_FILE_BYTES,
   TEAM_ERROR_CODES,
@@ -106,10 +106,13 @@ function validEntries(body: unknown): Map<string, string> {
       throw new HttpError(413, `${key} is ${bytes} bytes; an entry may have at most ${MAX_TEAM_FILE_BYTES}`, {
         details: { error_code: TEAM_ERROR_CODES.entryTooLarge, key, max_bytes: MAX_TEAM_FILE_BYTES },
       })
-    const notText = teamEntryTextProblem(text)
-    if (notText)
-      throw new HttpError(422, `${key} ${notText}; it is not stored`, {
-        details: { error_code: TEAM_ERROR_CODES.notText, key },
+    const refused = teamEntryProblem(key, text)
+    if (refused)
+      throw new HttpError(422, `${key} ${refused.message}; it is not stored`, {
+        details: {
+          error_code: refused.kind === 'not_text' ? TEAM_ERROR_CODES.notText : TEAM_ERROR_CODES.linkOutside,
+          key,
+        },
       })
     out.set(key, text)
   }

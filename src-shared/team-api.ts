@@ -14,6 +14,7 @@ export const TEAM_ERROR_CODES = {
   secret: 'team_memory_secret',
   entryTooLarge: 'team_memory_entry_too_large',
   notText: 'team_memory_not_text',
+  linkOutside: 'team_memory_link_outside',
   noSuchKey: 'team_memory_no_such_key',
 } as const
 

@@ -2,6 +2,7 @@
 
 export type FindingKind =
   | 'dead-pointer'
+  | 'link-outside'
   | 'unindexed'
   | 'index-cut'
   | 'long-index-line'
@@ -42,6 +43,7 @@ export interface Finding {
 
 export const SEVERITY_OF: Record<FindingKind, Severity> = {
   'dead-pointer': 'error',
+  'link-outside': 'error',
   'index-cut': 'error',
   'invalid-frontmatter': 'error',
   'path-gone': 'warning',

@@ -153,6 +153,38 @@ describe('index, duplicates and frontmatter', () => {
     expect(report.errors).toBe(2)
   })
 
+  it('reports each index link that leads out of its dir, however it is spelled, once and not as a dead pointer', async () => {
+    const dir = tempDir()
+    writeFile(join(dir, 'a.md'), mem('A', 'first', 'x'))
+    writeFile(join(dir, 'team', 'c.md'), mem('C', 'team one', 'z'))
+    writeFile(
+      join(dir, 'MEMORY.md'),
+      '- [A](a.md) — first\n- [Keys](../../../.ssh/id_rsa.md) and [C](team/c.md)\n- [Rc](/home/me/.bashrc)\n',
+    )
+    writeFile(join(dir, 'team', 'MEMORY.md'), '- [C](c.md) — team\n- [A](%2e%2e/a.md) — a private one\n')
+    const report = await new HealthChecker({ memoryDir: dir }).check()
+    expect(kinds(report)).toEqual([
+      'link-outside MEMORY.md',
+      'link-outside MEMORY.md',
+      'link-outside team/MEMORY.md',
+    ])
+    expect(report.findings.map((f) => [f.message, f.evidence])).toEqual([
+      [
+        'Links to ../../../.ssh/id_rsa.md, outside the memory dir: an agent that loads this index is sent to a file that is not memory',
+        ['line 2: - [Keys](../../../.ssh/id_rsa.md) and [C](team/c.md)'],
+      ],
+      [
+        'Links to /home/me/.bashrc, outside the memory dir: an agent that loads this index is sent to a file that is not memory',
+        ['line 3: - [Rc](/home/me/.bashrc)'],
+      ],
+      [
+        'Links to %2e%2e/a.md, outside team/: an agent that loads this index is sent to a file that is not memory',
+        ['line 2: - [A](%2e%2e/a.md) — a private one'],
+      ],
+    ])
+    expect(report.errors).toBe(3)
+  })
+
   it('reports index lines past the 200-line limit as cut', async () => {
     const dir = tempDir()
     const lines = Array.from({ length: 230 }, (_, i) => `- [M${i}](m${i}.md) — memory ${i}`)

@@ -1,6 +1,7 @@
 import { posix } from 'node:path'
 import { MAX_INDEX_LINE_CHARS } from '../store/index-lines.js'
-import { indexLinksIn } from '../store/index-links.js'
+import { indexLinksIn, linksLeavingIndex } from '../../../src-shared/index-links.js'
+import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { indexLocationFor } from '../store/memory-files.js'
 import { truncateEntrypointContent } from '../store/truncate.js'
 import { finding, type Finding } from './findings.js'
@@ -13,17 +14,20 @@ import { finding, type Finding } from './findings.js'
 export function pointersOf(
   indexRel: string,
   content: string,
-): { target: string; also: string; line: number; text: string }[] {
+): { target: string; also: string; raw: string; line: number; text: string }[] {
   const base = posix.dirname(indexRel) === '.' ? '' : posix.dirname(indexRel) + '/'
   return content.split(/\r?\n/).flatMap((text, i) =>
     indexLinksIn(text).map((l) => ({
       target: posix.normalize(base + l.decoded),
       also: posix.normalize(base + l.raw),
+      raw: l.raw,
       line: i + 1,
       text,
     })),
   )
 }
+
+const lineAt = (content: string, line: number) => content.split(/\r?\n/)[line - 1] ?? ''
 
 /**
  * One index (MEMORY.md or team/MEMORY.md) against the files it indexes: pointers to missing
@@ -34,8 +38,22 @@ export function checkIndex(indexRel: string, content: string | null, files: read
   const mine = files.filter((f) => indexLocationFor(f).indexRel === indexRel)
   const pointers = content === null ? [] : pointersOf(indexRel, content)
   const present = new Set(files)
+  const outside = content === null ? [] : linksLeavingIndex(content)
+  const where = indexRel === ENTRYPOINT_NAME ? 'the memory dir' : `${posix.dirname(indexRel)}/`
+  for (const l of outside)
+    out.push(
+      finding(
+        'link-outside',
+        indexRel,
+        `Links to ${l.destination}, outside ${where}: an agent that loads this index is sent to a file that is not memory`,
+        [`line ${l.line}: ${lineAt(content!, l.line).trim()}`],
+        [],
+        { subject: l.destination },
+      ),
+    )
+  const leaving = new Set(outside.map((l) => `${l.line}|${l.destination}`))
   for (const p of pointers)
-    if (!present.has(p.target) && !present.has(p.also))
+    if (!present.has(p.target) && !present.has(p.also) && !leaving.has(`${p.line}|${p.raw}`))
       out.push(
         finding(
           'dead-pointer',

@@ -12,6 +12,7 @@ import { editTool } from './tools/edit.js'
 import { MEMORY_AGENT_TOOLS, toAnthropicTool } from './tools/index.js'
 import { ToolInputError } from './tools/types.js'
 import { writeTool } from './tools/write.js'
+import { createOverlayTools } from '../review/overlay-tools.js'
 
 const allow = async () => ({ behavior: 'allow' as const })
 
@@ -235,5 +236,63 @@ describe('createAutoMemCanUseTool', () => {
       ctx,
     )
     expect(readFileSync(join(dir, 'mine.md'), 'utf8')).toContain('new line')
+  })
+
+  it('an agent never adds a link out of the memory dir to an index, in any review mode; a link the user had stays', async () => {
+    const dir = tempDir()
+    const ctx = { cwd: dir }
+    const index = join(dir, 'MEMORY.md')
+    const teamIndex = join(dir, 'team', 'MEMORY.md')
+    writeFile(
+      index,
+      '- [Testing](testing.md) — real DB\n- [My dotfiles](/home/me/dotfiles.md) — the user wrote this\n',
+    )
+    writeFile(teamIndex, '- [Deploy](deploy.md) — staging first\n')
+    const before = [readFileSync(index, 'utf8'), readFileSync(teamIndex, 'utf8')]
+    const overlay = createOverlayTools(dir, MEMORY_AGENT_TOOLS)
+    const tools = (name: string) => [
+      MEMORY_AGENT_TOOLS.find((t) => t.name === name)!,
+      overlay.tools.find((t) => t.name === name)!,
+    ]
+    for (const [file, link] of [
+      [index, '../../../../.ssh/config.md'],
+      [index, '%2e%2e/%2e%2e/x.md'],
+      [teamIndex, '../../elsewhere.md'],
+      [teamIndex, 'file:///etc/passwd'],
+    ] as const) {
+      for (const write of tools('Write')) {
+        const err = await write
+          .run(
+            { file_path: file, content: `${readFileSync(file, 'utf8')}- [Setup](${link}) — read first\n` },
+            ctx,
+          )
+          .catch((e: unknown) => e)
+        expect(err, `${write.name} ${link}`).toBeInstanceOf(ToolInputError)
+        expect((err as Error).message).toContain(`links to ${JSON.stringify(link)}, outside`)
+      }
+      for (const edit of tools('Edit')) {
+        const err = await edit
+          .run(
+            {
+              file_path: file,
+              old_string: file === index ? 'real DB' : 'staging first',
+              new_string: `see [this](${link})`,
+            },
+            ctx,
+          )
+          .catch((e: unknown) => e)
+        expect(err, `${edit.name} ${link}`).toBeInstanceOf(ToolInputError)
+        expect((err as Error).message).toContain(`links to ${JSON.stringify(link)}, outside`)
+      }
+    }
+    expect([readFileSync(index, 'utf8'), readFileSync(teamIndex, 'utf8')]).toEqual(before)
+    expect(await overlay.changes()).toEqual([])
+    // Editing around the user's own link, and adding pointers inside the dir, go through.
+    await editTool.run(
+      { file_path: index, old_string: 'real DB', new_string: 'real DB, never mocks [see](team/deploy.md)' },
+      ctx,
+    )
+    expect(readFileSync(index, 'utf8')).toContain('/home/me/dotfiles.md')
+    expect(readFileSync(index, 'utf8')).toContain('never mocks')
   })
 })

@@ -3,7 +3,7 @@ import { relative, sep } from 'node:path'
 import { readIfExists } from '../store/atomic-write.js'
 import { editTool } from '../model/tools/edit.js'
 import { readTool } from '../model/tools/read.js'
-import { type AgentTool, refuseNewSecret, stringArg, ToolInputError } from '../model/tools/types.js'
+import { type AgentTool, refuseUnsafeWrite, stringArg, ToolInputError } from '../model/tools/types.js'
 import { writeTool } from '../model/tools/write.js'
 
 export interface ProposedFile {
@@ -42,7 +42,7 @@ export function createOverlayTools(memoryDir: string, base: readonly AgentTool[]
         const path = stringArg(input, 'file_path', true)
         const content = stringArg(input, 'content', true)
         const before = await readIfExists(path)
-        await refuseNewSecret(path, before, content)
+        await refuseUnsafeWrite(path, before, content)
         overlay.set(path, ctx.stamp ? ctx.stamp(path, before, content) : content)
         return { content: `Proposed ${path} (review mode: saved for the user's approval)`, writtenPath: path }
       },
@@ -64,7 +64,7 @@ export function createOverlayTools(memoryDir: string, base: readonly AgentTool[]
             : text.replace(oldString, () => newString)
         // Against what is on disk: a secret split over two proposed edits is still caught.
         const onDisk = await readIfExists(path)
-        await refuseNewSecret(path, onDisk, next)
+        await refuseUnsafeWrite(path, onDisk, next)
         overlay.set(path, ctx.stamp ? ctx.stamp(path, onDisk, next) : next)
         return { content: `Proposed an edit of ${path} (review mode)`, writtenPath: path }
       },

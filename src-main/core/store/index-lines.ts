@@ -1,7 +1,7 @@
 import { memoryNameProblem } from '../../../src-shared/memory-names.js'
 import { MemdirError } from '../../../src-shared/errors.js'
 import { kebabSlug } from './frontmatter.js'
-import { type IndexLink, indexLinksIn, linkDestination, linksTo } from './index-links.js'
+import { type IndexLink, indexLinksIn, linkDestination, linksTo } from '../../../src-shared/index-links.js'
 
 /** MEMORY.md pointer lines: `- [Title](file.md) — one-line hook` (SPEC §10). */
 

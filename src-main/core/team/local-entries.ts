@@ -5,13 +5,14 @@ import { readTextFiles, type Scanner, type TextFileResult } from '../store/scan.
 import { MAX_TEAM_FILE_BYTES } from '../../../src-shared/team-api.js'
 import { memoryNameProblem } from '../../../src-shared/memory-names.js'
 import { describeFindings, scanForSecrets } from '../../../src-shared/secret-scan.js'
-import { teamEntryTextProblem } from '../../../src-shared/team-entry-text.js'
+import { teamEntryProblem } from '../../../src-shared/team-entry-text.js'
 
 export { MAX_TEAM_FILE_BYTES }
 
 export type SkipKind =
   | 'too_large'
   | 'not_text'
+  | 'link_outside'
   | 'secret'
   | 'invalid_key'
   | 'over_entry_limit'
@@ -73,9 +74,9 @@ export async function readLocalTeamEntries(
         reason: `${r.size} bytes is over the ${MAX_TEAM_FILE_BYTES}-byte limit`,
       })
     } else {
-      const notText = teamEntryTextProblem(r.text)
-      const skip: SkippedEntry | undefined = notText
-        ? { key, kind: 'not_text', reason: `not uploaded: it ${notText}` }
+      const refused = teamEntryProblem(key, r.text)
+      const skip: SkippedEntry | undefined = refused
+        ? { key, kind: refused.kind, reason: `not uploaded: it ${refused.message}` }
         : opts.scan === false
           ? undefined
           : await scanEntryForSecrets(key, r.text)

@@ -96,12 +96,13 @@ describe('team memory sync, two clients and the real server', () => {
     expect(readFileSync(join(a.deps.teamDir, 'from-b.md'), 'utf8')).toBe('B\n')
   })
 
-  it('skips and reports a 260 KB file, a file holding an sk-ant key and one holding a NUL, none of which is sent', async () => {
+  it('skips and reports a 260 KB file, a file holding an sk-ant key, one holding a NUL and a team index linking out of team/, none of which is sent', async () => {
     const { server, a } = await twoClients()
     writeFile(join(a.deps.teamDir, 'binary.md'), 'head\n\u0000\u0001tail')
     writeFile(join(a.deps.teamDir, 'huge.md'), 'x'.repeat(260_000))
     writeFile(join(a.deps.teamDir, 'creds.md'), `deploy with ANTHROPIC_API_KEY=${ANTHROPIC_KEY}\n`)
     writeFile(join(a.deps.teamDir, 'ok.md'), 'fine\n')
+    writeFile(join(a.deps.teamDir, 'MEMORY.md'), '- [OK](ok.md)\n- [Keys](../../../.aws/credentials)\n')
     const r = await pushTeamMemory(a.deps)
     expect(r.pushed).toEqual(['ok.md'])
     expect(r.skipped).toEqual([
@@ -116,6 +117,12 @@ describe('team memory sync, two clients and the real server', () => {
         reason: expect.stringContaining('Anthropic API key (anthropic-api-key) on line 1'),
       },
       { key: 'huge.md', kind: 'too_large', reason: '260000 bytes is over the 250000-byte limit' },
+      {
+        key: 'MEMORY.md',
+        kind: 'link_outside',
+        reason:
+          'not uploaded: it is the team index, and its line 2 links to "../../../.aws/credentials", outside team/: an index links memory files and web pages only',
+      },
     ])
     expect(JSON.stringify(r.skipped)).not.toContain('sk-ant')
     expect(JSON.stringify(a.puts)).not.toContain('sk-ant')
@@ -123,12 +130,24 @@ describe('team memory sync, two clients and the real server', () => {
     expect([...(await server.store.getRepo(REPO))!.entries.keys()]).toEqual(['ok.md'])
   })
 
-  it('an entry holding a NUL on the server (an older server let it in) is reported and not written', async () => {
+  it('an entry holding a NUL, or a team index linking out of team/, on the server (an older server let it in) is reported and not written', async () => {
     const { server, b } = await twoClients()
-    await server.store.upsert(REPO, { 'ok.md': 'fine\n', 'old.md': 'x\u0000y' }, undefined, 100)
+    await server.store.upsert(
+      REPO,
+      { 'ok.md': 'fine\n', 'old.md': 'x\u0000y', 'MEMORY.md': '- [Start](/home/me/.bashrc)\n' },
+      undefined,
+      100,
+    )
     const pulled = await pullTeamMemory(b.deps)
     expect(pulled.pulled).toEqual(['ok.md'])
     expect(pulled.skipped).toEqual([
+      {
+        key: 'MEMORY.md',
+        kind: 'link_outside',
+        reason: expect.stringContaining(
+          'not written: the server\'s version is the team index, and its line 1 links to "/home/me/.bashrc"',
+        ),
+      },
       {
         key: 'old.md',
         kind: 'not_text',

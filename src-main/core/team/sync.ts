@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { toErrorValue } from '../../../src-shared/errors.js'
-import { teamEntryTextProblem } from '../../../src-shared/team-entry-text.js'
+import { teamEntryProblem } from '../../../src-shared/team-entry-text.js'
 import { putFile, type RecordedWrite } from '../store/recorded-write.js'
 import { readIfExists } from '../store/atomic-write.js'
 import { type PutResult, TeamApiError, type TeamApiClient } from './api-client.js'
@@ -215,8 +215,9 @@ async function pullEntry(
     return undefined
   }
   // What no file keeps as sent (a lone surrogate) would differ from the server at every pull.
-  const notText = teamEntryTextProblem(content)
-  if (notText) return { key, kind: 'not_text', reason: `not written: the server's version ${notText}` }
+  const refused = teamEntryProblem(key, content)
+  if (refused)
+    return { key, kind: refused.kind, reason: `not written: the server's version ${refused.message}` }
   // Another client (an old Memdir, a script) may have stored a secret: it never reaches this disk.
   const secret = await scanEntryForSecrets(key, content)
   if (secret)

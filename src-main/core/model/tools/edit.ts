@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { isAbsolute } from 'node:path'
 import { putFile } from '../../store/recorded-write.js'
-import { type AgentTool, refuseNewSecret, stringArg, ToolInputError, inputSchema, params } from './types.js'
+import { type AgentTool, refuseUnsafeWrite, stringArg, ToolInputError, inputSchema, params } from './types.js'
 
 export const editTool: AgentTool = {
   name: 'Edit',
@@ -32,7 +32,7 @@ export const editTool: AgentTool = {
       input.replace_all === true
         ? text.split(oldString).join(newString)
         : text.replace(oldString, () => newString)
-    await refuseNewSecret(filePath, text, next)
+    await refuseUnsafeWrite(filePath, text, next)
     await putFile(filePath, ctx.stamp ? ctx.stamp(filePath, text, next) : next, ctx.record)
     return { content: `Edited ${filePath}`, writtenPath: filePath }
   },

@@ -1,6 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import { basename, isAbsolute, resolve } from 'node:path'
 import { agentSecretRefusal } from '../../secrets/secret-guard.js'
+import { linksLeavingIndex, linksLeavingProblem } from '../../../../src-shared/index-links.js'
+import { ENTRYPOINT_NAME } from '../../paths/auto-mem-path.js'
 import type { RecordedWrite } from '../../store/recorded-write.js'
 
 export interface ToolContext {
@@ -50,10 +52,25 @@ export function inputSchema(
   return { type: 'object', properties, required }
 }
 
-/** An agent's Write or Edit that would save a new detected secret fails with a reason it can act on. */
-export async function refuseNewSecret(filePath: string, before: string | null, after: string): Promise<void> {
+/**
+ * An agent's Write or Edit fails, with a reason it can act on, when the file it would leave holds
+ * what was not there before: a detected secret, or in an index (MEMORY.md) a link out of the
+ * index's dir (src-shared/index-links.ts). A link the user already had stays theirs.
+ */
+export async function refuseUnsafeWrite(
+  filePath: string,
+  before: string | null,
+  after: string,
+): Promise<void> {
   const reason = await agentSecretRefusal(basename(filePath), before, after)
   if (reason) throw new ToolInputError(reason)
+  if (basename(filePath) !== ENTRYPOINT_NAME) return
+  const had = new Set(before === null ? [] : linksLeavingIndex(before).map((l) => l.destination))
+  const added = linksLeavingIndex(after).filter((l) => !had.has(l.destination))
+  if (added.length)
+    throw new ToolInputError(
+      `${linksLeavingProblem(added)}. Point at memory files by their path relative to ${ENTRYPOINT_NAME}.`,
+    )
 }
 
 export function stringArg(input: Record<string, unknown>, key: string, required: true): string

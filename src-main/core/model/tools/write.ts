@@ -1,7 +1,7 @@
 import { isAbsolute } from 'node:path'
 import { putFile } from '../../store/recorded-write.js'
 import { readIfExists } from '../../store/atomic-write.js'
-import { type AgentTool, refuseNewSecret, stringArg, ToolInputError, inputSchema, params } from './types.js'
+import { type AgentTool, refuseUnsafeWrite, stringArg, ToolInputError, inputSchema, params } from './types.js'
 
 export const writeTool: AgentTool = {
   name: 'Write',
@@ -16,7 +16,7 @@ export const writeTool: AgentTool = {
     const content = stringArg(input, 'content', true)
     if (!isAbsolute(filePath)) throw new ToolInputError('file_path must be absolute')
     const before = await readIfExists(filePath)
-    await refuseNewSecret(filePath, before, content)
+    await refuseUnsafeWrite(filePath, before, content)
     await putFile(filePath, ctx.stamp ? ctx.stamp(filePath, before, content) : content, ctx.record)
     return { content: `Wrote ${filePath}`, writtenPath: filePath }
   },

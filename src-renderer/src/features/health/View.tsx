@@ -8,6 +8,7 @@ import { useStore } from '../../app/store'
 
 const KIND_LABEL: Record<string, string> = {
   'dead-pointer': 'Pointer to a missing file',
+  'link-outside': 'Link out of memory',
   unindexed: 'Not in MEMORY.md',
   'index-cut': 'Index lines cut',
   'long-index-line': 'Long index lines',

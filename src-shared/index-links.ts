@@ -52,16 +52,71 @@ function linkOf(m: RegExpExecArray): IndexLink {
   }
 }
 
+/** Every link of one line, whatever it leads to. */
+function linksIn(line: string): IndexLink[] {
+  const ref = REFERENCE.exec(line)
+  return ref ? [linkOf(ref)] : [...line.matchAll(INLINE)].map(linkOf)
+}
+
 /** Every link of one line that leads to a relative `.md` file (URLs and absolute paths are not pointers). */
 export function indexLinksIn(line: string): IndexLink[] {
-  const out: IndexLink[] = []
-  const ref = REFERENCE.exec(line)
-  if (ref) out.push(linkOf(ref))
-  else for (const m of line.matchAll(INLINE)) out.push(linkOf(m))
-  return out.filter(
+  return linksIn(line).filter(
     (l) => l.decoded.endsWith('.md') && !/^[a-z][a-z0-9+.-]*:/i.test(l.raw) && !l.raw.startsWith('/'),
   )
 }
+
+/** Whether a link's destination reaches a file above the index's own dir, or anywhere by absolute path. */
+function leavesIndexDir(destination: string): boolean {
+  let spellings = [destination]
+  try {
+    spellings.push(decodeURIComponent(destination))
+  } catch {
+    // not percent-encoded: the destination itself is read
+  }
+  spellings = spellings.flatMap((s) => [s, s.normalize('NFKC')])
+  return spellings.some((s) => {
+    const path = s.trim().replace(/\\/g, '/')
+    if (/^[a-z][a-z0-9+.-]*:/i.test(path)) return /^(?:file:|[a-z]:)/i.test(path) // web links are not files
+    if (path.startsWith('/') || path.startsWith('~')) return true
+    let depth = 0
+    for (const seg of path.split(/[?#]/)[0]!.split('/')) {
+      if (seg === '..') depth--
+      else if (seg && seg !== '.') depth++
+      if (depth < 0) return true
+    }
+    return false
+  })
+}
+
+/**
+ * The links of an index (MEMORY.md, or team/MEMORY.md) that lead out of its dir: an absolute or
+ * home path, a `file:` URL or a drive, or enough `..` (in any spelling: `%2e%2e`, a backslash,
+ * fullwidth dots) to climb above it. An index points at memory files and web pages; one of these
+ * would send the agent that loads it to a file outside memory — and team/MEMORY.md comes from teammates.
+ */
+export function linksLeavingIndex(content: string): { line: number; destination: string }[] {
+  return content.split(/\r?\n/).flatMap((text, i) =>
+    linksIn(text)
+      .filter((l) => leavesIndexDir(l.raw))
+      .map((l) => ({ line: i + 1, destination: l.raw })),
+  )
+}
+
+/** Why an index cannot hold these links out of its dir (from linksLeavingIndex), or undefined when there are none. */
+export function linksLeavingProblem(
+  links: readonly { line: number; destination: string }[],
+  where = 'the memory dir',
+): string | undefined {
+  const first = links[0]
+  if (!first) return undefined
+  return `line ${first.line} links to ${JSON.stringify(first.destination.slice(0, 120))}, outside ${where}${
+    links.length > 1 ? ` (and ${links.length - 1} more)` : ''
+  }: an index links memory files and web pages only`
+}
+
+/** Why `content` cannot be an index's text (a link leads out of its dir), or undefined when it can. */
+export const indexLinkProblem = (content: string, where?: string) =>
+  linksLeavingProblem(linksLeavingIndex(content), where)
 
 /** Whether `link` leads to `pointer` (a path relative to the index's dir). */
 export const linksTo = (link: IndexLink, pointer: string) => link.raw === pointer || link.decoded === pointer

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { indexLinksIn, linkDestination, linksTo } from './index-links.js'
+import { indexLinkProblem, indexLinksIn, linkDestination, linksLeavingIndex, linksTo } from './index-links.js'
 
 const targets = (line: string) => indexLinksIn(line).map((l) => l.decoded)
 
@@ -62,5 +62,61 @@ describe('the links of a MEMORY.md line, however they are written', () => {
     const started = performance.now()
     for (const line of lines) expect(indexLinksIn(line)).toEqual([])
     expect(performance.now() - started).toBeLessThan(2_000)
+  })
+})
+
+describe('links that lead out of an index dir', () => {
+  const leaving = (text: string) => linksLeavingIndex(text).map((l) => l.destination)
+
+  it('finds absolute, home, file: and drive paths and every spelling of climbing above the dir', () => {
+    expect(
+      leaving(
+        [
+          '- [a](../../../../etc/passwd.md) — up',
+          '- [b](/home/me/.ssh/id_rsa) — absolute, no .md',
+          '- [c](~/notes/private.md)',
+          '- [d](file:///etc/shadow)',
+          '- [e](C:/Users/me/secrets.md)',
+          '- [f](%2e%2e/%2e%2e/x.md) and [g](..%2F..%2Fy.md)',
+          '- [h](..\\..\\z.md)',
+          '- [i](．．/．．/w.md)',
+          '- [j](sub/../../k.md)',
+          '[ref]: ../../ref.md',
+        ].join('\n'),
+      ),
+    ).toEqual([
+      '../../../../etc/passwd.md',
+      '/home/me/.ssh/id_rsa',
+      '~/notes/private.md',
+      'file:///etc/shadow',
+      'C:/Users/me/secrets.md',
+      '%2e%2e/%2e%2e/x.md',
+      '..%2F..%2Fy.md',
+      '..\\..\\z.md',
+      '．．/．．/w.md',
+      'sub/../../k.md',
+      '../../ref.md',
+    ])
+  })
+
+  it('leaves memory files, a climb that stays inside, web links and plain text alone', () => {
+    expect(
+      leaving(
+        [
+          '- [T](testing.md) — hook',
+          '- [T](./team/deploy.md) and [U](<my file.md>)',
+          '- [V](sub/../v.md) stays in',
+          '- [site](https://example.com/../../a.md) and [mail](mailto:a@b.c)',
+          '- mentions ../../etc/passwd in prose, not as a link',
+        ].join('\n'),
+      ),
+    ).toEqual([])
+  })
+
+  it('says which line leads where, and how many more', () => {
+    expect(indexLinkProblem('- [ok](a.md)\n- [x](../x.md)\n- [y](/y.md)\n', 'team/')).toBe(
+      'line 2 links to "../x.md", outside team/ (and 1 more): an index links memory files and web pages only',
+    )
+    expect(indexLinkProblem('- [ok](a.md)\n')).toBeUndefined()
   })
 })
