@@ -33,7 +33,12 @@ export interface TeamApiOptions {
   fetch?: FetchLike
   /** Counts requests and bytes sent (benchmarks, the UI). */
   onRequest?: (info: { method: string; bytes: number }) => void
+  /** How long one request may take, answer body included (default 60 s): a sync always ends. */
+  timeoutMs?: number
 }
+
+/** One request's limit: a server that takes the connection and never answers would hold a sync for ever. */
+export const TEAM_REQUEST_TIMEOUT_MS = 60_000
 
 export type GetResult =
   { status: 200; doc: TeamMemoryDocument; etag: string } | { status: 304 } | { status: 404 }
@@ -52,6 +57,8 @@ export type PutResult =
 export function isPermanentStatus(status: number): boolean {
   return status >= 400 && status < 500 && status !== 408 && status !== 409 && status !== 429
 }
+
+const isTimeout = (e: unknown) => e instanceof DOMException && e.name === 'TimeoutError'
 
 function safeJson(text: string): unknown {
   try {
@@ -90,11 +97,13 @@ export class TeamApiClient {
         method,
         headers: { authorization: `Bearer ${this.opts.token}`, accept: 'application/json', ...headers },
         body,
+        signal: AbortSignal.timeout(this.opts.timeoutMs ?? TEAM_REQUEST_TIMEOUT_MS),
         // A redirect would carry the push's entries to wherever it points (fetch drops only the
         // token on the way): team memory goes to the server the project names, or nowhere.
         redirect: 'manual',
       })
     } catch (e) {
+      if (isTimeout(e)) throw this.timedOut()
       const cause = e instanceof Error && e.cause instanceof Error ? ` (${e.cause.message})` : ''
       throw new TeamApiError(`team server unreachable: ${messageOf(e)}${cause}`, undefined, false)
     }
@@ -110,8 +119,23 @@ export class TeamApiClient {
     return res
   }
 
+  private timedOut(): TeamApiError {
+    const s = (this.opts.timeoutMs ?? TEAM_REQUEST_TIMEOUT_MS) / 1000
+    return new TeamApiError(`team server did not answer within ${s} s`, undefined, false)
+  }
+
+  /** A response's body, read within the request's time limit (a timeout is transient, as a dropped connection is). */
+  private async body(res: Response): Promise<string> {
+    try {
+      return await res.text()
+    } catch (e) {
+      if (isTimeout(e)) throw this.timedOut()
+      throw new TeamApiError(`team server's answer broke off: ${messageOf(e)}`, res.status, false)
+    }
+  }
+
   private async fail(res: Response): Promise<never> {
-    const text = await res.text().catch(() => '')
+    const text = await this.body(res).catch(() => '')
     const parsed = check(TeamErrorBodySchema, safeJson(text))
     const said = parsed.ok ? parsed.value.error.message : text.slice(0, 200)
     const what =
@@ -140,7 +164,7 @@ export class TeamApiClient {
       return { status: 404 }
     }
     if (res.status !== 200) return this.fail(res)
-    const doc = parseJson(await res.text(), TeamMemoryDocumentSchema, 'document')
+    const doc = parseJson(await this.body(res), TeamMemoryDocumentSchema, 'document')
     return { status: 200, doc, etag: res.headers.get('etag') ?? `"${doc.checksum}"` }
   }
 
@@ -157,7 +181,7 @@ export class TeamApiClient {
       return { status: 412 }
     }
     if (res.status === 413) {
-      const text = await res.text().catch(() => '')
+      const text = await this.body(res).catch(() => '')
       const tooMany = check(TooManyEntriesSchema, safeJson(text))
       if (!tooMany.ok) {
         const said = check(TeamErrorBodySchema, safeJson(text))
@@ -177,6 +201,6 @@ export class TeamApiClient {
       }
     }
     if (res.status !== 200) return this.fail(res)
-    return { status: 200, result: parseJson(await res.text(), TeamMemoryPutResultSchema, 'push result') }
+    return { status: 200, result: parseJson(await this.body(res), TeamMemoryPutResultSchema, 'push result') }
   }
 }

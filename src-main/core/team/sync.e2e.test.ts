@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
-import { createServer } from 'node:http'
+import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -326,6 +326,40 @@ describe('batching and retries', () => {
     } finally {
       redirecting.close()
       other.close()
+    }
+  })
+
+  it('a server that takes the connection and never answers, or stalls mid-answer, ends the sync within its time and retries', async () => {
+    const held: ServerResponse[] = []
+    const stalling = createServer((req, res) => {
+      held.push(res)
+      // GET: headers, then half a document and nothing more; PUT: nothing at all.
+      if (req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.write('{"organizationId":"o","repo":"acme/shop",')
+      }
+    })
+    await new Promise<void>((r) => stalling.listen(0, '127.0.0.1', r))
+    try {
+      const teamDir = join(tempDir(), 'team')
+      writeFile(join(teamDir, 'deploy.md'), 'staging first\n')
+      const api = new TeamApiClient({
+        baseUrl: `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`,
+        token: 'tmt_x',
+        timeoutMs: 300,
+      })
+      const deps: SyncDeps = { api, repo: REPO, teamDir, state: createSyncState(), sleep: async () => {} }
+      const started = Date.now()
+      const err = await syncTeamMemory(deps).catch((e) => e)
+      expect(err).toBeInstanceOf(TeamApiError)
+      expect(err.message).toContain('team server did not answer within 0.3 s')
+      expect(held.length).toBe(4) // the first try and its 3 retries
+      expect(Date.now() - started).toBeLessThan(10_000)
+      const put = await api.put(REPO, { 'deploy.md': 'x' }).catch((e) => e)
+      expect(put).toMatchObject({ permanent: false, message: 'team server did not answer within 0.3 s' })
+    } finally {
+      for (const res of held) res.destroy()
+      stalling.close()
     }
   })
 
