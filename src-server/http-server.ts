@@ -244,7 +244,7 @@ export function createTeamServer(opts: TeamServerOptions): Server {
       if (r.status === 'twin')
         throw new HttpError(
           422,
-          `${r.key} and the existing ${r.existing} would be one file on macOS and Windows: rename one of them`,
+          `${r.key} cannot join the existing ${r.existing}: ${r.why}. Rename one of them`,
           { details: { error_code: TEAM_ERROR_CODES.keyCollision, key: r.key, existing: r.existing } },
         )
       return send(

@@ -1,5 +1,6 @@
+import { findKeyTwin } from '../src-shared/key-twins.js'
 import pg from 'pg'
-import { entryChecksumOf, findTwin, quoteEtag, repoChecksum } from './store.js'
+import { entryChecksumOf, quoteEtag, repoChecksum } from './store.js'
 import type { DeleteResult, RepoSnapshot, TeamStore, UpsertResult } from './store.js'
 import { newTokenRow, sha256, tokenInfo, usableRepos, type TokenRow } from './tokens.js'
 
@@ -122,7 +123,7 @@ export async function openPostgresStore(
         const total = held + keys.filter((k) => !all.has(k)).length
         if (total > maxEntries)
           return { status: 'too_many', maxEntries, receivedEntries: total, heldEntries: held }
-        const twin = findTwin(all.keys(), keys)
+        const twin = findKeyTwin(all.keys(), keys)
         if (twin) return { status: 'twin', ...twin }
         const checksums = keys.map((k) => entryChecksumOf(entries[k] as string))
         if (keys.length)

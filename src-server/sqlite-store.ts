@@ -1,7 +1,8 @@
+import { findKeyTwin } from '../src-shared/key-twins.js'
 import Database from 'better-sqlite3'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { entryChecksumOf, findTwin, quoteEtag, repoChecksum } from './store.js'
+import { entryChecksumOf, quoteEtag, repoChecksum } from './store.js'
 import type { AuthFailures, DeleteResult, RepoSnapshot, TeamStore, UpsertResult } from './store.js'
 import { newTokenRow, sha256, tokenInfo, usableRepos, type TokenRow } from './tokens.js'
 
@@ -63,7 +64,7 @@ export function openSqliteStore(file: string): TeamStore {
       const total = existing.size + keys.filter((k) => !existing.has(k)).length
       if (total > maxEntries)
         return { status: 'too_many', maxEntries, receivedEntries: total, heldEntries: existing.size }
-      const twin = findTwin(existing, keys)
+      const twin = findKeyTwin(existing, keys)
       if (twin) return { status: 'twin', ...twin }
       for (const k of keys) putEntry.run(repo, k, entries[k], entryChecksumOf(entries[k] as string))
       return { status: 'ok', ...bumpRepo(repo, row?.version ?? 0) }

@@ -1,5 +1,5 @@
+import type { KeyTwin } from '../src-shared/key-twins.js'
 import { sha256, type TokenInfo } from './tokens.js'
-import { nameFoldKey } from '../src-shared/memory-names.js'
 
 export interface RepoSnapshot {
   version: number
@@ -13,8 +13,8 @@ export type UpsertResult =
   | { status: 'ok'; checksum: string; lastModified: string }
   | { status: 'conflict' }
   | { status: 'too_many'; maxEntries: number; receivedEntries: number; heldEntries: number }
-  /** A new key that would be the same file as an existing one on APFS or NTFS (case or NFD twin). */
-  | { status: 'twin'; key: string; existing: string }
+  /** A new key that cannot live beside an existing one on every file system (src-shared/key-twins.ts). */
+  | ({ status: 'twin' } & KeyTwin)
 
 export type DeleteResult =
   | { status: 'ok'; checksum: string; lastModified: string; deleted: string[] }
@@ -68,21 +68,3 @@ export function repoChecksum(version: number, checksums: Iterable<[string, strin
 }
 
 export const quoteEtag = (checksum: string) => `"${checksum}"`
-
-/**
- * The first new key that names the same file as another key on a case-insensitive or normalising
- * file system (a teammate on macOS or Windows could not hold both), with that other key.
- */
-export function findTwin(
-  existing: Iterable<string>,
-  incoming: readonly string[],
-): { key: string; existing: string } | undefined {
-  const folded = new Map<string, string>()
-  for (const k of existing) folded.set(nameFoldKey(k), k)
-  for (const k of incoming) {
-    const other = folded.get(nameFoldKey(k))
-    if (other !== undefined && other !== k) return { key: k, existing: other }
-    folded.set(nameFoldKey(k), k)
-  }
-  return undefined
-}

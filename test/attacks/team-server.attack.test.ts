@@ -88,6 +88,35 @@ describe.each(backends)('the team server enforces the client rules itself ($name
     })
   })
 
+  it('refuses a key whose folder is another spelling of a stored folder, or a file where a folder is', async () => {
+    const s = await startTeamServer({ databaseUrl })
+    const repo = freshRepo()
+    const t = await s.token(repo)
+    const put = (entries: Record<string, string>) => teamCall(s.url, t, 'PUT', repo, { body: { entries } })
+    expect((await put({ 'Ops/deploy.md': 'a', 'notes.md': 'n' })).status).toBe(200)
+    for (const [key, existing, message] of [
+      ['ops/rollback.md', 'Ops/deploy.md', 'ops and Ops would be one folder on macOS and Windows'],
+      ['notes.md/today.md', 'notes.md', 'notes.md is a file there, and notes.md/today.md needs a folder'],
+      ['OPS.md/x.md', undefined, undefined],
+    ] as const) {
+      const r = await put({ [key]: 'b' })
+      if (!existing) {
+        expect(r.status, key).toBe(200)
+        continue
+      }
+      expect(r.status, key).toBe(422)
+      expect(r.body.error.message).toContain(message)
+      expect(r.body.error.details).toEqual({ error_code: 'team_memory_key_collision', key, existing })
+    }
+    expect((await put({ 'Ops/rollback.md': 'c' })).status).toBe(200)
+    expect([...(await s.store.getRepo(repo))!.entries.keys()].sort()).toEqual([
+      'OPS.md/x.md',
+      'Ops/deploy.md',
+      'Ops/rollback.md',
+      'notes.md',
+    ])
+  })
+
   it('refuses a secret with 422 naming the key and the rule, never the secret', async () => {
     const s = await startTeamServer({ databaseUrl })
     const repo = freshRepo()

@@ -16,6 +16,7 @@ export type SkipKind =
   | 'secret'
   | 'invalid_key'
   | 'over_entry_limit'
+  | 'key_twin'
   | 'unreadable'
   | 'unwritable'
   | 'conflict'

@@ -297,6 +297,38 @@ describe('batching and retries', () => {
     expect(JSON.parse(readFileSync(statePath, 'utf8'))).not.toHaveProperty('pushing')
   })
 
+  it('a key a teammate on macOS or Windows could not hold beside another is reported and not sent; the rest go', async () => {
+    const { server, a } = await twoClients()
+    writeFile(join(a.deps.teamDir, 'Ops', 'deploy.md'), 'staging first\n')
+    await pushTeamMemory(a.deps)
+    // Linux holds all of these side by side; APFS and NTFS do not.
+    writeFile(join(a.deps.teamDir, 'ops', 'rollback.md'), 'roll back with the tag\n')
+    writeFile(join(a.deps.teamDir, 'Runbook.md'), 'R\n')
+    writeFile(join(a.deps.teamDir, 'runbook.md'), 'r\n')
+    writeFile(join(a.deps.teamDir, 'fresh.md'), 'new\n')
+    const r = await pushTeamMemory(a.deps)
+    expect(r.pushed.sort()).toEqual(['Runbook.md', 'fresh.md'])
+    expect(r.skipped).toEqual([
+      {
+        key: 'ops/rollback.md',
+        kind: 'key_twin',
+        reason:
+          'not uploaded: it cannot join Ops/deploy.md: ops and Ops would be one folder on macOS and Windows',
+      },
+      {
+        key: 'runbook.md',
+        kind: 'key_twin',
+        reason:
+          'not uploaded: it cannot join Runbook.md: runbook.md and Runbook.md would be one file on macOS and Windows',
+      },
+    ])
+    expect([...(await server.store.getRepo(REPO))!.entries.keys()].sort()).toEqual([
+      'Ops/deploy.md',
+      'Runbook.md',
+      'fresh.md',
+    ])
+  })
+
   it('a server that redirects gets a clear error, and nothing reaches where it points', async () => {
     const elsewhere: string[] = []
     const other = createServer((req, res) => {

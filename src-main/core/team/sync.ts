@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { toErrorValue } from '../../../src-shared/errors.js'
 import { teamEntryProblem } from '../../../src-shared/team-entry-text.js'
+import { KeyTwins } from '../../../src-shared/key-twins.js'
 import { putFile, type RecordedWrite } from '../store/recorded-write.js'
 import { readIfExists } from '../store/atomic-write.js'
 import { type PutResult, TeamApiError, type TeamApiClient } from './api-client.js'
@@ -289,6 +290,30 @@ export function planBatches(keys: readonly string[], entries: ReadonlyMap<string
   return batches
 }
 
+/**
+ * The keys that can join what the server holds: a new key that a teammate on macOS or Windows could
+ * not keep beside a stored or an earlier one (a case twin of a file or folder, a file where a
+ * folder is) is reported and not sent, since the server refuses it (src-shared/key-twins.ts).
+ */
+function withoutTwins(keys: readonly string[], server: ReadonlyMap<string, string>, skipped: SkippedEntry[]) {
+  const twins = new KeyTwins(server.keys())
+  return keys.filter((key) => {
+    if (server.has(key)) return true
+    const twin = twins.twinOf(key)
+    if (!twin) {
+      twins.add(key)
+      return true
+    }
+    if (!skipped.some((s) => s.key === key))
+      skipped.push({
+        key,
+        kind: 'key_twin',
+        reason: `not uploaded: it cannot join ${twin.existing}: ${twin.why}`,
+      })
+    return false
+  })
+}
+
 /** Push: only keys whose content hash differs from the server's, in batches, resolving 412 conflicts. */
 export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
   // Secrets are scanned for in what is about to be uploaded: what the server has needs no scan.
@@ -314,7 +339,7 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
         entries.delete(k)
       }
     }
-    let allowed = [...entries.keys()].sort()
+    let allowed = withoutTwins([...entries.keys()].sort(), server, out.skipped)
     const max = deps.state.serverMaxEntries
     if (max !== undefined) {
       // The server counts what it holds plus what is new: only that many new keys fit.
