@@ -192,6 +192,19 @@ describe('createAutoMemCanUseTool', () => {
     expect(await can('Bash', { command: 'ls -la' })).toEqual({ behavior: 'allow' })
   })
 
+  it('refuses a new team file that could not sync beside one already there', async () => {
+    const dir = tempDir()
+    writeFile(join(dir, 'team', 'Ops', 'deploy.md'), 'x')
+    const can = createAutoMemCanUseTool(dir)
+    expect(await can('Write', { file_path: join(dir, 'team', 'ops', 'rollback.md'), content: 'x' })).toEqual({
+      behavior: 'deny',
+      message: expect.stringContaining('ops and Ops would be one folder on macOS and Windows'),
+    })
+    expect(await can('Write', { file_path: join(dir, 'team', 'Ops', 'rollback.md'), content: 'x' })).toEqual({
+      behavior: 'allow',
+    })
+  })
+
   it('refuses a new file with a name no client can hold', async () => {
     const dir = tempDir()
     const can = createAutoMemCanUseTool(dir + '/')

@@ -1,6 +1,6 @@
 import { lstat, realpath } from 'node:fs/promises'
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path'
-import { errnoOf, MemdirError, orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
+import { errnoOf, isMissing, MemdirError, orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
 
 /** A path that tries to leave the directory it must stay in. */
 export class PathTraversalError extends MemdirError {
@@ -98,6 +98,10 @@ export async function resolveReadablePath(
   rel: string,
 ): Promise<{ path: string; linkedTo?: string }> {
   const { path, realRoot } = await lexicallyInside(root, rel)
-  const real = await orIfMissing(realpath(path), path)
+  // ENOTDIR: a file stands where the path needs a folder, so nothing is there (as with ENOENT).
+  const real = await realpath(path).catch((e: unknown) => {
+    rethrowUnless(isMissing(e) || errnoOf(e) === 'ENOTDIR', e)
+    return path
+  })
   return isInside(real, realRoot) ? { path } : { path, linkedTo: real }
 }

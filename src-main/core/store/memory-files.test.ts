@@ -33,6 +33,38 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     expect(readFileSync(join(dir, 'testing_policy.md'), 'utf8')).toBe('mine\n')
   })
 
+  it('refuses a team name that could not sync beside a team file already there; private names and case-only renames go', async () => {
+    const dir = tempDir()
+    writeFile(join(dir, 'team', 'deploy.md'), '---\nname: Deploy\ndescription: d\ntype: project\n---\nx\n')
+    writeFile(join(dir, 'team', 'Ops', 'runbook.md'), 'r\n')
+    for (const [relPath, why] of [
+      [
+        'team/Deploy.md',
+        'team/Deploy.md cannot join team/deploy.md: Deploy.md and deploy.md would be one file',
+      ],
+      ['team/ops/new.md', 'team/ops/new.md cannot join team/Ops/runbook.md: ops and Ops would be one folder'],
+      ['team/deploy.md/more.md', 'deploy.md is a file there'],
+    ] as const)
+      await expect(createMemory(dir, { ...fields, relPath }), relPath).rejects.toMatchObject({
+        code: 'INVALID_NAME',
+        message: expect.stringContaining(why),
+      })
+    await expect(renameMemory(dir, 'team/deploy.md', 'team/ops/deploy.md')).rejects.toMatchObject({
+      code: 'INVALID_NAME',
+    })
+    expect((await createMemory(dir, { ...fields, relPath: 'team/Ops/new.md' })).relPath).toBe(
+      'team/Ops/new.md',
+    )
+    expect((await createMemory(dir, { ...fields, relPath: 'Deploy.md' })).relPath).toBe('Deploy.md')
+    // No file system puts a file below a file, private or team: a clear refusal, not ENOTDIR.
+    for (const relPath of ['Deploy.md/x.md', 'Deploy.md/deeper/x.md'])
+      await expect(createMemory(dir, { ...fields, relPath }), relPath).rejects.toMatchObject({
+        code: 'INVALID_NAME',
+        message: `${relPath}: a folder on its path is a file`,
+      })
+    expect((await renameMemory(dir, 'team/deploy.md', 'team/Deploy.md')).relPath).toBe('team/Deploy.md')
+  })
+
   it('update saves when the hash matches and refreshes the pointer in place', async () => {
     const dir = tempDir()
     writeFile(join(dir, 'MEMORY.md'), '# Index\n- [Other](other.md) — o\n')

@@ -26,6 +26,7 @@ import {
 } from './index-lines.js'
 import type { MemoryType } from './memory-types.js'
 import { guardMemoryWrite, isTeamPath } from '../secrets/secret-guard.js'
+import { teamTwinProblem } from './team-twins.js'
 import { type RecordedWrite, unrecordedWrite } from './recorded-write.js'
 
 export interface MemoryRecord {
@@ -76,11 +77,21 @@ async function resolveMemoryPath(memoryDir: string, relPath: string): Promise<st
  * Where a memory that does not exist yet may be written: its name passes the one name rule
  * (src-shared/memory-names.ts) that every writer applies, and it stays inside the memory dir.
  */
-export async function resolveNewMemoryPath(memoryDir: string, relPath: string): Promise<string> {
+export async function resolveNewMemoryPath(
+  memoryDir: string,
+  relPath: string,
+  replacing?: string,
+): Promise<string> {
   checkMemoryName(relPath)
   if (posix.basename(relPath) === ENTRYPOINT_NAME)
     throw new MemdirError('INVALID_NAME', `${ENTRYPOINT_NAME} is the index, not a memory`)
-  return resolveMemoryPath(memoryDir, relPath)
+  const twin = await teamTwinProblem(memoryDir, relPath, replacing)
+  if (twin) throw new MemdirError('INVALID_NAME', twin, { name: relPath })
+  const path = await resolveMemoryPath(memoryDir, relPath)
+  const parent = await stat(dirname(path)).catch((e: unknown) => errnoOf(e))
+  if (parent === 'ENOTDIR' || (typeof parent === 'object' && !parent.isDirectory()))
+    throw new MemdirError('INVALID_NAME', `${relPath}: a folder on its path is a file`, { name: relPath })
+  return path
 }
 
 /** The file as written, unless it is over the one memory size limit (TOO_LARGE, naming the limit). */
@@ -261,7 +272,7 @@ export async function renameMemory(
   const record = opts.record ?? unrecordedWrite
   await resolveMemoryPath(memoryDir, fromRel) // a memory a symlink keeps outside stays where it is
   const from = await readMemory(memoryDir, fromRel)
-  const toPath = await resolveNewMemoryPath(memoryDir, toRel)
+  const toPath = await resolveNewMemoryPath(memoryDir, toRel, fromRel)
   // Moving into team/ shares the file: the firewall applies (a private file may hold a secret by choice).
   if (isTeamPath(toRel) && !isTeamPath(fromRel)) await guardMemoryWrite(toRel, from.raw)
   await mkdir(dirname(toPath), { recursive: true })
