@@ -130,9 +130,16 @@ export function memoryTitleProblem(field: 'name' | 'description', value: string)
   return undefined
 }
 
-/** Throws MemdirError unless the memory's name and description are plain text. */
-export function checkMemoryTitle(fields: { name: string; description: string }): void {
+/**
+ * Throws MemdirError unless the memory's name and description are plain text. A field equal to
+ * its value in `before` (the file's frontmatter now) is someone else's as they wrote it, and passes.
+ */
+export function checkMemoryTitle(
+  fields: { name: string; description: string },
+  before?: Record<string, unknown>,
+): void {
   for (const field of ['name', 'description'] as const) {
+    if (before && before[field] === fields[field]) continue
     const p = memoryTitleProblem(field, fields[field])
     if (p) throw new MemdirError(p.code, p.message, { field })
   }

@@ -97,6 +97,25 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     expect(readFileSync(rec.path, 'utf8')).toBe('changed by Claude Code\n')
   })
 
+  it('an update keeps a 300-character name someone else wrote; a new one that long is refused', async () => {
+    const dir = tempDir()
+    const long = 'Deploy checklist: ' + 'staging, canary, rollback tag, '.repeat(9) + 'done'
+    expect(long.length).toBeGreaterThan(290)
+    const raw = `---\nname: ${long}\ndescription: what to check before a deploy\ntype: project\n---\nold\n`
+    writeFile(join(dir, 'deploy.md'), raw)
+    const before = await readMemory(dir, 'deploy.md')
+    const input = { name: long, description: 'what to check before a deploy', type: 'project' as const }
+    const rec = await updateMemory(dir, 'deploy.md', { ...input, body: 'new\n' }, before.hash)
+    expect(rec.name).toBe(long)
+    expect(rec.body).toBe('new\n')
+    await expect(
+      updateMemory(dir, 'deploy.md', { ...input, name: long + '!', body: 'x\n' }, rec.hash),
+    ).rejects.toMatchObject({ code: 'INVALID_NAME', message: expect.stringContaining('keep it under 200') })
+    await expect(createMemory(dir, { ...input, body: 'x\n', relPath: 'other.md' })).rejects.toMatchObject({
+      code: 'INVALID_NAME',
+    })
+  })
+
   it('keeps unknown frontmatter keys on update', async () => {
     const dir = tempDir()
     writeFile(

@@ -106,7 +106,12 @@ function withinSizeLimit(relPath: string, raw: string): string {
   return raw
 }
 
-function validateFields(fields: MemoryFields): void {
+/**
+ * A memory's fields are fit to write. `before` is the frontmatter the file has now: a title or
+ * description someone else wrote (a 300-character name, say) is written back as it was when an
+ * update leaves it unchanged; only a new value must pass the rule.
+ */
+function validateFields(fields: MemoryFields, before?: Record<string, unknown>): void {
   if (!fields.name.trim()) throw new MemdirError('INVALID_INPUT', 'a memory needs a name')
   if (!fields.description.trim()) {
     throw new MemdirError(
@@ -114,7 +119,7 @@ function validateFields(fields: MemoryFields): void {
       'a memory needs a one-line description (it decides future relevance)',
     )
   }
-  checkMemoryTitle(fields)
+  checkMemoryTitle(fields, before)
 }
 
 /**
@@ -241,10 +246,10 @@ export async function updateMemory(
   format: MemoryFormat = 'flat',
   opts: WriteOptions = {},
 ): Promise<MemoryRecord> {
-  validateFields(fields)
   const path = await resolveMemoryPath(memoryDir, relPath)
   const existing = await readIfExists(path)
   const parsed = existing === null ? undefined : parseMemoryFile(existing)
+  validateFields(fields, parsed?.data)
   const raw = withinSizeLimit(
     relPath,
     stampMemoryText(serializeMemoryFile(fields, parsed?.data ?? {}, parsed?.format ?? format), existing, {
@@ -378,7 +383,6 @@ export async function planMemoryWrite(
   format: MemoryFormat,
   stamps: readonly MemoryStamp[] = [],
 ): Promise<PlannedFile[]> {
-  validateFields(fields)
   const path =
     expectedHash === undefined
       ? await resolveNewMemoryPath(memoryDir, relPath)
@@ -389,6 +393,7 @@ export async function planMemoryWrite(
   if (expectedHash !== undefined && (existing === null || sha256Hex(existing) !== expectedHash))
     throw new ConflictError(path, existing, '')
   const parsed = existing === null ? undefined : parseMemoryFile(existing)
+  validateFields(fields, parsed?.data)
   const raw = withinSizeLimit(
     relPath,
     stampMemoryText(serializeMemoryFile(fields, parsed?.data ?? {}, parsed?.format ?? format), existing, {
