@@ -1,5 +1,6 @@
 import { savedByClient } from '../../core/sessions/client-memory.js'
-import { readFile, stat } from 'node:fs/promises'
+import { MemdirError } from '../../../src-shared/errors.js'
+import { readTranscriptText } from '../../core/sessions/transcript-file.js'
 import { existsSync } from 'node:fs'
 import { dirname, sep } from 'node:path'
 import type { ExtractionEvent } from '../../core/extract/extract-memories.js'
@@ -23,8 +24,10 @@ async function settledTranscript(path: string, maxWaitMs = 3000) {
   const end = Date.now() + maxWaitMs
   let last = -1
   for (;;) {
-    const { size } = await stat(path)
-    const entries = parseTranscriptLines(await readFile(path, 'utf8')).entries
+    const text = await readTranscriptText(path)
+    if (text === undefined) throw new MemdirError('NOT_FOUND', `no transcript at ${path}`)
+    const size = Buffer.byteLength(text)
+    const entries = parseTranscriptLines(text).entries
     if ((size === last && turnState(entries).state !== 'open') || Date.now() > end) return entries
     last = size
     await sleep(250)

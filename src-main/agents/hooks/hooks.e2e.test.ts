@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -157,6 +158,64 @@ describe('memdir hook prompt never blocks a prompt', () => {
     })
     expect(dead.code).toBe(0)
     expect(dead.stdout).toContain('testing.md')
+  })
+
+  it('a transcript_path that is a FIFO, a device or a directory never holds a hook: recall goes on, the background run ends', async () => {
+    const { sb, memoryDir } = project()
+    const fifo = join(sb.root, 'transcript.fifo')
+    execFileSync('mkfifo', [fifo])
+    // With a model configured the hook also reads the transcript's tail for recently used tools.
+    const fake = await startFakeAnthropic(
+      Array.from({ length: 6 }, () => reply(text('{"selected_memories":["testing.md"]}'))),
+    )
+    fakes.push(fake)
+    const env = { ...sb.env, ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url }
+    const paths = [fifo, '/dev/zero', sb.root]
+    const ask = (transcript_path: string, runEnv: NodeJS.ProcessEnv, event = 'UserPromptSubmit') =>
+      runBuilt([`hook`, event === 'Stop' ? 'stop' : 'prompt'], {
+        env: runEnv,
+        input: JSON.stringify(
+          hookInput(VERSIONS[0]!, event, sb, {
+            prompt: 'how do we run the integration tests against postgres?',
+            session_id: `odd-${transcript_path.length}-${event}-${runEnv === env ? 'model' : 'watch'}`,
+            transcript_path,
+          }),
+        ),
+      })
+    for (const path of paths) {
+      const r = await ask(path, env)
+      expect(r.code, path).toBe(0)
+      expect(r.ms, path).toBeLessThan(5000)
+      expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext, path).toContain(
+        join(memoryDir, 'testing.md'),
+      )
+    }
+    // The same question answered by `memdir watch` over its socket (in a process of its own).
+    const watch = await startWatch(BIN, sb.project, sb.env)
+    try {
+      for (const path of paths) {
+        const r = await ask(path, sb.env)
+        expect(r.code, path).toBe(0)
+        expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext, path).toContain('testing.md')
+      }
+    } finally {
+      await watch.stop()
+    }
+    // The stop hook hands the turn to a background run, which refuses each and ends.
+    for (const path of paths) expect((await ask(path, env, 'Stop')).code).toBe(0)
+    const log = await until(
+      'the background runs to end',
+      () => {
+        const text = readFileSync(hookLogPath(sb.env.MEMDIR_DATA_DIR!), 'utf8')
+        return (
+          paths.every((p) =>
+            text.includes(`extract: failed: ${p} is not a transcript: it is not a regular file`),
+          ) && text
+        )
+      },
+      20_000,
+    )
+    expect(log).not.toContain('prompt: failed')
   })
 
   it('stops injecting once the session has used its 60 KiB', async () => {

@@ -1,5 +1,5 @@
 import { savedByClient } from '../../core/sessions/client-memory.js'
-import { readFile } from 'node:fs/promises'
+import { readTranscriptText } from '../../core/sessions/transcript-file.js'
 import { MemoryCursorStore } from '../../core/extract/cursor-store.js'
 import type { ExtractionEvent } from '../../core/extract/extract-memories.js'
 import type { ProjectContext } from '../../core/paths/context.js'
@@ -32,7 +32,9 @@ export async function extractCommand(
   session?: string,
 ) {
   if (!transcript) throw new UsageError('extract needs --transcript FILE')
-  const { messages, parsed } = readTranscriptMessages(await readFile(transcript, 'utf8'))
+  const text = await readTranscriptText(transcript)
+  if (text === undefined) throw new UsageError(`no transcript at ${transcript}`)
+  const { messages, parsed } = readTranscriptMessages(text)
   const events: ExtractionEvent[] = []
   const { client } = modelRuntimeFor(ctx)
   const history = await historyForCli(ctx)

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { readTranscriptText } from './transcript-file.js'
 import { join } from 'node:path'
 import { orIfMissing } from '../../../src-shared/errors.js'
 import { parseJsonOr } from '../../../src-shared/json.js'
@@ -60,7 +61,7 @@ export function recalledByClient(entries: readonly object[]): string[] {
  */
 export async function recalledInTranscript(path: string | undefined): Promise<string[]> {
   if (!path) return []
-  const text = await orIfMissing(readFile(path, 'utf8'), '')
+  const text = (await readTranscriptText(path)) ?? ''
   const entries = text
     .split('\n')
     .filter((l) => l.includes('"relevant_memories"'))

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises'
+import { openTranscript } from './transcript-file.js'
 import { readTranscriptMessages, type TranscriptMessage } from './transcript.js'
 
 const TAIL_BYTES = 512 * 1024
@@ -32,9 +32,10 @@ export function recentSuccessfulTools(messages: readonly TranscriptMessage[]): s
 
 /** The same, from the end of a transcript file (only its last 512 KiB are read). */
 export async function recentToolsInTranscript(path: string): Promise<string[]> {
-  const fh = await open(path, 'r')
+  const opened = await openTranscript(path)
+  if (!opened) return []
+  const { fh, size } = opened
   try {
-    const { size } = await fh.stat()
     const from = Math.max(0, size - TAIL_BYTES)
     const buf = Buffer.alloc(size - from)
     await fh.read(buf, 0, buf.length, from)

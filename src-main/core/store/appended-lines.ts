@@ -1,3 +1,4 @@
+import { constants } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { orIfMissing } from '../../../src-shared/errors.js'
 
@@ -14,16 +15,18 @@ export interface Appended {
 /**
  * Reads what was appended to a line-based log since `offset`. A line still being written (no `\n`
  * yet) is left for the next read, cut at the byte, so a character split across two writes is never
- * decoded in halves. Undefined when the file does not exist.
+ * decoded in halves. Undefined when the file does not exist, or is not a regular file.
  */
 export async function readAppended(
   path: string,
   at: { offset: number; ino?: number },
 ): Promise<Appended | undefined> {
-  const fh = await orIfMissing(open(path, 'r'), undefined)
+  // O_NONBLOCK: a FIFO under a watched name is not waited on; only a regular file is read.
+  const fh = await orIfMissing(open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)), undefined)
   if (!fh) return undefined
   try {
     const st = await fh.stat()
+    if (!st.isFile()) return undefined
     const restarted = st.size < at.offset || (at.ino !== undefined && at.ino !== -1 && st.ino !== at.ino)
     const start = restarted ? 0 : at.offset
     if (st.size === start) return { text: '', end: start, restarted, ino: st.ino }

@@ -1,5 +1,5 @@
 import { join, relative, sep } from 'node:path'
-import { isFsError, rethrowUnless } from '../../../src-shared/errors.js'
+import { isFsError, MemdirError, rethrowUnless } from '../../../src-shared/errors.js'
 import type { PromptHookOutput, UserPromptSubmitHook } from '../../../src-shared/hook-input.js'
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
@@ -65,8 +65,10 @@ export async function recallForPrompt(
   })
   state.surfaced.forEach((p) => session.surfaced.add(p))
   // What the client recalled itself in this session is in its context already.
+  // A transcript that cannot be read (gone, a directory, a FIFO: see transcript-file.ts) only
+  // means nothing is known to be in context yet; recall goes on.
   const byClient = await recalledInTranscript(input.transcript_path).catch((e: unknown) => {
-    rethrowUnless(isFsError(e), e)
+    rethrowUnless(isFsError(e) || e instanceof MemdirError, e)
     return []
   })
   byClient.forEach((p) => session.surfaced.add(p))
