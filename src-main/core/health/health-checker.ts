@@ -1,7 +1,8 @@
 import { messageOf, orIfMissing } from '../../../src-shared/errors.js'
 import { findGitRoot } from '../paths/git-root.js'
 import { STALE_AFTER_COMMITS } from '../staleness/path-staleness.js'
-import { readFile, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
+import { readRegularFile } from '../store/regular-file.js'
 import type { HealthView } from '../../../src-shared/types.js'
 import { join } from 'node:path'
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
@@ -92,7 +93,8 @@ export class HealthChecker {
         const st = await orIfMissing(stat(abs), undefined)
         if (!st) return
         if (cached && cached.mtimeMs === st.mtimeMs && cached.size === st.size) return
-        const text = (await readFile(abs, 'utf8')).slice(0, MAX_BYTES)
+        if (!st.isFile()) return
+        const text = (await readRegularFile(abs, Number.MAX_SAFE_INTEGER)).slice(0, MAX_BYTES)
         const facts = await memoryFacts(rel, text, st.mtimeMs)
         this.facts.set(rel, facts)
         this.similar.set(rel, facts.shingled)
@@ -104,7 +106,7 @@ export class HealthChecker {
   }
 
   private async readIndex(rel: string): Promise<string | null> {
-    return readFile(join(this.deps.memoryDir, rel), 'utf8').catch(() => null)
+    return readRegularFile(join(this.deps.memoryDir, rel), Number.MAX_SAFE_INTEGER).catch(() => null)
   }
 
   /** Which symbols the code has, asking git only about symbols not asked about at this HEAD. */

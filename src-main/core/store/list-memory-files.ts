@@ -1,5 +1,5 @@
 import { isFsError, rethrowUnless } from '../../../src-shared/errors.js'
-import { type Dirent, readdirSync, realpathSync, statSync } from 'node:fs'
+import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { isMemoryFileName } from './memory-header.js'
 
@@ -28,18 +28,40 @@ export function listMemoryFilesSync(
     for (const d of entries) {
       const relPath = rel + d.name
       let isDir = d.isDirectory()
+      // Only regular files are memories: a FIFO, socket or device named `x.md` would hang or flood a reader.
+      let isFile = d.isFile()
       if (d.isSymbolicLink()) {
         seen ??= new Set([tryRealDir(memoryDir) ?? memoryDir])
-        const real = tryRealDir(join(abs, d.name))
+        const target = tryStat(join(abs, d.name))
+        isFile = target?.isFile() ?? false
+        const real = target?.isDirectory() ? tryRealpath(join(abs, d.name)) : undefined
         isDir = real !== undefined && !seen.has(real)
         if (real) seen.add(real)
       }
-      if (isMemoryFileName(relPath)) out.push(relPath)
+      if (isFile && isMemoryFileName(relPath)) out.push(relPath)
       if (isDir) walk(join(abs, d.name), relPath + '/')
     }
   }
   walk(memoryDir, '')
   return out
+}
+
+function tryStat(path: string): Stats | undefined {
+  try {
+    return statSync(path)
+  } catch (e) {
+    rethrowUnless(isFsError(e), e)
+    return undefined
+  }
+}
+
+function tryRealpath(path: string): string | undefined {
+  try {
+    return realpathSync(path)
+  } catch (e) {
+    rethrowUnless(isFsError(e), e)
+    return undefined
+  }
 }
 
 function tryRealDir(path: string): string | undefined {

@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, readSync } from 'node:fs'
+import { openRegularSync } from './regular-file.js'
 
 const CHUNK = 4096
 const MAX_HEAD_BYTES = 64 * 1024
@@ -43,14 +44,9 @@ let scratch: Buffer = Buffer.allocUnsafe(CHUNK)
  * `readHeads` or `readHeadsOrErrors` in scan.ts.
  */
 export function readHeadSync(path: string, maxLines: number): FileHead {
-  const fd = openSync(path, 'r')
+  // A directory, FIFO or device named like a memory: a file-system failure like any other.
+  const { fd, st } = openRegularSync(path)
   try {
-    const st = fstatSync(fd)
-    // A directory named like a memory (`notes.md/`): a file-system failure like any other.
-    if (!st.isFile())
-      throw Object.assign(new Error(`not a regular file: ${path}`), {
-        code: st.isDirectory() ? 'EISDIR' : 'EINVAL',
-      })
     let total = 0
     let newlines = 0
     while (total < MAX_HEAD_BYTES) {

@@ -11,6 +11,7 @@ import {
 } from './memory-header.js'
 import { packHeaders, type PackedHeaders } from './packed-headers.js'
 import { type FileHead, readHeadSync } from './read-head.js'
+import { READ_NOW } from './regular-file.js'
 
 // Blocking implementations of the scan. They run in the scan worker thread (scan-worker.ts);
 // the main thread reaches them only through scan.ts.
@@ -145,7 +146,7 @@ export type TextFileResult =
 function readTextFileSync(path: string, maxBytes: number): TextFileResult {
   let fd: number | undefined
   try {
-    fd = openSync(path, 'r')
+    fd = openSync(path, READ_NOW)
     const st = fstatSync(fd)
     if (!st.isFile()) return { kind: 'not_file' }
     if (st.size > maxBytes) return { kind: 'too_large', size: st.size }

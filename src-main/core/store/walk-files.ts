@@ -26,15 +26,18 @@ export async function walkFiles(dir: string): Promise<string[]> {
     for (const d of entries) {
       const path = join(abs, d.name)
       let isDir = d.isDirectory()
+      let isFile = d.isFile()
       let subReal = join(real, d.name)
       if (d.isSymbolicLink()) {
         const target = await stat(path).catch(() => undefined) // dangling: neither file nor dir
         if (!target) continue
         isDir = target.isDirectory()
+        isFile = target.isFile()
         if (isDir) subReal = await realpath(path)
       }
-      if (!isDir) out.push(rel + d.name)
-      else if (!seen.has(subReal)) {
+      // A FIFO, socket or device is no file to read (it would hang or flood the reader): left out.
+      if (isFile) out.push(rel + d.name)
+      else if (isDir && !seen.has(subReal)) {
         seen.add(subReal)
         await walk(path, subReal, `${rel}${d.name}/`, false)
       }

@@ -1,5 +1,6 @@
 import { messageOf, orIfUnreadable } from '../../../../src-shared/errors.js'
-import { readFile, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
+import { readRegularFile } from '../../store/regular-file.js'
 import { RE2JS } from 're2js'
 import { globFiles } from './glob.js'
 import { type AgentTool, stringArg, ToolInputError, resolvePathArg, inputSchema, params } from './types.js'
@@ -44,8 +45,8 @@ export const grepTool: AgentTool = {
     for (const file of files.sort()) {
       if (ctx.signal?.aborted) break
       const fst = await orIfUnreadable(stat(file), null)
-      if (!fst || fst.size > MAX_FILE_BYTES) continue
-      const text = await orIfUnreadable(readFile(file, 'utf8'), '')
+      if (!fst?.isFile() || fst.size > MAX_FILE_BYTES) continue
+      const text = await orIfUnreadable(readRegularFile(file, MAX_FILE_BYTES), '')
       if (text.includes('\0')) continue
       const lines = text.split('\n')
       const hits = lines.flatMap((l, i) => (re.matcher(l).find() ? [i] : []))

@@ -1,7 +1,9 @@
-import { readFile } from 'node:fs/promises'
+import { readRegularFile } from '../../store/regular-file.js'
 import { type AgentTool, numberArg, stringArg, resolvePathArg, inputSchema, params } from './types.js'
 
 const DEFAULT_LIMIT = 2000
+/** Larger files are refused: the whole text is read to count its lines. */
+const MAX_READ_BYTES = 32 * 1024 * 1024
 const MAX_LINE = 2000
 
 export const readTool: AgentTool = {
@@ -21,7 +23,7 @@ export const readTool: AgentTool = {
     const path = resolvePathArg(filePath, ctx)
     const offset = Math.max(1, Math.floor(numberArg(input, 'offset') ?? 1))
     const limit = Math.max(1, Math.floor(numberArg(input, 'limit') ?? DEFAULT_LIMIT))
-    const text = await readFile(path, 'utf8')
+    const text = await readRegularFile(path, MAX_READ_BYTES)
     if (text.length === 0) return { content: '(the file is empty)' }
     const lines = text.split('\n')
     const slice = lines.slice(offset - 1, offset - 1 + limit)

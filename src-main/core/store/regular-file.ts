@@ -1,0 +1,69 @@
+import { constants, fstatSync, openSync, closeSync, type Stats } from 'node:fs'
+import { open } from 'node:fs/promises'
+
+/**
+ * Reading only regular files. A name in the memory dir, a path a model gives the agents' Read or
+ * Grep, or a hook's transcript_path can be a FIFO (opening it waits for a writer: for ever), a
+ * device (`/dev/zero` never ends) or a directory. Each is opened without blocking (O_NONBLOCK, POSIX)
+ * and checked on its descriptor before a byte is read; what is not a regular file fails as a
+ * file-system error (EISDIR, or EINVAL) that readers already handle.
+ */
+export const READ_NOW = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
+
+/** The error for a path that is not a regular file, coded as the file system would code it. */
+export function notRegularFile(path: string, st: Stats): Error {
+  const what = st.isDirectory()
+    ? 'a directory'
+    : st.isFIFO()
+      ? 'a FIFO'
+      : st.isCharacterDevice() || st.isBlockDevice()
+        ? 'a device'
+        : st.isSocket()
+          ? 'a socket'
+          : 'not a regular file'
+  return Object.assign(new Error(`${path} is ${what}, not a file Memdir reads`), {
+    code: st.isDirectory() ? 'EISDIR' : 'EINVAL',
+  })
+}
+
+/** A descriptor on `path` and its stats, when it is a regular file (else it throws, closed). */
+export function openRegularSync(path: string): { fd: number; st: Stats } {
+  const fd = openSync(path, READ_NOW)
+  try {
+    const st = fstatSync(fd)
+    if (!st.isFile()) throw notRegularFile(path, st)
+    return { fd, st }
+  } catch (e) {
+    closeSync(fd)
+    throw e
+  }
+}
+
+/**
+ * The whole text of a regular file of at most `maxBytes` (a bigger one fails with EFBIG, naming
+ * both sizes), read from one descriptor.
+ */
+export async function readRegularFile(path: string, maxBytes: number): Promise<string> {
+  const fh = await open(path, READ_NOW)
+  try {
+    const st = await fh.stat()
+    if (!st.isFile()) throw notRegularFile(path, st)
+    if (st.size > maxBytes)
+      throw Object.assign(
+        new Error(
+          `${path} is ${st.size.toLocaleString('en-US')} bytes; at most ${maxBytes.toLocaleString('en-US')} are read`,
+        ),
+        { code: 'EFBIG' },
+      )
+    const buf = Buffer.alloc(st.size)
+    let got = 0
+    while (got < st.size) {
+      const { bytesRead } = await fh.read(buf, got, st.size - got, got)
+      if (bytesRead === 0) break
+      got += bytesRead
+    }
+    return buf.toString('utf8', 0, got)
+  } finally {
+    await fh.close()
+  }
+}
