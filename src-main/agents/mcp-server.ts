@@ -1,6 +1,6 @@
+import { readTextFile } from '../core/store/regular-file.js'
 import type { RecallPreview } from '../../src-shared/types.js'
 import { AGENT_ADVICE, MemdirError, orIfMissing, toErrorValue } from '../../src-shared/errors.js'
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
@@ -123,7 +123,7 @@ export function createMcpServer(ctx: ProjectContext, version: string): McpServer
         {
           uri: uri.href,
           mimeType: 'text/markdown',
-          text: await orIfMissing(readFile(join(mem.memoryDir, ENTRYPOINT_NAME), 'utf8'), ''),
+          text: await orIfMissing(readTextFile(join(mem.memoryDir, ENTRYPOINT_NAME)), ''),
         },
       ],
     }),
@@ -146,7 +146,7 @@ export function createMcpServer(ctx: ProjectContext, version: string): McpServer
       const rel = decodeURIComponent(String(vars.path))
       const text =
         rel === `${TEAM_DIRNAME}/${ENTRYPOINT_NAME}`
-          ? await readFile(join(mem.memoryDir, rel), 'utf8')
+          ? await readTextFile(join(mem.memoryDir, rel))
           : (await mem.read(rel)).raw
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] }
     },

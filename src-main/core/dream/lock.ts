@@ -1,5 +1,6 @@
+import { readTextFile } from '../store/regular-file.js'
 import { errnoOf, ignoreFsError, isMissing, orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
-import { readFile, stat, unlink, utimes } from 'node:fs/promises'
+import { stat, unlink, utimes } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../store/atomic-write.js'
 
@@ -59,7 +60,7 @@ export async function tryAcquireConsolidationLock(
   try {
     const st = await stat(path)
     priorMtimeMs = st.mtimeMs
-    const holder = Number.parseInt((await readFile(path, 'utf8')).trim(), 10)
+    const holder = Number.parseInt((await readTextFile(path)).trim(), 10)
     const fresh = now - st.mtimeMs < (opts.staleMs ?? LOCK_STALE_MS)
     if (fresh && holder !== pid && alive(holder)) {
       return {
@@ -72,7 +73,7 @@ export async function tryAcquireConsolidationLock(
     if (errnoOf(e) !== 'ENOENT') throw e
   }
   await writeFileAtomic(path, `${pid}\n`)
-  const after = Number.parseInt((await orIfMissing(readFile(path, 'utf8'), '')).trim(), 10)
+  const after = Number.parseInt((await orIfMissing(readTextFile(path), '')).trim(), 10)
   if (after !== pid) return { acquired: false, reason: `lost the lock to pid ${after}`, holderPid: after }
   return { acquired: true, priorMtimeMs }
 }

@@ -1,3 +1,4 @@
+import { readTextFile } from '../store/regular-file.js'
 import { ignoreFsError, isMissing, orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
 import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, unlink } from 'node:fs/promises'
@@ -28,7 +29,7 @@ async function readAllMarkdown(memoryDir: string): Promise<Record<string, string
   }
   for (const name of names.sort()) {
     if (!name.endsWith('.md')) continue
-    const content = await orIfMissing(readFile(join(memoryDir, name), 'utf8'), null)
+    const content = await orIfMissing(readTextFile(join(memoryDir, name)), null)
     if (content !== null) files[name] = content
   }
   return files

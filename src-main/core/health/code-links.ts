@@ -1,5 +1,6 @@
+import { readTextFile } from '../store/regular-file.js'
 import { orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
-import { readFile, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { finding, type Finding } from './findings.js'
 import { shortCommit, type GitHistory } from '../staleness/git-history.js'
@@ -55,7 +56,7 @@ export class ProjectCommands {
     if (!st) return undefined
     const hit = this.cache.get(file)
     if (hit && hit.mtimeMs === st.mtimeMs) return hit.names
-    const names = new Set(parse(await orIfMissing(readFile(path, 'utf8'), '')))
+    const names = new Set(parse(await orIfMissing(readTextFile(path), '')))
     this.cache.set(file, { mtimeMs: st.mtimeMs, names })
     return names
   }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { readTextFile } from '../store/regular-file.js'
 import { join, posix } from 'node:path'
 import { putFile, type RecordedWrite } from '../store/recorded-write.js'
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
@@ -31,7 +31,7 @@ export const removeDeadPointer: Fix = async (memoryDir, f, record) => {
 
 /** Adds the pointer line of a memory that has none, from its name and description. */
 export const addMissingPointer: Fix = async (memoryDir, f, record) => {
-  const text = await readFile(await resolveContainedPath(memoryDir, f.path), 'utf8')
+  const text = await readTextFile(await resolveContainedPath(memoryDir, f.path))
   const m = parseMemoryFile(text)
   await upsertPointer(
     memoryDir,
@@ -47,7 +47,7 @@ export const updateMentionedPath: Fix = async (memoryDir, f, record) => {
   const from = need(f.subject, 'path')
   const to = need(f.movedTo, 'new path')
   const abs = await resolveContainedPath(memoryDir, f.path)
-  const text = await readFile(abs, 'utf8')
+  const text = await readTextFile(abs)
   const escaped = escapeRegExp(from)
   const next = text.replace(
     new RegExp(`(?<![\\w/.-])(\\./)?${escaped}(?![\\w/-])`, 'g'),

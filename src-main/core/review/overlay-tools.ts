@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { readTextFile } from '../store/regular-file.js'
 import { relative, sep } from 'node:path'
 import { readIfExists } from '../store/atomic-write.js'
 import { editTool } from '../model/tools/edit.js'
@@ -22,7 +22,7 @@ export interface ProposedFile {
 export function createOverlayTools(memoryDir: string, base: readonly AgentTool[]) {
   const overlay = new Map<string, string>()
   const current = async (path: string) =>
-    overlay.has(path) ? (overlay.get(path) as string) : readFile(path, 'utf8')
+    overlay.has(path) ? (overlay.get(path) as string) : readTextFile(path)
   const wrapped: Record<string, AgentTool> = {
     Read: {
       ...readTool,

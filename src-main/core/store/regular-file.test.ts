@@ -8,7 +8,7 @@ import { grepTool } from '../model/tools/grep.js'
 import { readTool } from '../model/tools/read.js'
 import { readIfExists } from './atomic-write.js'
 import { readMemory } from './memory-files.js'
-import { readRegularFile } from './regular-file.js'
+import { readRegularFile, readRegularHead } from './regular-file.js'
 import { listMemoryFiles, readTextFiles, scanMemoryFiles } from './scan.js'
 import { walkFiles } from './walk-files.js'
 
@@ -39,6 +39,8 @@ describe.skipIf(process.platform === 'win32')('only regular files are read', () 
     await expect(readRegularFile(join(dir, 'deploy.md'), 10)).rejects.toMatchObject({ code: 'EFBIG' })
     await expect(readMemory(dir, 'pipe-link.md')).rejects.toMatchObject({ code: 'EINVAL' })
     expect(await readIfExists(join(dir, 'gone.md'))).toBeNull()
+    expect(await readRegularHead(join(dir, 'deploy.md'), 11)).toBe('---\nname: D')
+    await expect(readRegularHead(join(dir, 'zero.md'), 11)).rejects.toMatchObject({ code: 'EINVAL' })
   })
 
   it('listing, scanning, team reads and Health see the real memories and nothing else', async () => {

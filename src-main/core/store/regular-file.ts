@@ -67,3 +67,20 @@ export async function readRegularFile(path: string, maxBytes: number): Promise<s
     await fh.close()
   }
 }
+
+/** The first `maxBytes` of a regular file, as text (a character cut at the end becomes U+FFFD). */
+export async function readRegularHead(path: string, maxBytes: number): Promise<string> {
+  const fh = await open(path, READ_NOW)
+  try {
+    const st = await fh.stat()
+    if (!st.isFile()) throw notRegularFile(path, st)
+    const buf = Buffer.alloc(Math.min(st.size, maxBytes))
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0)
+    return buf.toString('utf8', 0, bytesRead)
+  } finally {
+    await fh.close()
+  }
+}
+
+/** The whole text of a regular file, however long (for files Memdir or its user keep). */
+export const readTextFile = (path: string) => readRegularFile(path, Number.MAX_SAFE_INTEGER)

@@ -1,6 +1,7 @@
+import { readRegularHead } from '../../core/store/regular-file.js'
 import { isMissing, messageOf, orIfUnreadable } from '../../../src-shared/errors.js'
 import { existsSync, readFileSync } from 'node:fs'
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { basename, join, sep } from 'node:path'
 import { KnownWorkspacesSchema, type KnownWorkspaces } from '../../../src-shared/settings.js'
 import { check } from '../../../src-shared/schema-common.js'
@@ -73,7 +74,7 @@ async function projectRootFromTranscripts(
     .slice(0, 5)
   const tried = new Set<string>()
   for (const n of names) {
-    const head = (await orIfUnreadable(readFile(join(dir, n), 'utf8'), '')).slice(0, 20_000)
+    const head = await orIfUnreadable(readRegularHead(join(dir, n), 20_000), '')
     for (const m of head.matchAll(/"cwd":"((?:[^"\\]|\\.)*)"/g)) {
       const root = JSON.parse(`"${m[1]}"`) as string
       if (tried.has(root)) continue

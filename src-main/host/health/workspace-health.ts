@@ -1,7 +1,7 @@
+import { readTextFile } from '../../core/store/regular-file.js'
 import { MemdirError } from '../../../src-shared/errors.js'
 import { count } from '../../../src-shared/words.js'
 import type { BatchFix } from '../../../src-shared/contract.js'
-import { readFile } from 'node:fs/promises'
 import type { HealthFixAllResult, HealthFixResult, HealthView } from '../../../src-shared/types.js'
 import type { HistoryStore } from '../../core/history/history-store.js'
 import type { Finding, FixKind } from '../../core/health/findings.js'
@@ -158,7 +158,7 @@ export class WorkspaceHealth {
             await updateMentionedPath(this.deps.memoryDir, f, record),
           )
         case 'verify': {
-          const text = await readFile(await resolveContainedPath(this.deps.memoryDir, f.path), 'utf8')
+          const text = await readTextFile(await resolveContainedPath(this.deps.memoryDir, f.path))
           await this.deps.history.recordVerified(f.path, text)
           this.checker.invalidate([f.path])
           return done(`Marked ${f.path} as still true`, [])

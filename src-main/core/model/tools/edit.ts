@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { readTextFile } from '../../store/regular-file.js'
 import { isAbsolute } from 'node:path'
 import { putFile } from '../../store/recorded-write.js'
 import { type AgentTool, refuseUnsafeWrite, stringArg, ToolInputError, inputSchema, params } from './types.js'
@@ -22,7 +22,7 @@ export const editTool: AgentTool = {
     const newString = stringArg(input, 'new_string', true)
     if (!isAbsolute(filePath)) throw new ToolInputError('file_path must be absolute')
     if (oldString === newString) throw new ToolInputError('old_string and new_string are identical')
-    const text = await readFile(filePath, 'utf8')
+    const text = await readTextFile(filePath)
     const count = oldString === '' ? 0 : text.split(oldString).length - 1
     if (count === 0) throw new ToolInputError('old_string was not found in the file')
     if (count > 1 && input.replace_all !== true) {
