@@ -185,6 +185,26 @@ describe('index, duplicates and frontmatter', () => {
     expect(report.errors).toBe(3)
   })
 
+  it('says what is wrong with a type and what to write instead', async () => {
+    const dir = tempDir()
+    const typed = (type: string) => `---\nname: N\ndescription: d\ntype: ${type}\n---\nbody\n`
+    writeFile(join(dir, 'list.md'), typed('[user]'))
+    writeFile(join(dir, 'caps.md'), typed('Feedback'))
+    writeFile(join(dir, 'odd.md'), typed('todo'))
+    writeFile(join(dir, 'none.md'), '---\nname: N\ndescription: d\n---\nbody\n')
+    const report = await new HealthChecker({ memoryDir: dir }).check()
+    const said = Object.fromEntries(
+      report.findings.filter((f) => f.kind === 'invalid-frontmatter').map((f) => [f.path, f.message]),
+    )
+    expect(said).toEqual({
+      'list.md': 'The type is a list (["user"]): write one word, user, feedback, project or reference',
+      'caps.md':
+        'Type "Feedback" is written in capitals: types are lower-case (user, feedback, project or reference)',
+      'odd.md': 'Unknown type "todo" (user, feedback, project or reference)',
+      'none.md': 'No type (user, feedback, project or reference)',
+    })
+  })
+
   it('reports index lines past the 200-line limit as cut', async () => {
     const dir = tempDir()
     const lines = Array.from({ length: 230 }, (_, i) => `- [M${i}](m${i}.md) — memory ${i}`)

@@ -55,10 +55,8 @@ export async function memoryFacts(relPath: string, text: string, mtimeMs: number
       finding(
         'invalid-frontmatter',
         relPath,
-        rawType === undefined
-          ? 'No type (user, feedback, project or reference)'
-          : `Unknown type "${String(rawType)}" (types are lower-case: user, feedback, project, reference)`,
-        [`type: ${String(rawType ?? '')}`],
+        typeProblem(rawType),
+        [`type: ${typeof rawType === 'string' ? rawType : JSON.stringify(rawType ?? '')}`],
         ['open'],
       ),
     )
@@ -129,4 +127,15 @@ export async function memoryFacts(relPath: string, text: string, mtimeMs: number
     shingled: shingle(`${parsed.description ?? ''}\n${parsed.body}`),
     own,
   }
+}
+
+/** Why a frontmatter `type` is not one of the four, in words that say what to write instead. */
+function typeProblem(rawType: unknown): string {
+  const four = 'user, feedback, project or reference'
+  if (rawType === undefined || rawType === null || rawType === '') return `No type (${four})`
+  if (typeof rawType !== 'string')
+    return `The type is ${Array.isArray(rawType) ? 'a list' : `a ${typeof rawType}`} (${JSON.stringify(rawType)}): write one word, ${four}`
+  return parseMemoryType(rawType.toLowerCase())
+    ? `Type "${rawType}" is written in capitals: types are lower-case (${four})`
+    : `Unknown type "${rawType}" (${four})`
 }
