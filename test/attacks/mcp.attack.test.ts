@@ -139,6 +139,6 @@ describe('memdir mcp under attack', () => {
     expect(file).toContain('description: staging needs the WireGuard VPN')
     expect(file).toContain('node_type: memory')
     expect(file).toContain('originSessionId: 6f2c0a1e-1111-2222-3333-444455556666')
-    expect(file).toMatch(/tags:\s*\n?\s*- infra|tags: \[ infra, staging \]/)
+    expect(file).toContain('\ntags: [infra, staging]\n') // as written: the list is not reflowed
   })
 })

@@ -116,6 +116,39 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     })
   })
 
+  it('an update leaves the frontmatter as written: comments, flow lists and quoting stay, only changed values move', async () => {
+    const dir = tempDir()
+    const head =
+      '---\n# owner: platform team\nname: Deploy\ndescription: how we deploy\ntype: project\ntags: [ci, deploy]   # why these\nquoted: "keep: this"\n---\n'
+    writeFile(join(dir, 'deploy.md'), `${head}\nold body\n`)
+    const input = { name: 'Deploy', description: 'how we deploy', type: 'project' as const }
+    let rec = await updateMemory(
+      dir,
+      'deploy.md',
+      { ...input, body: 'new body\n' },
+      (await readMemory(dir, 'deploy.md')).hash,
+    )
+    expect(rec.raw).toBe(`${head}\nnew body\n`)
+    rec = await updateMemory(
+      dir,
+      'deploy.md',
+      { ...input, description: 'how we ship', body: 'new body\n' },
+      rec.hash,
+    )
+    expect(rec.raw).toBe(
+      '---\n# owner: platform team\nname: Deploy\ndescription: how we ship\ntype: project\ntags: [ci, deploy] # why these\nquoted: "keep: this"\n---\n\nnew body\n',
+    )
+    // Windows line endings and no blank line after the block, as someone else saved it.
+    writeFile(join(dir, 'crlf.md'), '---\r\nname: C\r\ndescription: d\r\ntype: user\r\n---\r\nold\r\n')
+    rec = await updateMemory(
+      dir,
+      'crlf.md',
+      { name: 'C', description: 'd', type: 'user', body: 'new\n' },
+      (await readMemory(dir, 'crlf.md')).hash,
+    )
+    expect(rec.raw).toBe('---\r\nname: C\r\ndescription: d\r\ntype: user\r\n---\r\nnew\n')
+  })
+
   it('keeps unknown frontmatter keys on update', async () => {
     const dir = tempDir()
     writeFile(

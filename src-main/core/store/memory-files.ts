@@ -27,6 +27,7 @@ import {
 import type { MemoryType } from './memory-types.js'
 import { guardMemoryWrite, isTeamPath } from '../secrets/secret-guard.js'
 import { teamTwinProblem } from './team-twins.js'
+import { rewriteMemoryFile } from './memory-rewrite.js'
 import { type RecordedWrite, unrecordedWrite } from './recorded-write.js'
 
 export interface MemoryRecord {
@@ -252,9 +253,7 @@ export async function updateMemory(
   validateFields(fields, parsed?.data)
   const raw = withinSizeLimit(
     relPath,
-    stampMemoryText(serializeMemoryFile(fields, parsed?.data ?? {}, parsed?.format ?? format), existing, {
-      stamps: opts.stamps ?? [],
-    }),
+    stampMemoryText(rewriteMemoryFile(existing, fields, format), existing, { stamps: opts.stamps ?? [] }),
   )
   await guardMemoryWrite(relPath, raw, opts)
   const record = opts.record ?? unrecordedWrite
@@ -396,9 +395,7 @@ export async function planMemoryWrite(
   validateFields(fields, parsed?.data)
   const raw = withinSizeLimit(
     relPath,
-    stampMemoryText(serializeMemoryFile(fields, parsed?.data ?? {}, parsed?.format ?? format), existing, {
-      stamps,
-    }),
+    stampMemoryText(rewriteMemoryFile(existing, fields, format), existing, { stamps }),
   )
   await guardMemoryWrite(relPath, raw)
   return [

@@ -1,0 +1,67 @@
+import {
+  isRecord,
+  type MemoryFields,
+  type MemoryFormat,
+  parseFrontmatterData,
+  parseMemoryFile,
+  serializeMemoryFile,
+  splitFrontmatter,
+  yamlLibrary,
+} from './frontmatter.js'
+
+/** Two parsed YAML values alike, whatever the order of their keys. */
+function same(a: unknown, b: unknown): boolean {
+  if (isRecord(a) && isRecord(b)) {
+    const keys = Object.keys(a)
+    return keys.length === Object.keys(b).length && keys.every((k) => k in b && same(a[k], b[k]))
+  }
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => same(v, b[i]))
+  return a === b
+}
+
+/**
+ * A memory's text after an update, keeping what someone else wrote in it: the frontmatter block as
+ * it stands (comments, quoting, flow lists, key order, line endings), with only the values the
+ * update changes set in place, then the new body. A file whose frontmatter cannot be edited in place
+ * (none, or YAML the parser refuses) is written fresh, as serializeMemoryFile writes a new memory.
+ */
+export function rewriteMemoryFile(
+  existing: string | null,
+  fields: MemoryFields,
+  format: MemoryFormat,
+): string {
+  const parsed = existing === null ? undefined : parseMemoryFile(existing)
+  const fresh = serializeMemoryFile(fields, parsed?.data ?? {}, parsed?.format ?? format)
+  const block = existing === null ? undefined : splitFrontmatter(existing)
+  if (!existing || !block) return fresh
+  const Y = yamlLibrary()
+  const doc = Y.parseDocument(block.yaml, { schema: 'core', uniqueKeys: false })
+  const now = doc.errors.length ? undefined : (doc.toJS() as unknown)
+  const wanted = parseFrontmatterData(fresh)?.data
+  if (!isRecord(now) || !Y.isMap(doc.contents) || !wanted) return fresh
+  let changed = false
+  for (const [k, v] of Object.entries(wanted))
+    if (!same(now[k], v)) {
+      doc.set(k, v)
+      changed = true
+    }
+  for (const k of Object.keys(now))
+    if (!(k in wanted)) {
+      doc.delete(k)
+      changed = true
+    }
+  const yaml = changed ? doc.toString({ lineWidth: 0, flowCollectionPadding: false }) : block.yaml
+  const closing = existing.slice(block.yamlStart + block.yaml.length, block.bodyStart)
+  const eol = closing.endsWith('\r\n') ? '\r\n' : '\n'
+  const gap = /^\r?\n/.test(existing.slice(block.bodyStart)) ? eol : ''
+  const body = fields.body.replace(/^\n+/, '')
+  const end = body.endsWith('\n') || body === '' ? '' : '\n'
+  return (
+    existing.slice(0, block.yamlStart) +
+    yaml +
+    (closing.endsWith('\n') ? closing : closing + eol) +
+    gap +
+    body +
+    end
+  )
+}
