@@ -130,7 +130,7 @@ async function refuseSecrets(entries: Map<string, string>): Promise<void> {
     if (!findings.length) continue
     throw new HttpError(
       422,
-      `${key} holds a ${describeFindings(findings)}: secrets are never stored in team memory`,
+      `${key} holds ${describeFindings(findings)}: secrets are never stored in team memory`,
       {
         details: {
           error_code: TEAM_ERROR_CODES.secret,

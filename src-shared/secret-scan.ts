@@ -121,5 +121,8 @@ export async function scanForSecrets(text: string): Promise<SecretFinding[]> {
 export const OWN_SECRET_RULE_IDS = OWN_RULES.map((r) => r.id)
 
 export function describeFindings(findings: readonly SecretFinding[]): string {
-  return findings.map((f) => `${f.description} (${f.ruleId}) on line ${f.line}`).join('; ')
+  const article = (what: string) => (/^[aeiou]/i.test(what) ? 'an' : 'a')
+  return findings
+    .map((f) => `${article(f.description)} ${f.description} (${f.ruleId}) on line ${f.line}`)
+    .join('; ')
 }

@@ -12,8 +12,8 @@ export class SecretInMemoryError extends MemdirError {
     super(
       code,
       code === 'SECRET_IN_TEAM_MEMORY'
-        ? `Team memory is shared with everyone on the repository: ${relPath} would contain a ${describeFindings(findings)}. Remove it first.`
-        : `${relPath} would contain a ${describeFindings(findings)}. Memories are plain files agents read: save anyway only if that is intended.`,
+        ? `Team memory is shared with everyone on the repository: ${relPath} would contain ${describeFindings(findings)}. Remove it first.`
+        : `${relPath} would contain ${describeFindings(findings)}. Memories are plain files agents read: save anyway only if that is intended.`,
       { relPath, findings },
     )
     this.name = 'SecretInMemoryError'
@@ -68,7 +68,7 @@ export async function agentSecretRefusal(
   const found = await newSecretFindings(before, after)
   if (!found.length) return undefined
   return (
-    `Refused: ${relPath} would contain a ${describeFindings(found)}. Memories are plain files that ` +
+    `Refused: ${relPath} would contain ${describeFindings(found)}. Memories are plain files that ` +
     `every agent and teammate reads, so a secret never goes into one. Leave the value out and write ` +
     `where it lives instead (for example "the deploy token is in 1Password, vault CI" or "read it from $DEPLOY_TOKEN").`
   )

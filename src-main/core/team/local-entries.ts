@@ -92,6 +92,6 @@ export async function readLocalTeamEntries(
 export async function scanEntryForSecrets(key: string, text: string): Promise<SkippedEntry | undefined> {
   const secrets = await scanForSecrets(text)
   return secrets.length
-    ? { key, kind: 'secret', reason: `not uploaded: contains a ${describeFindings(secrets)}` }
+    ? { key, kind: 'secret', reason: `not uploaded: contains ${describeFindings(secrets)}` }
     : undefined
 }

@@ -114,7 +114,7 @@ describe('team memory sync, two clients and the real server', () => {
       {
         key: 'creds.md',
         kind: 'secret',
-        reason: expect.stringContaining('Anthropic API key (anthropic-api-key) on line 1'),
+        reason: 'not uploaded: contains an Anthropic API key (anthropic-api-key) on line 1',
       },
       { key: 'huge.md', kind: 'too_large', reason: '260000 bytes is over the 250000-byte limit' },
       {

@@ -224,7 +224,7 @@ async function pullEntry(
   if (secret)
     return {
       ...secret,
-      reason: `not written: the server's version contains a ${secret.reason.replace(/^not uploaded: contains a /, '')}`,
+      reason: `not written: the server's version contains ${secret.reason.replace(/^not uploaded: contains /, '')}`,
     }
   if (current !== null) {
     const kind = was !== undefined && entryChecksum(current) === was ? 'update' : 'conflict'
