@@ -1,5 +1,5 @@
 import { isFsError, rethrowUnless } from '../../../src-shared/errors.js'
-import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from 'node:fs'
+import { type Dirent, readdirSync, realpathSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { isMemoryFileName } from './memory-header.js'
 
@@ -46,29 +46,16 @@ export function listMemoryFilesSync(
   return out
 }
 
-function tryStat(path: string): Stats | undefined {
+/** `read()`, or undefined when the file system refuses it (missing, unreadable, a loop). */
+function orUndefined<T>(read: () => T): T | undefined {
   try {
-    return statSync(path)
+    return read()
   } catch (e) {
     rethrowUnless(isFsError(e), e)
     return undefined
   }
 }
 
-function tryRealpath(path: string): string | undefined {
-  try {
-    return realpathSync(path)
-  } catch (e) {
-    rethrowUnless(isFsError(e), e)
-    return undefined
-  }
-}
-
-function tryRealDir(path: string): string | undefined {
-  try {
-    return statSync(path).isDirectory() ? realpathSync(path) : undefined
-  } catch (e) {
-    rethrowUnless(isFsError(e), e)
-    return undefined
-  }
-}
+const tryStat = (path: string) => orUndefined(() => statSync(path))
+const tryRealpath = (path: string) => orUndefined(() => realpathSync(path))
+const tryRealDir = (path: string) => (tryStat(path)?.isDirectory() ? tryRealpath(path) : undefined)
