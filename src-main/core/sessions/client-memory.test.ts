@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -53,8 +53,26 @@ describe("the client's own memory work, as its transcripts record it", () => {
       path,
       '{"type":"user"}\nnot json\n' + readFileSync(join(newest.dir, 'transcript.jsonl'), 'utf8'),
     )
-    expect((await recalledInTranscript(path)).map((p) => p.split('/').pop())).toEqual(['plain-flat.md'])
-    expect(await recalledInTranscript(join(sb.root, 'gone.jsonl'))).toEqual([])
+    const names = (r: { paths: string[] }) => r.paths.map((p) => p.split('/').pop())
+    const first = await recalledInTranscript(path)
+    expect(names(first)).toEqual(['plain-flat.md'])
+    expect(await recalledInTranscript(join(sb.root, 'gone.jsonl'))).toEqual({ paths: [] })
+    // The next prompt reads only what was appended since: the earlier recall is not read again.
+    const recallLine = readFileSync(path, 'utf8')
+      .split('\n')
+      .find((l) => l.includes('"relevant_memories"'))!
+    expect(names(await recalledInTranscript(path, first.mark))).toEqual([])
+    appendFileSync(
+      path,
+      '{"type":"user"}\n' + recallLine.replace(/plain-flat\.md/g, 'later.md') + '\n{"partial":',
+    )
+    const second = await recalledInTranscript(path, first.mark)
+    expect(names(second)).toEqual(['later.md'])
+    expect(second.mark!.offset).toBe(readFileSync(path).length - '{"partial":'.length)
+    // A transcript replaced under its name (another inode) is read from its start.
+    writeFileSync(`${path}.new`, readFileSync(path, 'utf8'))
+    renameSync(`${path}.new`, path)
+    expect(names(await recalledInTranscript(path, second.mark))).toEqual(['plain-flat.md', 'later.md'])
   })
 
   it('knows the switches it keeps in its global config (CLAUDE_CONFIG_DIR or ~)', async () => {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { readTranscriptText } from './transcript-file.js'
+import { readAppendedBytes } from '../store/appended-lines.js'
 import { join } from 'node:path'
 import { orIfMissing } from '../../../src-shared/errors.js'
 import { parseJsonOr } from '../../../src-shared/json.js'
@@ -55,17 +55,41 @@ export function recalledByClient(entries: readonly object[]): string[] {
   })
 }
 
+/** How far a session's transcript has been read (readAppended's offset, and the file's inode). */
+export interface TranscriptMark {
+  offset: number
+  ino: number
+}
+
 /**
- * The memories the client surfaced itself in a session, read from its transcript: only lines that
- * name the attachment are parsed (a prompt hook reads this before every prompt).
+ * The memories the client surfaced itself in a session since `mark`, read from the lines appended
+ * to its transcript since then, with the new mark: a prompt hook runs this before every prompt, and
+ * a long session's transcript runs to many MB. Only lines that name the attachment are parsed. A
+ * transcript replaced under its name is read from its start; one that is missing or not a regular
+ * file gives nothing.
  */
-export async function recalledInTranscript(path: string | undefined): Promise<string[]> {
-  if (!path) return []
-  const text = (await readTranscriptText(path)) ?? ''
-  const entries = text
-    .split('\n')
-    .filter((l) => l.includes('"relevant_memories"'))
+export async function recalledInTranscript(
+  path: string | undefined,
+  mark?: TranscriptMark,
+): Promise<{ paths: string[]; mark?: TranscriptMark }> {
+  if (!path) return { paths: [] }
+  const got = await readAppendedBytes(path, { offset: mark?.offset ?? 0, ino: mark?.ino })
+  if (!got) return { paths: [] }
+  const entries = linesNaming(got.bytes, '"relevant_memories"')
     .map((l) => parseJsonOr(l, null))
     .filter((e): e is object => typeof e === 'object' && e !== null)
-  return recalledByClient(entries)
+  return { paths: recalledByClient(entries), mark: { offset: got.end, ino: got.ino } }
+}
+
+/** The lines of `bytes` that contain `needle`, decoded; the rest is never turned into strings. */
+function linesNaming(bytes: Buffer, needle: string): string[] {
+  const out: string[] = []
+  for (let at = bytes.indexOf(needle); at !== -1;) {
+    const start = bytes.lastIndexOf(0x0a, at) + 1
+    const nl = bytes.indexOf(0x0a, at)
+    const end = nl === -1 ? bytes.length : nl
+    out.push(bytes.toString('utf8', start, end))
+    at = bytes.indexOf(needle, end)
+  }
+  return out
 }

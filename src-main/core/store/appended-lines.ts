@@ -12,15 +12,19 @@ export interface Appended {
   ino: number
 }
 
+/** What readAppendedBytes returns: the complete lines as bytes, not yet decoded. */
+export type AppendedBytes = Omit<Appended, 'text'> & { bytes: Buffer }
+
 /**
- * Reads what was appended to a line-based log since `offset`. A line still being written (no `\n`
+ * Reads what was appended to a line-based log since `offset`, as bytes (for a reader that decodes
+ * only the lines it wants: a long transcript is tens of MB). A line still being written (no `\n`
  * yet) is left for the next read, cut at the byte, so a character split across two writes is never
  * decoded in halves. Undefined when the file does not exist, or is not a regular file.
  */
-export async function readAppended(
+export async function readAppendedBytes(
   path: string,
   at: { offset: number; ino?: number },
-): Promise<Appended | undefined> {
+): Promise<AppendedBytes | undefined> {
   // O_NONBLOCK: a FIFO under a watched name is not waited on; only a regular file is read.
   const fh = await orIfMissing(open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)), undefined)
   if (!fh) return undefined
@@ -29,12 +33,23 @@ export async function readAppended(
     if (!st.isFile()) return undefined
     const restarted = st.size < at.offset || (at.ino !== undefined && at.ino !== -1 && st.ino !== at.ino)
     const start = restarted ? 0 : at.offset
-    if (st.size === start) return { text: '', end: start, restarted, ino: st.ino }
+    if (st.size === start) return { bytes: Buffer.alloc(0), end: start, restarted, ino: st.ino }
     const buf = Buffer.alloc(st.size - start)
     const { bytesRead } = await fh.read(buf, 0, buf.length, start)
     const complete = buf.subarray(0, bytesRead).lastIndexOf(0x0a) + 1
-    return { text: buf.subarray(0, complete).toString('utf8'), end: start + complete, restarted, ino: st.ino }
+    return { bytes: buf.subarray(0, complete), end: start + complete, restarted, ino: st.ino }
   } finally {
     await fh.close()
   }
+}
+
+/** The same, decoded: the complete lines appended since `offset` as text. */
+export async function readAppended(
+  path: string,
+  at: { offset: number; ino?: number },
+): Promise<Appended | undefined> {
+  const got = await readAppendedBytes(path, at)
+  if (!got) return undefined
+  const { bytes, ...rest } = got
+  return { text: bytes.toString('utf8'), ...rest }
 }

@@ -67,11 +67,12 @@ export async function recallForPrompt(
   // What the client recalled itself in this session is in its context already.
   // A transcript that cannot be read (gone, a directory, a FIFO: see transcript-file.ts) only
   // means nothing is known to be in context yet; recall goes on.
-  const byClient = await recalledInTranscript(input.transcript_path).catch((e: unknown) => {
+  // Only the lines appended since the last prompt are read: the ones before are in `surfaced`.
+  const byClient = await recalledInTranscript(input.transcript_path, state.transcript).catch((e: unknown) => {
     rethrowUnless(isFsError(e) || e instanceof MemdirError, e)
-    return []
+    return { paths: [], mark: state.transcript }
   })
-  byClient.forEach((p) => session.surfaced.add(p))
+  byClient.paths.forEach((p) => session.surfaced.add(p))
   session.injectedBytes = state.injectedBytes
   // Only the model selector reads which tools the agent just used: the offline ranker needs no
   // transcript, so a hook without a model never parses the transcript's tail.
@@ -87,6 +88,7 @@ export async function recallForPrompt(
   saveRecallState(stateDir, input.session_id, {
     surfaced: [...session.surfaced],
     injectedBytes: session.injectedBytes,
+    ...(byClient.mark ? { transcript: byClient.mark } : {}),
   })
   if (state.fresh) await pruneRecallStates(stateDir) // once per session is often enough
   const files = outcome.result.memories.map((m) => relative(memoryDir, m.path).split(sep).join('/'))

@@ -3,12 +3,25 @@ import { readFileSync } from 'node:fs'
 import { readdir, stat, unlink, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeStateFileAtomicSync } from '../../core/store/atomic-write.js'
+import type { TranscriptMark } from '../../core/sessions/client-memory.js'
 
 /** What recall already surfaced in one Claude Code session, and how many bytes it injected (SPEC §6). */
 export interface SessionRecallState {
   surfaced: string[]
   injectedBytes: number
+  /** How far the session's transcript was read for what the client recalled itself. */
+  transcript?: TranscriptMark
 }
+
+const markOf = (v: unknown): TranscriptMark | undefined =>
+  typeof v === 'object' &&
+  v !== null &&
+  'offset' in v &&
+  'ino' in v &&
+  Number.isSafeInteger(v.offset) &&
+  Number.isSafeInteger(v.ino)
+    ? { offset: v.offset as number, ino: v.ino as number }
+    : undefined
 
 const STALE_MS = 7 * 24 * 60 * 60 * 1000
 
@@ -25,6 +38,7 @@ export async function loadRecallState(
     return {
       surfaced: Array.isArray(data.surfaced) ? data.surfaced.filter((p) => typeof p === 'string') : [],
       injectedBytes: typeof data.injectedBytes === 'number' ? data.injectedBytes : 0,
+      ...(markOf(data.transcript) ? { transcript: markOf(data.transcript) } : {}),
       fresh: false,
     }
   } catch (e) {
