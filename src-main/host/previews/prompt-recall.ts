@@ -82,15 +82,20 @@ export async function recallForPrompt(
         .catch(() => [])
     : []
   const outcome = await session.surface(input.prompt, recentTools)
-  if (outcome.skipped) return { skipped: outcome.reason }
-  if (!outcome.injections.length) return { skipped: 'no relevant memory' }
-
-  saveRecallState(stateDir, input.session_id, {
-    surfaced: [...session.surfaced],
-    injectedBytes: session.injectedBytes,
-    ...(byClient.mark ? { transcript: byClient.mark } : {}),
-  })
-  if (state.fresh) await pruneRecallStates(stateDir) // once per session is often enough
+  const save = async () => {
+    saveRecallState(stateDir, input.session_id, {
+      surfaced: [...session.surfaced],
+      injectedBytes: session.injectedBytes,
+      ...(byClient.mark ? { transcript: byClient.mark } : {}),
+    })
+    if (state.fresh) await pruneRecallStates(stateDir) // once per session is often enough
+  }
+  if (outcome.skipped || !outcome.injections.length) {
+    // Nothing injected, but the transcript was read further: the next prompt starts from there.
+    if (byClient.mark && byClient.mark.offset !== state.transcript?.offset) await save()
+    return { skipped: outcome.skipped ? outcome.reason : 'no relevant memory' }
+  }
+  await save()
   const files = outcome.result.memories.map((m) => relative(memoryDir, m.path).split(sep).join('/'))
   await appendActivity(
     activityFileFor(ctx, memoryDir),
