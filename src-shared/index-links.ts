@@ -6,6 +6,8 @@
  * sees (a missed line meant a second pointer appended under the user's own).
  */
 
+import { spellingsOf } from './memory-names.js'
+
 /**
  * `](` destination, optional title, `)`: the destination in `<…>` or bare — words, with the spaces
  * between them tolerated (older lines). Written so no part can match what its neighbour matches:
@@ -67,14 +69,7 @@ export function indexLinksIn(line: string): IndexLink[] {
 
 /** Whether a link's destination reaches a file above the index's own dir, or anywhere by absolute path. */
 function leavesIndexDir(destination: string): boolean {
-  let spellings = [destination]
-  try {
-    spellings.push(decodeURIComponent(destination))
-  } catch {
-    // not percent-encoded: the destination itself is read
-  }
-  spellings = spellings.flatMap((s) => [s, s.normalize('NFKC')])
-  return spellings.some((s) => {
+  return spellingsOf(destination).some((s) => {
     const path = s.trim().replace(/\\/g, '/')
     if (/^[a-z][a-z0-9+.-]*:/i.test(path)) return /^(?:file:|[a-z]:)/i.test(path) // web links are not files
     if (path.startsWith('/') || path.startsWith('~')) return true
@@ -94,11 +89,11 @@ function leavesIndexDir(destination: string): boolean {
  * fullwidth dots) to climb above it. An index points at memory files and web pages; one of these
  * would send the agent that loads it to a file outside memory — and team/MEMORY.md comes from teammates.
  */
-export function linksLeavingIndex(content: string): { line: number; destination: string }[] {
+export function linksLeavingIndex(content: string): { line: number; destination: string; text: string }[] {
   return content.split(/\r?\n/).flatMap((text, i) =>
     linksIn(text)
       .filter((l) => leavesIndexDir(l.raw))
-      .map((l) => ({ line: i + 1, destination: l.raw })),
+      .map((l) => ({ line: i + 1, destination: l.raw, text })),
   )
 }
 

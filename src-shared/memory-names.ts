@@ -33,7 +33,7 @@ export type NameProblem = { code: 'INVALID_NAME' | 'PATH_TOO_LONG'; message: str
 const invalid = (message: string): NameProblem => ({ code: 'INVALID_NAME', message })
 
 /** Decoded and compatibility-folded spellings an attacker could hide `..` or a separator in. */
-function variants(name: string): string[] {
+export function spellingsOf(name: string): string[] {
   let decoded = name
   try {
     decoded = decodeURIComponent(name)
@@ -69,7 +69,7 @@ export function memoryNameProblem(name: string): NameProblem | undefined {
   if (name.includes('\\')) return invalid(`${name}: use / between folders, not a backslash`)
   if (name.startsWith('/') || /^[A-Za-z]:/.test(name))
     return invalid(`${name}: give a path relative to the memory dir, not an absolute one`)
-  for (const v of variants(name)) {
+  for (const v of spellingsOf(name)) {
     if (v.split('/').some((seg) => seg === '..') || v.includes('\\') || v.startsWith('/'))
       return invalid(`${name}: the path leaves the memory dir`)
   }

@@ -2,7 +2,7 @@ import { messageOf, orIfMissing } from '../../../src-shared/errors.js'
 import { findGitRoot } from '../paths/git-root.js'
 import { STALE_AFTER_COMMITS } from '../staleness/path-staleness.js'
 import { stat } from 'node:fs/promises'
-import { readRegularFile } from '../store/regular-file.js'
+import { readTextFile } from '../store/regular-file.js'
 import type { HealthView } from '../../../src-shared/types.js'
 import { join } from 'node:path'
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
@@ -94,7 +94,7 @@ export class HealthChecker {
         if (!st) return
         if (cached && cached.mtimeMs === st.mtimeMs && cached.size === st.size) return
         if (!st.isFile()) return
-        const text = (await readRegularFile(abs, Number.MAX_SAFE_INTEGER)).slice(0, MAX_BYTES)
+        const text = (await readTextFile(abs)).slice(0, MAX_BYTES)
         const facts = await memoryFacts(rel, text, st.mtimeMs)
         this.facts.set(rel, facts)
         this.similar.set(rel, facts.shingled)
@@ -106,7 +106,7 @@ export class HealthChecker {
   }
 
   private async readIndex(rel: string): Promise<string | null> {
-    return readRegularFile(join(this.deps.memoryDir, rel), Number.MAX_SAFE_INTEGER).catch(() => null)
+    return readTextFile(join(this.deps.memoryDir, rel)).catch(() => null)
   }
 
   /** Which symbols the code has, asking git only about symbols not asked about at this HEAD. */

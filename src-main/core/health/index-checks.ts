@@ -27,8 +27,6 @@ export function pointersOf(
   )
 }
 
-const lineAt = (content: string, line: number) => content.split(/\r?\n/)[line - 1] ?? ''
-
 /**
  * One index (MEMORY.md or team/MEMORY.md) against the files it indexes: pointers to missing
  * files, files without a pointer, lines past the limits Claude Code applies, over-long lines.
@@ -46,7 +44,7 @@ export function checkIndex(indexRel: string, content: string | null, files: read
         'link-outside',
         indexRel,
         `Links to ${l.destination}, outside ${where}: an agent that loads this index is sent to a file that is not memory`,
-        [`line ${l.line}: ${lineAt(content!, l.line).trim()}`],
+        [`line ${l.line}: ${l.text.trim()}`],
         [],
         { subject: l.destination },
       ),

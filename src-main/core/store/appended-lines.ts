@@ -1,6 +1,5 @@
-import { constants } from 'node:fs'
-import { open } from 'node:fs/promises'
-import { orIfMissing } from '../../../src-shared/errors.js'
+import { isMissing, rethrowUnless } from '../../../src-shared/errors.js'
+import { NotRegularFileError, openRegular } from './regular-file.js'
 
 export interface Appended {
   /** The complete lines appended since the offset (each ending in `\n`); "" when there are none. */
@@ -25,12 +24,14 @@ export async function readAppendedBytes(
   path: string,
   at: { offset: number; ino?: number },
 ): Promise<AppendedBytes | undefined> {
-  // O_NONBLOCK: a FIFO under a watched name is not waited on; only a regular file is read.
-  const fh = await orIfMissing(open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)), undefined)
-  if (!fh) return undefined
+  // A FIFO under a watched name is not waited on: only a regular file is read.
+  const opened = await openRegular(path).catch((e: unknown) => {
+    rethrowUnless(isMissing(e) || e instanceof NotRegularFileError, e)
+    return undefined
+  })
+  if (!opened) return undefined
+  const { fh, st } = opened
   try {
-    const st = await fh.stat()
-    if (!st.isFile()) return undefined
     const restarted = st.size < at.offset || (at.ino !== undefined && at.ino !== -1 && st.ino !== at.ino)
     const start = restarted ? 0 : at.offset
     if (st.size === start) return { bytes: Buffer.alloc(0), end: start, restarted, ino: st.ino }

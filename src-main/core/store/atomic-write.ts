@@ -1,7 +1,7 @@
 import { nodeCrypto } from './lazy-crypto.js'
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { link, mkdir, open, rename, unlink } from 'node:fs/promises'
-import { readRegularFile } from './regular-file.js'
+import { readTextFile } from './regular-file.js'
 import { basename, dirname, join } from 'node:path'
 import { errnoOf, ignoreFsError, MemdirError, messageOf, orIfMissing } from '../../../src-shared/errors.js'
 
@@ -97,7 +97,7 @@ export async function createFileAtomic(path: string, data: string | Buffer): Pro
 export async function readIfExists(path: string): Promise<string | null> {
   try {
     // A regular file only: a FIFO or device under the name fails (EINVAL) instead of hanging or flooding.
-    return await readRegularFile(path, Number.MAX_SAFE_INTEGER)
+    return await readTextFile(path)
   } catch (e) {
     if (errnoOf(e) === 'ENOENT') return null
     throw e

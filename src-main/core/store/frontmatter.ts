@@ -304,15 +304,14 @@ export interface MemoryFields {
 }
 
 /**
- * Serializes a memory with `name/description/type` first (the type flat or under `metadata`, as
- * `format` says); other existing keys are kept after them. Written by a YAML library: a value can
- * never start a field of its own.
+ * The frontmatter a memory is written with: `name/description/type` first (the type flat or under
+ * `metadata`, as `format` says), then the other existing keys.
  */
-export function serializeMemoryFile(
+export function frontmatterData(
   fields: MemoryFields,
   extra: Record<string, unknown> = {},
   format: MemoryFormat = 'flat',
-): string {
+): Record<string, unknown> {
   const type = parseMemoryType(fields.type)
   const doc: Record<string, unknown> = {
     name: format === 'nested' ? kebabSlug(fields.name) : fields.name.trim(),
@@ -329,7 +328,24 @@ export function serializeMemoryFile(
     if (k === 'name' || k === 'description' || k === 'type' || k === 'metadata' || v === undefined) continue
     doc[k] = v
   }
-  const text = yamlLibrary().stringify(doc, { lineWidth: 0 })
-  const body = fields.body.replace(/^\n+/, '')
-  return `---\n${text}---\n\n${body}${body.endsWith('\n') || body === '' ? '' : '\n'}`
+  return doc
+}
+
+/** A memory's body as written after its frontmatter: no leading blank lines, one final newline. */
+export function memoryBodyText(body: string): string {
+  const text = body.replace(/^\n+/, '')
+  return text.endsWith('\n') || text === '' ? text : text + '\n'
+}
+
+/**
+ * Serializes a memory (frontmatterData, then the body). Written by a YAML library: a value can
+ * never start a field of its own.
+ */
+export function serializeMemoryFile(
+  fields: MemoryFields,
+  extra: Record<string, unknown> = {},
+  format: MemoryFormat = 'flat',
+): string {
+  const text = yamlLibrary().stringify(frontmatterData(fields, extra, format), { lineWidth: 0 })
+  return `---\n${text}---\n\n${memoryBodyText(fields.body)}`
 }

@@ -253,7 +253,9 @@ export async function updateMemory(
   validateFields(fields, parsed?.data)
   const raw = withinSizeLimit(
     relPath,
-    stampMemoryText(rewriteMemoryFile(existing, fields, format), existing, { stamps: opts.stamps ?? [] }),
+    stampMemoryText(rewriteMemoryFile(existing, parsed, fields, format), existing, {
+      stamps: opts.stamps ?? [],
+    }),
   )
   await guardMemoryWrite(relPath, raw, opts)
   const record = opts.record ?? unrecordedWrite
@@ -395,7 +397,7 @@ export async function planMemoryWrite(
   validateFields(fields, parsed?.data)
   const raw = withinSizeLimit(
     relPath,
-    stampMemoryText(rewriteMemoryFile(existing, fields, format), existing, { stamps }),
+    stampMemoryText(rewriteMemoryFile(existing, parsed, fields, format), existing, { stamps }),
   )
   await guardMemoryWrite(relPath, raw)
   return [

@@ -1,9 +1,10 @@
 import {
+  frontmatterData,
   isRecord,
+  memoryBodyText,
   type MemoryFields,
   type MemoryFormat,
-  parseFrontmatterData,
-  parseMemoryFile,
+  type ParsedMemory,
   serializeMemoryFile,
   splitFrontmatter,
   yamlLibrary,
@@ -24,21 +25,23 @@ function same(a: unknown, b: unknown): boolean {
  * it stands (comments, quoting, flow lists, key order, line endings), with only the values the
  * update changes set in place, then the new body. A file whose frontmatter cannot be edited in place
  * (none, or YAML the parser refuses) is written fresh, as serializeMemoryFile writes a new memory.
+ * `existing` is the file now, and `parsed` what parseMemoryFile read from it.
  */
 export function rewriteMemoryFile(
   existing: string | null,
+  parsed: ParsedMemory | undefined,
   fields: MemoryFields,
   format: MemoryFormat,
 ): string {
-  const parsed = existing === null ? undefined : parseMemoryFile(existing)
-  const fresh = serializeMemoryFile(fields, parsed?.data ?? {}, parsed?.format ?? format)
+  const extra = parsed?.data ?? {}
+  const style = parsed?.format ?? format
   const block = existing === null ? undefined : splitFrontmatter(existing)
-  if (!existing || !block) return fresh
+  if (!existing || !block) return serializeMemoryFile(fields, extra, style)
   const Y = yamlLibrary()
   const doc = Y.parseDocument(block.yaml, { schema: 'core', uniqueKeys: false })
   const now = doc.errors.length ? undefined : (doc.toJS() as unknown)
-  const wanted = parseFrontmatterData(fresh)?.data
-  if (!isRecord(now) || !Y.isMap(doc.contents) || !wanted) return fresh
+  if (!isRecord(now) || !Y.isMap(doc.contents)) return serializeMemoryFile(fields, extra, style)
+  const wanted = frontmatterData(fields, extra, style)
   let changed = false
   for (const [k, v] of Object.entries(wanted))
     if (!same(now[k], v)) {
@@ -54,14 +57,11 @@ export function rewriteMemoryFile(
   const closing = existing.slice(block.yamlStart + block.yaml.length, block.bodyStart)
   const eol = closing.endsWith('\r\n') ? '\r\n' : '\n'
   const gap = /^\r?\n/.test(existing.slice(block.bodyStart)) ? eol : ''
-  const body = fields.body.replace(/^\n+/, '')
-  const end = body.endsWith('\n') || body === '' ? '' : '\n'
   return (
     existing.slice(0, block.yamlStart) +
     yaml +
     (closing.endsWith('\n') ? closing : closing + eol) +
     gap +
-    body +
-    end
+    memoryBodyText(fields.body)
   )
 }

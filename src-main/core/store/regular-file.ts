@@ -10,20 +10,22 @@ import { open } from 'node:fs/promises'
  */
 export const READ_NOW = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
 
-/** The error for a path that is not a regular file, coded as the file system would code it. */
-export function notRegularFile(path: string, st: Stats): Error {
-  const what = st.isDirectory()
-    ? 'a directory'
-    : st.isFIFO()
-      ? 'a FIFO'
-      : st.isCharacterDevice() || st.isBlockDevice()
-        ? 'a device'
-        : st.isSocket()
-          ? 'a socket'
-          : 'not a regular file'
-  return Object.assign(new Error(`${path} is ${what}, not a file Memdir reads`), {
-    code: st.isDirectory() ? 'EISDIR' : 'EINVAL',
-  })
+/** A path that is not a regular file, coded as the file system would code it. */
+export class NotRegularFileError extends Error {
+  readonly code: 'EISDIR' | 'EINVAL'
+  constructor(path: string, st: Stats) {
+    const what = st.isDirectory()
+      ? 'a directory'
+      : st.isFIFO()
+        ? 'a FIFO'
+        : st.isCharacterDevice() || st.isBlockDevice()
+          ? 'a device'
+          : st.isSocket()
+            ? 'a socket'
+            : 'not a regular file'
+    super(`${path} is ${what}, not a file Memdir reads`)
+    this.code = st.isDirectory() ? 'EISDIR' : 'EINVAL'
+  }
 }
 
 /** A descriptor on `path` and its stats, when it is a regular file (else it throws, closed). */
@@ -31,10 +33,23 @@ export function openRegularSync(path: string): { fd: number; st: Stats } {
   const fd = openSync(path, READ_NOW)
   try {
     const st = fstatSync(fd)
-    if (!st.isFile()) throw notRegularFile(path, st)
+    if (!st.isFile()) throw new NotRegularFileError(path, st)
     return { fd, st }
   } catch (e) {
     closeSync(fd)
+    throw e
+  }
+}
+
+/** The same, as a FileHandle: the caller closes it. */
+export async function openRegular(path: string) {
+  const fh = await open(path, READ_NOW)
+  try {
+    const st = await fh.stat()
+    if (!st.isFile()) throw new NotRegularFileError(path, st)
+    return { fh, st }
+  } catch (e) {
+    await fh.close()
     throw e
   }
 }
@@ -44,10 +59,8 @@ export function openRegularSync(path: string): { fd: number; st: Stats } {
  * both sizes), read from one descriptor.
  */
 export async function readRegularFile(path: string, maxBytes: number): Promise<string> {
-  const fh = await open(path, READ_NOW)
+  const { fh, st } = await openRegular(path)
   try {
-    const st = await fh.stat()
-    if (!st.isFile()) throw notRegularFile(path, st)
     if (st.size > maxBytes)
       throw Object.assign(
         new Error(
@@ -70,10 +83,8 @@ export async function readRegularFile(path: string, maxBytes: number): Promise<s
 
 /** The first `maxBytes` of a regular file, as text (a character cut at the end becomes U+FFFD). */
 export async function readRegularHead(path: string, maxBytes: number): Promise<string> {
-  const fh = await open(path, READ_NOW)
+  const { fh, st } = await openRegular(path)
   try {
-    const st = await fh.stat()
-    if (!st.isFile()) throw notRegularFile(path, st)
     const buf = Buffer.alloc(Math.min(st.size, maxBytes))
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0)
     return buf.toString('utf8', 0, bytesRead)

@@ -44,10 +44,9 @@ export const grepTool: AgentTool = {
     let matchedFiles = 0
     for (const file of files.sort()) {
       if (ctx.signal?.aborted) break
-      const fst = await orIfUnreadable(stat(file), null)
-      if (!fst?.isFile() || fst.size > MAX_FILE_BYTES) continue
-      const text = await orIfUnreadable(readRegularFile(file, MAX_FILE_BYTES), '')
-      if (text.includes('\0')) continue
+      // Not a regular file, over the size limit or unreadable: a file-system error, skipped.
+      const text = await orIfUnreadable(readRegularFile(file, MAX_FILE_BYTES), null)
+      if (text === null || text.includes('\0')) continue
       const lines = text.split('\n')
       const hits = lines.flatMap((l, i) => (re.matcher(l).find() ? [i] : []))
       if (!hits.length) continue
