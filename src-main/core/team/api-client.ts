@@ -1,6 +1,7 @@
 import type * as v from 'valibot'
 import { MemdirError, messageOf, rethrowUnless } from '../../../src-shared/errors.js'
 import { check } from '../../../src-shared/schema-common.js'
+import { describeWait, retryAfterMs } from './retry-after.js'
 import {
   TEAM_MEMORY_PATH,
   TeamErrorBodySchema,
@@ -21,8 +22,10 @@ export class TeamApiError extends MemdirError {
     /** Auth, a refused entry, a full server: retrying will not help. */
     readonly permanent: boolean,
     readonly body?: unknown,
+    /** How long the server asked to be left alone (its Retry-After), when it said. */
+    readonly retryAfterMs?: number,
   ) {
-    super('TEAM_SERVER', message, { status, permanent })
+    super('TEAM_SERVER', message, { status, permanent, ...(retryAfterMs !== undefined && { retryAfterMs }) })
     this.name = 'TeamApiError'
   }
 }
@@ -144,11 +147,15 @@ export class TeamApiClient {
         : res.status === 403
           ? 'token not allowed for this repo'
           : said
+    const permanent = isPermanentStatus(res.status)
+    // A busy server (429, 503) may say when to come back: retries wait at least that long.
+    const wait = permanent ? undefined : retryAfterMs(res.headers.get('retry-after'))
     throw new TeamApiError(
-      `team server answered ${res.status}: ${what}`,
+      `team server answered ${res.status}: ${what}${wait ? ` (it asks to wait ${describeWait(wait)})` : ''}`,
       res.status,
-      isPermanentStatus(res.status),
+      permanent,
       parsed.ok ? parsed.value : text,
+      wait,
     )
   }
 

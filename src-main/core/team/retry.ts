@@ -21,6 +21,12 @@ export interface RetryOptions {
 
 export const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
+/**
+ * The longest Retry-After a sync waits out itself. A server asking for longer ends the sync with
+ * its error; the scheduler's next try waits as asked.
+ */
+export const MAX_WAIT_IN_SYNC_MS = 32_000
+
 /** 500 ms × 2^(n−1), capped at 32 s, plus up to 25 % jitter. */
 export function retryDelayMs(attempt: number, random: () => number = Math.random): number {
   const base = Math.min(500 * 2 ** (attempt - 1), 32_000)
@@ -29,7 +35,8 @@ export function retryDelayMs(attempt: number, random: () => number = Math.random
 
 /**
  * Retries transient failures (network, 5xx, 408, 409, 429) with capped exponential backoff and
- * jitter, within the request's retries and the sync's budget; permanent ones surface at once.
+ * jitter, never sooner than the server's Retry-After, within the request's retries and the sync's
+ * budget; permanent ones surface at once.
  */
 export async function withRetries<T>(fn: () => Promise<T>, opts: RetryOptions = {}): Promise<T> {
   const retries = opts.retries ?? 3
@@ -40,6 +47,8 @@ export async function withRetries<T>(fn: () => Promise<T>, opts: RetryOptions = 
     } catch (e) {
       const transient = e instanceof TeamApiError && !e.permanent
       if (!transient || attempt >= retries) throw e
+      const asked = e.retryAfterMs ?? 0
+      if (asked > MAX_WAIT_IN_SYNC_MS) throw e
       if (opts.budget) {
         if (opts.budget.left <= 0)
           throw new TeamApiError(
@@ -47,10 +56,11 @@ export async function withRetries<T>(fn: () => Promise<T>, opts: RetryOptions = 
             e.status,
             false,
             e.body,
+            e.retryAfterMs,
           )
         opts.budget.left--
       }
-      await sleep(retryDelayMs(attempt + 1, opts.random))
+      await sleep(Math.max(retryDelayMs(attempt + 1, opts.random), asked))
     }
   }
 }

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startTeamServer } from '../../../test/helpers/team-server.js'
@@ -65,6 +67,35 @@ describe('TeamSyncScheduler', () => {
     await again.start()
     expect(events2.find((e) => e.type === 'synced')).toMatchObject({ pushed: ['offline.md'] })
     await again.stop()
+  })
+
+  it('a busy server that asks for ten minutes (Retry-After) is not tried again sooner, nor a year later', async () => {
+    let retryAfter = '600'
+    const busy = createServer((_req, res) => {
+      res.writeHead(503, { 'retry-after': retryAfter })
+      res.end('down for maintenance')
+    })
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r))
+    const url = `http://127.0.0.1:${(busy.address() as AddressInfo).port}`
+    try {
+      for (const [asked, expected] of [
+        ['600', 600_000],
+        // A timer cannot wait past ~24 days (it would fire at once): a day is the longest wait.
+        [String(365 * 24 * 3600), 24 * 3600_000],
+      ] as const) {
+        retryAfter = asked
+        const events: TeamSyncEvent[] = []
+        const s = scheduler(url, 'tmt_x', join(tempDir(), 'team'), events)
+        await s.start()
+        expect(events.find((e) => e.type === 'error')).toMatchObject({
+          permanent: false,
+          retryInMs: expected,
+        })
+        await s.stop()
+      }
+    } finally {
+      busy.close()
+    }
   })
 
   it('Sync now reports skipped files with their reasons', async () => {

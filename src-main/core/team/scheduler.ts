@@ -32,6 +32,9 @@ export type TeamSyncEvent =
       failures: number
     }
 
+/** The longest Retry-After the scheduler honours (a day): a larger one waits this long. */
+export const MAX_RETRY_AFTER_MS = 24 * 60 * 60_000
+
 export interface SchedulerOptions {
   deps: SyncDeps
   pullIntervalMs?: number
@@ -152,7 +155,9 @@ export class TeamSyncScheduler {
       const permanent = e instanceof TeamApiError && e.permanent
       if (permanent) this.pushSuppressed = true
       this.failures++
-      const waitMs = this.backoffMs(this.failures)
+      // Never back sooner than a busy server asked (capped: a timer cannot wait past ~24 days).
+      const asked = e instanceof TeamApiError ? Math.min(e.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS) : 0
+      const waitMs = Math.max(this.backoffMs(this.failures), asked)
       this.resumeAt = Date.now() + waitMs
       const retryInMs = permanent ? undefined : waitMs
       this.emit({ type: 'error', mode, error: messageOf(e), permanent, retryInMs, failures: this.failures })

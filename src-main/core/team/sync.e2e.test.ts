@@ -395,6 +395,52 @@ describe('batching and retries', () => {
     }
   })
 
+  it('a busy server (429 or 503 with Retry-After) is tried again no sooner than it asks, and a long wait ends the sync for the scheduler', async () => {
+    let answer = { status: 429, retryAfter: '3' }
+    const seen: number[] = []
+    const busy = createServer((_req, res) => {
+      seen.push(Date.now())
+      res.writeHead(answer.status, { 'retry-after': answer.retryAfter, 'content-type': 'application/json' })
+      res.end(JSON.stringify({ error: { code: 'busy', message: 'slow down' } }))
+    })
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r))
+    try {
+      const teamDir = join(tempDir(), 'team')
+      mkdirSync(teamDir, { recursive: true })
+      const api = new TeamApiClient({
+        baseUrl: `http://127.0.0.1:${(busy.address() as AddressInfo).port}`,
+        token: 't',
+      })
+      const waits: number[] = []
+      const deps: SyncDeps = {
+        api,
+        repo: REPO,
+        teamDir,
+        state: createSyncState(),
+        sleep: async (ms) => void waits.push(ms),
+        random: () => 0,
+      }
+      const err = await pullTeamMemory(deps).catch((e) => e)
+      expect(err).toMatchObject({ permanent: false, retryAfterMs: 3000 })
+      expect(err.message).toBe('team server answered 429: slow down (it asks to wait 3 s)')
+      // Backoff alone would have been 500, 1000 and 2000 ms.
+      expect(waits).toEqual([3000, 3000, 3000])
+      expect(seen.length).toBe(4)
+
+      // An hour is longer than a sync waits: one request, and the error carries the wait.
+      answer = { status: 503, retryAfter: new Date(Date.now() + 3600_000).toUTCString() }
+      seen.length = 0
+      waits.length = 0
+      const long = await pullTeamMemory({ ...deps, state: createSyncState() }).catch((e) => e)
+      expect(seen.length).toBe(1)
+      expect(waits).toEqual([])
+      expect(long.message).toMatch(/^team server answered 503: slow down \(it asks to wait (59|60) min\)$/)
+      expect(long.retryAfterMs).toBeGreaterThan(3590_000)
+    } finally {
+      busy.close()
+    }
+  })
+
   it('a wrong token is a permanent error', async () => {
     const server = await startTeamServer()
     const c = client(server.url, 'tmt_wrong', join(tempDir(), 'team'))
