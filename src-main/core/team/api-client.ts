@@ -38,10 +38,20 @@ export interface TeamApiOptions {
   onRequest?: (info: { method: string; bytes: number }) => void
   /** How long one request may take, answer body included (default 60 s): a sync always ends. */
   timeoutMs?: number
+  /** The largest answer read (default MAX_ANSWER_BYTES). */
+  maxAnswerBytes?: number
 }
 
 /** One request's limit: a server that takes the connection and never answers would hold a sync for ever. */
 export const TEAM_REQUEST_TIMEOUT_MS = 60_000
+
+/**
+ * The largest answer read (a document of every team file): far above what a team's memory holds,
+ * and below the string V8 can make of it.
+ */
+export const MAX_ANSWER_BYTES = 256 * 1024 * 1024
+/** An error's answer is shown 200 characters long: more is not read. */
+const MAX_ERROR_BYTES = 64 * 1024
 
 export type GetResult =
   { status: 200; doc: TeamMemoryDocument; etag: string } | { status: 304 } | { status: 404 }
@@ -60,6 +70,9 @@ export type PutResult =
 export function isPermanentStatus(status: number): boolean {
   return status >= 400 && status < 500 && status !== 408 && status !== 409 && status !== 429
 }
+
+const describeBytes = (n: number) =>
+  n >= 1024 * 1024 ? `${Math.round(n / 1024 / 1024)} MiB` : `${Math.round(n / 1024)} KiB`
 
 const isTimeout = (e: unknown) => e instanceof DOMException && e.name === 'TimeoutError'
 
@@ -127,18 +140,41 @@ export class TeamApiClient {
     return new TeamApiError(`team server did not answer within ${s} s`, undefined, false)
   }
 
-  /** A response's body, read within the request's time limit (a timeout is transient, as a dropped connection is). */
-  private async body(res: Response): Promise<string> {
+  /**
+   * A response's body, read within the request's time limit (a timeout is transient, as a dropped
+   * connection is) and up to `maxBytes`: whatever answers at the URL cannot make the app hold an
+   * endless answer in memory.
+   */
+  private async body(
+    res: Response,
+    maxBytes = this.opts.maxAnswerBytes ?? MAX_ANSWER_BYTES,
+  ): Promise<string> {
+    const chunks: Uint8Array[] = []
+    let size = 0
     try {
-      return await res.text()
+      const reader = res.body?.getReader()
+      for (let r = await reader?.read(); r && !r.done; r = await reader!.read()) {
+        size += r.value.byteLength
+        if (size > maxBytes) {
+          await reader!.cancel()
+          throw new TeamApiError(
+            `team server's answer is over ${describeBytes(maxBytes)}: Memdir reads no more of it`,
+            res.status,
+            true,
+          )
+        }
+        chunks.push(r.value)
+      }
     } catch (e) {
+      if (e instanceof TeamApiError) throw e
       if (isTimeout(e)) throw this.timedOut()
       throw new TeamApiError(`team server's answer broke off: ${messageOf(e)}`, res.status, false)
     }
+    return new TextDecoder().decode(Buffer.concat(chunks, size))
   }
 
   private async fail(res: Response): Promise<never> {
-    const text = await this.body(res).catch(() => '')
+    const text = await this.body(res, MAX_ERROR_BYTES).catch(() => '')
     const parsed = check(TeamErrorBodySchema, safeJson(text))
     const said = parsed.ok ? parsed.value.error.message : text.slice(0, 200)
     const what =
@@ -188,7 +224,7 @@ export class TeamApiClient {
       return { status: 412 }
     }
     if (res.status === 413) {
-      const text = await this.body(res).catch(() => '')
+      const text = await this.body(res, MAX_ERROR_BYTES).catch(() => '')
       const tooMany = check(TooManyEntriesSchema, safeJson(text))
       if (!tooMany.ok) {
         const said = check(TeamErrorBodySchema, safeJson(text))

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startTeamServer } from '../../../test/helpers/team-server.js'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
+import { until } from '../../../test/helpers/until.js'
 import { TeamApiClient, TeamApiError } from './api-client.js'
 import { PathTraversalError, validateTeamMemWritePath } from './keys.js'
 import { retryDelayMs, withRetries } from './retry.js'
@@ -438,6 +439,38 @@ describe('batching and retries', () => {
       expect(long.retryAfterMs).toBeGreaterThan(3590_000)
     } finally {
       busy.close()
+    }
+  })
+
+  it('an endless answer is read only up to its limit: a permanent error, the connection closed, nothing written', async () => {
+    let closed = false
+    const endless = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      const chunk = '{"x":"' + 'y'.repeat(64 * 1024)
+      const pump = () => {
+        while (res.write(chunk));
+        res.once('drain', pump)
+      }
+      res.on('close', () => (closed = true))
+      pump()
+    })
+    await new Promise<void>((r) => endless.listen(0, '127.0.0.1', r))
+    try {
+      const teamDir = join(tempDir(), 'team')
+      mkdirSync(teamDir, { recursive: true })
+      const api = new TeamApiClient({
+        baseUrl: `http://127.0.0.1:${(endless.address() as AddressInfo).port}`,
+        token: 't',
+        maxAnswerBytes: 1024 * 1024,
+      })
+      const deps: SyncDeps = { api, repo: REPO, teamDir, state: createSyncState(), sleep: async () => {} }
+      const err = await pullTeamMemory(deps).catch((e) => e)
+      expect(err).toMatchObject({ permanent: true })
+      expect(err.message).toBe("team server's answer is over 1 MiB: Memdir reads no more of it")
+      await until(() => closed)
+      expect(readdirSync(teamDir)).toEqual([])
+    } finally {
+      endless.close()
     }
   })
 
