@@ -71,4 +71,16 @@ describe('findRelevantMemories with a model', () => {
     expect(r.memories).toEqual([])
     expect(r.error).toContain('JSON')
   })
+
+  it('sends the model a pasted megabyte as its head and tail, not whole', async () => {
+    const dir = memoryDir(1)
+    const { fake, client } = await fakeModel([selection(['postgres.md'])])
+    const paste = 'ERROR connection reset by peer\n'.repeat(40_000)
+    const r = await findRelevantMemories(`${paste}why do the integration tests fail?`, dir, { client })
+    expect(r.memories.map((m) => m.path)).toEqual([join(dir, 'postgres.md')])
+    const userMsg = JSON.stringify(fake.requests[0]!.body.messages)
+    expect(paste.length).toBeGreaterThan(1_000_000)
+    expect(userMsg.length).toBeLessThan(10_000)
+    expect(userMsg).toContain('why do the integration tests fail?')
+  })
 })

@@ -20,6 +20,15 @@ describe('offline recall', () => {
     expect((await findRelevantMemories('staging ship', dir)).memories[0]!.path).toBe(join(dir, 'deploy.md'))
     expect((await findRelevantMemories('zzz qqq', dir)).memories).toEqual([])
   })
+
+  it('ranks a prompt with a pasted log by its start and end, where the question is', async () => {
+    const dir = memoryDir()
+    const lines = 'ERROR connection reset by peer\n'.repeat(20_000)
+    // Words of the deploy memory deep inside the paste are not what the user asks about.
+    const log = `${lines}staging ship make\n${lines}`
+    const r = await findRelevantMemories(`log below\n${log}why do the Postgres integration tests fail?`, dir)
+    expect(r.memories.map((m) => m.path)).toEqual([join(dir, 'postgres.md')])
+  })
 })
 
 describe('injection', () => {

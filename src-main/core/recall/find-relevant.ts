@@ -3,6 +3,7 @@ import type { ModelClient } from '../model/client.js'
 import { formatMemoryManifest } from '../store/manifest.js'
 import { MAX_MEMORY_FILES, type MemoryHeader, type Scanner, scanMemoryFiles } from '../store/scan.js'
 import { rankMemoriesOffline } from './offline-ranker.js'
+import { recallQueryText } from './query-text.js'
 import type { TermSource } from './term-source.js'
 import {
   buildSelectorUserMessage,
@@ -59,10 +60,11 @@ function selectionFrom(reply: unknown): string[] {
  * fit, ranks every memory, so an old memory that alone answers a query is still found.
  */
 export async function findRelevantMemories(
-  query: string,
+  prompt: string,
   memoryDir: string,
   opts: RecallOptions = {},
 ): Promise<RecallResult> {
+  const query = recallQueryText(prompt)
   const surfaced = new Set(opts.alreadySurfaced ?? [])
   const all = await (
     opts.scan ?? ((dir: string) => scanMemoryFiles(dir, { scanner: opts.scanner, limit: Infinity }))
