@@ -117,6 +117,46 @@ describe('history, restore and the review inbox', () => {
     }
   })
 
+  it('an undo keeps a memory someone edited since the run, with its pointer, and says so', async () => {
+    const { app, fake } = await openWithModel(browser(), (sb) => {
+      writeFile(join(getAutoMemPath(sb.ctx()), 'MEMORY.md'), '- [Old](old.md) — o\n')
+    })
+    const { page } = app
+    try {
+      const dir = getAutoMemPath(app.sb.ctx())
+      const indexBefore = readFileSync(join(dir, 'MEMORY.md'), 'utf8')
+      const created = memory('Dashboard', 'Checkout latency dashboard', 'grafana.internal/d/checkout')
+      fake.enqueue(
+        reply(
+          toolUse('Write', { file_path: join(dir, 'grafana.md'), content: created }),
+          toolUse('Write', {
+            file_path: join(dir, 'MEMORY.md'),
+            content: indexBefore + '- [Dashboard](grafana.md) — latency\n',
+          }),
+        ),
+        reply(text('Saved the dashboard.')),
+      )
+      fakeSession(
+        join(getProjectTranscriptDir(app.sb.ctx()), '0b7c2f3e-1111-4222-8333-444455556677.jsonl'),
+      ).endTurn('the dashboard is grafana.internal/d/checkout')
+      await page.locator('.toast', { hasText: 'Memory updated in proj' }).waitFor({ timeout: 10_000 })
+      // The user adds a note of their own to the memory the run wrote.
+      const edited = created + 'Ask Dana before changing the panels.\n'
+      writeFileSync(join(dir, 'grafana.md'), edited)
+      await page.getByRole('button', { name: 'Activity' }).click()
+      await page.getByRole('button', { name: 'Undo this run' }).click()
+      await page
+        .getByText('Kept as it is: grafana.md (changed since the run created it)', { exact: false })
+        .waitFor()
+      expect(readFileSync(join(dir, 'grafana.md'), 'utf8')).toBe(edited)
+      expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe(
+        indexBefore + '- [Dashboard](grafana.md) — latency\n',
+      )
+    } finally {
+      await app.close()
+    }
+  })
+
   it('review mode: proposals wait in the inbox; approve writes them, reject leaves no trace', async () => {
     const { app, fake } = await openWithModel(browser())
     const { page } = app

@@ -8,6 +8,7 @@ import type {
   HealthFixResult,
   HealthView,
   HistoryDiff,
+  UndoOutcome,
   HistoryItem,
   HookPlanView,
   HookStatusView,
@@ -173,7 +174,7 @@ export interface RpcResults {
   'history/list': HistoryItem[]
   'history/diff': HistoryDiff
   'history/restore': void
-  'history/undoRun': string[]
+  'history/undoRun': UndoOutcome
   'review/list': ProposalView[]
   'review/approve': void
   'review/reject': void

@@ -151,6 +151,14 @@ export interface HistoryDiff {
   lines: DiffLine[]
 }
 
+/** What undoing a run did (`history/undoRun`). */
+export interface UndoOutcome {
+  /** Files written back to before the run, or with the run's own changes taken out of later ones. */
+  undone: string[]
+  /** Files changed since the run where an undo would overwrite what was written since: kept. */
+  kept: { path: string; reason: string }[]
+}
+
 export interface ProposalView {
   id: string
   createdAt: number

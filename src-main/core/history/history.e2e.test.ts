@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { reply, text, toolUse } from '../../../test/fake-anthropic/server.js'
@@ -57,6 +57,61 @@ describe('memory history', () => {
     expect(snapshotOf(memoryDir)).toEqual(before)
     for (const [f, c] of Object.entries(files))
       expect(Buffer.compare(readFileSync(join(memoryDir, f)), Buffer.from(c))).toBe(0)
+  })
+
+  it('undoing a run takes out only its own changes: what someone wrote since stays theirs', async () => {
+    const { memoryDir, history } = memDirWith({
+      'MEMORY.md': '# Memory\n- [A](a.md) — a\n- [Old](old.md) — old\n',
+      'a.md': '---\nname: A\ndescription: a\ntype: feedback\n---\nUse the real DB.\n',
+      'old.md': '---\nname: Old\ndescription: old\ntype: project\n---\nold\n',
+      'c.md': '---\nname: C\ndescription: c\ntype: project\n---\none\ntwo\n',
+    })
+    await reconcileHistory(history, memoryDir, 'external')
+    // The run: a new memory and its pointer, a line added to a.md, c.md changed, old.md and its
+    // pointer deleted.
+    writeFile(join(memoryDir, 'db.md'), '---\nname: DB\ndescription: db\ntype: feedback\n---\nrun text\n')
+    writeFile(join(memoryDir, 'MEMORY.md'), '# Memory\n- [A](a.md) — a\n- [DB](db.md) — db\n')
+    writeFile(
+      join(memoryDir, 'a.md'),
+      '---\nname: A\ndescription: a\ntype: feedback\n---\nUse the real DB.\n\nAlso in CI.\n',
+    )
+    writeFile(join(memoryDir, 'c.md'), '---\nname: C\ndescription: c\ntype: project\n---\none\nTWO\n')
+    rmSync(join(memoryDir, 'old.md'))
+    await reconcileHistory(history, memoryDir, 'extraction', { runId: 'extract-1' })
+    // Then the user: notes of their own in the new memory, a line of their own at the end of the
+    // index, the line the run changed in c.md changed again, and old.md written again.
+    const db = '---\nname: DB\ndescription: db\ntype: feedback\n---\nrun text\nMy own notes.\n'
+    const c = '---\nname: C\ndescription: c\ntype: project\n---\none\nTWO, really\n'
+    writeFile(join(memoryDir, 'db.md'), db)
+    writeFile(join(memoryDir, 'MEMORY.md'), '# Memory\n- [A](a.md) — a\n- [DB](db.md) — db\n- my own line\n')
+    writeFile(join(memoryDir, 'c.md'), c)
+    writeFile(join(memoryDir, 'old.md'), 'new old\n')
+    await reconcileHistory(history, memoryDir, 'user')
+
+    const outcome = await undoRun(history, memoryDir, 'extract-1')
+    // What the run changed where nothing changed since is taken out (a.md, old.md's pointer); a
+    // file changed since stays as it is, and so does the pointer to the memory kept.
+    expect(readFileSync(join(memoryDir, 'a.md'), 'utf8')).toBe(
+      '---\nname: A\ndescription: a\ntype: feedback\n---\nUse the real DB.\n',
+    )
+    expect(readFileSync(join(memoryDir, 'MEMORY.md'), 'utf8')).toBe(
+      '# Memory\n- [A](a.md) — a\n- [Old](old.md) — old\n- [DB](db.md) — db\n- my own line\n',
+    )
+    expect(readFileSync(join(memoryDir, 'db.md'), 'utf8')).toBe(db)
+    expect(readFileSync(join(memoryDir, 'c.md'), 'utf8')).toBe(c)
+    expect(readFileSync(join(memoryDir, 'old.md'), 'utf8')).toBe('new old\n')
+    expect(outcome.undone.sort()).toEqual(['MEMORY.md', 'a.md'])
+    expect(outcome.kept).toEqual([
+      { path: 'c.md', reason: 'changed since the run, where the run changed it' },
+      { path: 'db.md', reason: 'changed since the run created it' },
+      { path: 'old.md', reason: 'written again since the run deleted it' },
+    ])
+    // Undone twice: nothing more to do, nothing reported as changed.
+    const snapshot = snapshotOf(memoryDir)
+    expect(await undoRun(history, memoryDir, 'extract-1')).toMatchObject({ undone: [] })
+    expect(snapshotOf(memoryDir)).toEqual(snapshot)
+    // Nothing the user wrote is lost, and the run's versions stay in history.
+    expect((await history.list({ path: 'db.md' })).map((e) => e.runId ?? null)).toEqual(['extract-1', null])
   })
 
   it('a team pull that overwrites a local edit leaves the overwritten version restorable', async () => {

@@ -1,10 +1,12 @@
 import { MemdirError } from '../../../src-shared/errors.js'
+import type { UndoOutcome } from '../../../src-shared/types.js'
 import { readIfExists } from '../store/atomic-write.js'
 import { resolveContainedPath } from '../store/contained-path.js'
 import { findIndexLine } from '../store/index-lines.js'
 import { indexLocationFor } from '../store/memory-files.js'
 import type { HistoryEntry, HistoryStore } from './history-store.js'
 import { putFile, type RecordedWrite } from '../store/recorded-write.js'
+import { revertChange } from './revert-change.js'
 
 /**
  * A restore or undo: how its writes reach history. `record` is the writer's recorded write (the
@@ -106,27 +108,78 @@ export async function restoreVersion(
   return e
 }
 
-/** Undoes a whole run (an extraction, a dream, a pull): every file back to before its first change. */
+/** Why a file changed since the run is kept, or undefined when the run's change can be taken out of it. */
+function keptReason(current: string | null, after: string | null, before: string | null): string | undefined {
+  if (current === after) return undefined
+  if (before === null) return 'changed since the run created it'
+  if (after === null) return 'written again since the run deleted it'
+  if (current === null) return 'deleted since the run'
+  return undefined
+}
+
+/**
+ * Undoes a whole run (an extraction, a dream, a pull, a batch fix): every file it changed goes back
+ * to before its first change. A file changed since then keeps what was written since, as `git
+ * revert` would: the run's own lines are taken out where nothing else changed them, and a file
+ * where they were changed again (or a memory the run created and someone edited since) is kept as
+ * it is and reported, with its pointer in the index.
+ */
 export async function undoRun(
   store: HistoryStore,
   memoryDir: string,
   runId: string,
   opts: RestoreOptions = {},
-): Promise<string[]> {
+): Promise<UndoOutcome> {
   const entries = await store.list({ runId })
   if (!entries.length) throw new MemdirError('NOT_FOUND', `no changes recorded for run ${runId}`)
   const record = opts.record ?? selfRecording(store, memoryDir, `undo-${runId}`)
   const firstBefore = new Map<string, string | null>()
-  for (const e of entries) if (!firstBefore.has(e.path)) firstBefore.set(e.path, e.before)
-  const restored: string[] = []
-  for (const [path, before] of firstBefore) {
-    const gone = await deletedAt(store, path)
-    if ((await putBack(store, memoryDir, path, before, record)) && gone !== undefined) restored.push(path)
+  const lastAfter = new Map<string, string | null>()
+  for (const e of entries) {
+    if (!firstBefore.has(e.path)) firstBefore.set(e.path, e.before)
+    lastAfter.set(e.path, e.after)
+  }
+  const blob = (hash: string | null | undefined) => (hash ? store.blob(hash) : null)
+  const outcome: UndoOutcome = { undone: [], kept: [] }
+  const cameBack: string[] = []
+  const isIndex = (path: string) => indexLocationFor(path).indexRel === path
+  // Memories first: an index keeps the pointers of the memories kept.
+  const paths = [...firstBefore.keys()].sort((a, b) => Number(isIndex(a)) - Number(isIndex(b)))
+  for (const path of paths) {
+    const abs = await resolveContainedPath(memoryDir, path)
+    const current = await readIfExists(abs)
+    const [before, after] = [await blob(firstBefore.get(path)), await blob(lastAfter.get(path))]
+    if (current === before) continue // as before the run already (undone twice, or by hand)
+    const reason = keptReason(current, after, before)
+    if (reason) {
+      outcome.kept.push({ path, reason })
+      continue
+    }
+    const keptPointers = outcome.kept
+      .map((k) => indexLocationFor(k.path))
+      .filter((l) => l.indexRel === path)
+      .map((l) => l.pointer)
+    const keepLine = keptPointers.length
+      ? (line: string) => keptPointers.some((p) => findIndexLine([line], p) === 0)
+      : undefined
+    const target =
+      current === null || before === null || after === null
+        ? before
+        : revertChange(current, after, before, keepLine)
+    if (target === undefined) {
+      outcome.kept.push({ path, reason: 'changed since the run, where the run changed it' })
+      continue
+    }
+    if (current === target) continue // only what must stay is left
+    await putFile(abs, target, record)
+    if (current === null && target !== null) cameBack.push(path)
+    outcome.undone.push(path)
   }
   // Files the run deleted come back with their index lines (unless the run's own index edit is undone too).
-  for (const path of restored) {
+  for (const path of cameBack) {
     if (firstBefore.has(indexLocationFor(path).indexRel)) continue
     await restorePointer(store, memoryDir, path, (await deletedAt(store, path)) ?? 0, record)
   }
-  return [...firstBefore.keys()]
+  outcome.kept.sort((a, b) => a.path.localeCompare(b.path))
+  return outcome
 }

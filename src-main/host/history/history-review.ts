@@ -1,5 +1,5 @@
 import { MemdirError } from '../../../src-shared/errors.js'
-import type { HistoryDiff, HistoryItem, ProposalView } from '../../../src-shared/types.js'
+import type { HistoryDiff, HistoryItem, ProposalView, UndoOutcome } from '../../../src-shared/types.js'
 import type { HistoryStore } from '../../core/history/history-store.js'
 import { diffLines } from '../../core/history/line-diff.js'
 import { ENTRYPOINT_NAME } from '../../core/paths/auto-mem-path.js'
@@ -98,11 +98,11 @@ export class HistoryReview {
     await this.deps.index.update([path])
   }
 
-  async undoRun(runId: string): Promise<string[]> {
+  async undoRun(runId: string): Promise<UndoOutcome> {
     const record = this.deps.recorder.writer({ author: 'user', runId: `undo-${runId}`, change: 'restore' })
-    const paths = await undoRun(this.deps.history, this.deps.memoryDir, runId, { record })
-    await this.deps.index.update(paths)
-    return paths
+    const outcome = await undoRun(this.deps.history, this.deps.memoryDir, runId, { record })
+    await this.deps.index.update(outcome.undone)
+    return outcome
   }
 
   /** The inbox: each proposal's diffs, and the secrets a file would add flagged (approving it needs an edit). */

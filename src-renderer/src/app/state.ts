@@ -17,6 +17,7 @@ import type {
   SearchHitView,
   SettingsView,
   TeamStatus,
+  UndoOutcome,
   WorkspaceInfo,
   WorkspaceSummary,
 } from '../../../src-shared/types'
@@ -154,7 +155,7 @@ export interface HistorySlice {
   showHistory: (path?: string) => void
   restoreVersion: (path: string, id: number) => Promise<void>
   /** Puts every file a run changed back; resolves with the files. */
-  undoRun: (runId: string) => Promise<string[]>
+  undoRun: (runId: string) => Promise<UndoOutcome>
 }
 
 export interface InboxSlice {

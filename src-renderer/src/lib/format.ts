@@ -1,4 +1,5 @@
-import { relativeWords } from '../../../src-shared/words'
+import type { UndoOutcome } from '../../../src-shared/types'
+import { count, relativeWords } from '../../../src-shared/words'
 
 /** Dates and sizes the way people read them: relative when recent, the user's locale otherwise. */
 
@@ -42,4 +43,15 @@ export function approxTokens(text: string): number {
 
 export function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e)
+}
+
+/**
+ * What an undo did, in one sentence: "Undone: 2 files back to before this run." and, when files
+ * changed since were kept, which and why.
+ */
+export function undoMessage(outcome: UndoOutcome, before: string): string {
+  const undone = `Undone: ${count(outcome.undone.length, 'file')} back to before ${before}.`
+  if (!outcome.kept.length) return undone
+  const kept = outcome.kept.map((k) => `${k.path} (${k.reason})`).join(', ')
+  return `${undone} Kept as ${outcome.kept.length === 1 ? 'it is' : 'they are'}: ${kept}; each file's history has the run's version.`
 }

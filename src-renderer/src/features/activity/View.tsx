@@ -1,10 +1,9 @@
 import { Moon } from 'lucide-react'
-import { count } from '../../../../src-shared/words'
 import { useEffect, useState } from 'react'
 import type { ActivityItem, ActivityKind } from '../../../../src-shared/types'
 import { RestoreMine } from '../history/RestoreMine'
 import { useRpc } from '../../app/use-rpc'
-import { clockTime, errorMessage, fullDate, relativeDate } from '../../lib/format'
+import { clockTime, errorMessage, fullDate, relativeDate, undoMessage } from '../../lib/format'
 import { useStore } from '../../app/store'
 
 const KIND_LABEL: Record<ActivityKind, string> = {
@@ -81,8 +80,7 @@ function FeedItem({ a }: { a: ActivityItem }) {
   const [undone, setUndone] = useState<string>()
   const undo = async (runId: string) => {
     try {
-      const paths = await undoRun(runId)
-      setUndone(`Undone: ${count(paths.length, 'file')} back to before this run`)
+      setUndone(undoMessage(await undoRun(runId), 'this run'))
     } catch (e) {
       setUndone(errorMessage(e))
     }

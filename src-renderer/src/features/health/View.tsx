@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import type { ContradictionStatus, HealthFindingView, HealthFixKind } from '../../../../src-shared/types'
 import type { BatchFix } from '../../../../src-shared/contract'
 import { count } from '../../../../src-shared/words'
-import { errorMessage, relativeDate } from '../../lib/format'
+import { errorMessage, relativeDate, undoMessage } from '../../lib/format'
 import { useStore } from '../../app/store'
 
 const KIND_LABEL: Record<string, string> = {
@@ -222,8 +222,7 @@ export function HealthView() {
 
   const undoBatch = (runId: string) =>
     run('undo', async () => {
-      const paths = await undoRun(runId)
-      setStatus({ text: `Undone: ${count(paths.length, 'file')} back to before the fix.` })
+      setStatus({ text: undoMessage(await undoRun(runId), 'the fix') })
       await refreshHealth()
     })
 

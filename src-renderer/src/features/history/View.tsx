@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react'
-import { count } from '../../../../src-shared/words'
 import type { HistoryItem } from '../../../../src-shared/types'
 import { Diff } from '../../components/Diff'
 import { useStore } from '../../app/store'
 import { useRpc } from '../../app/use-rpc'
-import { errorMessage, fullDate, relativeDate } from '../../lib/format'
+import { errorMessage, fullDate, relativeDate, undoMessage } from '../../lib/format'
 
 function changeLabel(e: HistoryItem): string {
   // An undo puts a run's files back as they were before it: a file it had created goes away.
@@ -63,8 +62,7 @@ export function HistoryView() {
       await restoreVersion(e.path, e.id)
       return `${e.path} restored to version ${e.id}`
     })
-  const undo = (runId: string) =>
-    act(async () => `Undone: ${count((await undoRun(runId)).length, 'file')} back to before ${runId}`)
+  const undo = (runId: string) => act(async () => undoMessage(await undoRun(runId), runId))
 
   return (
     <div className="split history">
