@@ -136,4 +136,37 @@ describe('review mode', () => {
     await proposals.approve(q.id, memoryDir, { 'a.md': 'edited by the user\n' })
     expect(readFileSync(join(memoryDir, 'a.md'), 'utf8')).toBe('edited by the user\n')
   })
+  it('approval names a new memory by the rule that holds when it is approved: nothing is written when it no longer holds', async () => {
+    const { root, memoryDir } = memDirWith({ 'a.md': 'A\n', 'team/ops/a.md': 'ops\n' })
+    const proposals = new ProposalStore(join(root, 'app-data', 'proposals'))
+    const before = snapshotOf(memoryDir)
+    // Proposed while these names were free; since then team/ops/ exists, and notes.md is a file.
+    const twin = await proposals.create({
+      author: 'extraction',
+      reason: 'new',
+      files: [
+        { path: 'a.md', before: 'A\n', after: 'A2\n' },
+        { path: 'team/Ops/b.md', before: null, after: 'B\n' },
+      ],
+    })
+    await expect(proposals.approve(twin.id, memoryDir)).rejects.toMatchObject({
+      code: 'INVALID_NAME',
+      message: expect.stringContaining('team/Ops/b.md cannot join team/ops/a.md'),
+    })
+    writeFileSync(join(memoryDir, 'notes.md'), 'a file\n')
+    const below = await proposals.create({
+      author: 'extraction',
+      reason: 'new',
+      files: [
+        { path: 'a.md', before: 'A\n', after: 'A2\n' },
+        { path: 'notes.md/b.md', before: null, after: 'B\n' },
+      ],
+    })
+    await expect(proposals.approve(below.id, memoryDir)).rejects.toMatchObject({
+      code: 'INVALID_NAME',
+      message: 'notes.md/b.md: a folder on its path is a file',
+    })
+    // All or nothing: a.md was not written either.
+    expect(snapshotOf(memoryDir)).toEqual({ ...before, 'notes.md': 'a file\n' })
+  })
 })

@@ -6,6 +6,8 @@ import { putFile, type RecordedWrite } from '../store/recorded-write.js'
 import { ConflictError, readIfExists, writeFileAtomic } from '../store/atomic-write.js'
 import { resolveContainedPath } from '../store/contained-path.js'
 import { checkMemoryName } from '../../../src-shared/memory-names.js'
+import { checkFoldersOnPath } from '../store/memory-files.js'
+import { teamTwinProblem } from '../store/team-twins.js'
 import {
   guardMemoryWrite,
   isTeamPath,
@@ -79,7 +81,12 @@ export class ProposalStore {
       const edited = f.path in edits
       const after = edited ? edits[f.path] : f.after
       // A file it creates is named by the one name rule, like every other way a memory gets a name.
-      if (after !== null && after !== undefined && f.before === null) checkMemoryName(f.path)
+      if (after !== null && after !== undefined && f.before === null) {
+        checkMemoryName(f.path)
+        const twin = await teamTwinProblem(memoryDir, f.path)
+        if (twin) throw new MemdirError('INVALID_NAME', twin, { name: f.path })
+        await checkFoldersOnPath(abs, f.path)
+      }
       // A flagged secret is never approved as proposed: the user edits it out first (in team memory,
       // an edit that keeps one is refused too; in private memory the edited text is the user's own).
       if (after && !edited) {

@@ -99,7 +99,8 @@ export async function readIfExists(path: string): Promise<string | null> {
     // A regular file only: a FIFO or device under the name fails (EINVAL) instead of hanging or flooding.
     return await readTextFile(path)
   } catch (e) {
-    if (errnoOf(e) === 'ENOENT') return null
+    // ENOTDIR: a folder on its path is a file, so no file is there either.
+    if (errnoOf(e) === 'ENOENT' || errnoOf(e) === 'ENOTDIR') return null
     throw e
   }
 }

@@ -89,10 +89,15 @@ export async function resolveNewMemoryPath(
   const twin = await teamTwinProblem(memoryDir, relPath, replacing)
   if (twin) throw new MemdirError('INVALID_NAME', twin, { name: relPath })
   const path = await resolveMemoryPath(memoryDir, relPath)
+  await checkFoldersOnPath(path, relPath)
+  return path
+}
+
+/** INVALID_NAME when a folder on a new file's path is a file (`a.md/b.md` beside `a.md`). */
+export async function checkFoldersOnPath(path: string, relPath: string): Promise<void> {
   const parent = await stat(dirname(path)).catch((e: unknown) => errnoOf(e))
   if (parent === 'ENOTDIR' || (typeof parent === 'object' && !parent.isDirectory()))
     throw new MemdirError('INVALID_NAME', `${relPath}: a folder on its path is a file`, { name: relPath })
-  return path
 }
 
 /** The file as written, unless it is over the one memory size limit (TOO_LARGE, naming the limit). */
