@@ -3,6 +3,7 @@ import { getAppDataDir } from '../host/settings/data-dir.js'
 import { askRunningApp } from './commands/ask-running-app.js'
 import type { promptHook } from './commands/hook-prompt.js'
 import { blockingWriter, endNow, readStdin } from './std-streams.js'
+import { hookWorkingDir } from './working-dir.js'
 
 const stdout = blockingWriter(1, () => process.stdout)
 
@@ -41,7 +42,7 @@ export async function hookPrompt({ offline, fullCli }: HookPromptHandOver): Prom
   const input = readStdin()
   const raw = await input.then(parsed, () => ({ ok: false }) as const)
   if (!raw.ok) return fullCli(() => input)
-  const dataDir = getAppDataDir({ projectRoot: process.cwd(), env: process.env })
+  const dataDir = getAppDataDir({ projectRoot: hookWorkingDir(), env: process.env })
   const logLine = (line: string) => log(dataDir, line)
   if (!(await askRunningApp(raw.value, dataDir, process.env, stdout, logLine)))
     try {

@@ -227,3 +227,39 @@ describe('the built CLI’s standard streams', () => {
     },
   )
 })
+
+describe('a shell whose folder was deleted', () => {
+  // sh enters the folder, removes it and runs the CLI there: its working dir no longer exists.
+  const fromGone = (args: string[], env: Record<string, string | undefined>, input?: string) => {
+    const gone = join(tempDir(), 'removed-worktree')
+    mkdirSync(gone)
+    return spawnSync(
+      '/bin/sh',
+      ['-c', 'cd "$0" && rmdir "$0" && exec "$@"', gone, process.execPath, BIN, ...args],
+      { env, input, encoding: 'utf8' },
+    )
+  }
+
+  it('a command says so plainly, --cwd still works, and the hooks recall from their input', () => {
+    assertCliBuilt()
+    const { root, env } = workspace(3)
+    const list = fromGone(['list'], env)
+    expect(list.status).toBe(1)
+    expect(list.stderr).toBe(
+      'memdir: the current directory no longer exists (it was deleted or moved): cd to your project, or pass --cwd DIR\n',
+    )
+    expect(fromGone(['list', '--cwd', root], env).stdout.trim().split('\n')).toHaveLength(3)
+    const input = (event: string) =>
+      JSON.stringify({
+        session_id: `gone-${event}`,
+        transcript_path: join(root, 'none.jsonl'),
+        cwd: root,
+        hook_event_name: event,
+        prompt: 'memory 1 note',
+      })
+    const prompt = fromGone(['hook', 'prompt'], env, input('UserPromptSubmit'))
+    expect(prompt).toMatchObject({ status: 0, stderr: '' })
+    expect(JSON.parse(prompt.stdout).hookSpecificOutput.additionalContext).toContain('Memory 1')
+    expect(fromGone(['hook', 'stop'], env, input('Stop'))).toMatchObject({ status: 0, stderr: '' })
+  })
+})

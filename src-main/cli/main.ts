@@ -1,4 +1,5 @@
 import { runCli } from './run.js'
+import { hookWorkingDir, workingDir } from './working-dir.js'
 import { blockingWriter, endNow, readStdin } from './std-streams.js'
 
 /** Read-only commands that await all their work: they end as soon as it is printed (endNow). */
@@ -9,13 +10,26 @@ const ONE_SHOT = new Set(['path', 'prompt', 'list', 'index', 'recall'])
  * a caller has read already (the prompt hook's fast path, handing over); default: read it here.
  */
 export async function runMain(argv: string[], stdin: () => Promise<string> = readStdin): Promise<void> {
+  const cwd = argv[0] === 'hook' ? hookWorkingDir() : workingDir()
+  const givesCwd = argv.some((a) => a === '--cwd' || a.startsWith('--cwd='))
+  if (cwd === undefined && !givesCwd) {
+    blockingWriter(
+      2,
+      () => process.stderr,
+    )(
+      'memdir: the current directory no longer exists (it was deleted or moved): cd to your project, or pass --cwd DIR\n',
+    )
+    process.exitCode = 1
+    return
+  }
   const controller = new AbortController()
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => controller.abort())
   const code = await runCli(argv, {
     stdout: blockingWriter(1, () => process.stdout),
     stderr: blockingWriter(2, () => process.stderr),
     env: process.env,
-    cwd: process.cwd(),
+    // With --cwd given, the folder the command started in is not used.
+    cwd: cwd ?? hookWorkingDir(),
     signal: controller.signal,
     stdin,
   })
