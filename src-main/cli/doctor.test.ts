@@ -31,7 +31,7 @@ describe('memdir doctor', () => {
     )
     expect(cli.io.stdout).toContain('helper.md  Mentions src/old.ts, which moved to src/new.ts')
     expect(cli.io.stdout).toContain('fix: memdir doctor --fix remove-pointer')
-    expect(cli.io.stdout).toMatch(/1 memories, 2 commits checked: 1 error\(s\), 1 warning\(s\)/)
+    expect(cli.io.stdout).toMatch(/1 memory, 2 commits checked: 1 error, 1 warning, 0 notes/)
 
     expect(await cli.run(['doctor', '--fix', 'remove-pointer'])).toBe(0)
     expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe('- [Helper](helper.md) — x\n')

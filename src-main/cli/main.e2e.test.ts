@@ -263,3 +263,28 @@ describe('a shell whose folder was deleted', () => {
     expect(fromGone(['hook', 'stop'], env, input('Stop'))).toMatchObject({ status: 0, stderr: '' })
   })
 })
+
+describe('a memory a teammate wrote, printed to a terminal', () => {
+  // `script` (util-linux) runs the CLI on a pseudo-terminal, as a user's shell would.
+  it.skipIf(!existsSync('/usr/bin/script'))(
+    'shows the escape sequences in its description instead of sending them; a pipe gets the text as it is',
+    () => {
+      assertCliBuilt()
+      const { root, env } = workspace(0)
+      writeFile(
+        join(env.CLAUDE_COWORK_MEMORY_PATH_OVERRIDE, 'evil.md'),
+        '---\nname: Evil\ndescription: "clear \\e[2J\\e]0;pwned\\a title"\ntype: project\n---\nbody\n',
+      )
+      const onTerminal = spawnSync(
+        '/usr/bin/script',
+        ['-qec', `"${process.execPath}" "${BIN}" list`, '/dev/null'],
+        { cwd: root, env, encoding: 'utf8' },
+      )
+      expect(onTerminal.status).toBe(0)
+      expect(onTerminal.stdout).toContain('clear ^[[2J^[]0;pwned^G title')
+      expect(onTerminal.stdout).not.toContain('\x1b')
+      const piped = spawnSync(process.execPath, [BIN, 'list'], { cwd: root, env, encoding: 'utf8' })
+      expect(piped.stdout).toContain('clear \x1b[2J\x1b]0;pwned\x07 title')
+    },
+  )
+})

@@ -1,4 +1,5 @@
 import { runCli } from './run.js'
+import { terminalSafe } from './terminal-text.js'
 import { hookWorkingDir, workingDir } from './working-dir.js'
 import { blockingWriter, endNow, readStdin } from './std-streams.js'
 
@@ -25,8 +26,14 @@ export async function runMain(argv: string[], stdin: () => Promise<string> = rea
   const controller = new AbortController()
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => controller.abort())
   const code = await runCli(argv, {
-    stdout: blockingWriter(1, () => process.stdout),
-    stderr: blockingWriter(2, () => process.stderr),
+    stdout: terminalSafe(
+      1,
+      blockingWriter(1, () => process.stdout),
+    ),
+    stderr: terminalSafe(
+      2,
+      blockingWriter(2, () => process.stderr),
+    ),
     env: process.env,
     // With --cwd given, the folder the command started in is not used.
     cwd: cwd ?? hookWorkingDir(),

@@ -75,10 +75,10 @@ export async function doctorCommand(
       `(${count(asked.unchecked, 'more same-topic pair')} not checked for contradictions: one model call checks 12)`,
     )
   const git = report.git.available
-    ? `${report.git.commits} commits checked`
+    ? `${count(report.git.commits, 'commit')} checked`
     : 'no git history (code links not checked)'
   out.push(
-    `${report.findings.length ? '\n' : ''}${report.memories} memories, ${git}: ${report.errors} error(s), ${report.warnings} warning(s), ${report.findings.length - report.errors - report.warnings} note(s)`,
+    `${report.findings.length ? '\n' : ''}${count(report.memories, 'memory', 'memories')}, ${git}: ${count(report.errors, 'error')}, ${count(report.warnings, 'warning')}, ${count(report.findings.length - report.errors - report.warnings, 'note')}`,
   )
   io.stdout(out.join('\n') + '\n')
   return report.errors ? 1 : 0

@@ -1,3 +1,4 @@
+import { count } from '../../../src-shared/words.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { loadAppSettings } from '../../host/settings/app-data.js'
 import { withCliSecrets } from '../../host/integrations/cli-secrets.js'
@@ -125,7 +126,7 @@ export async function secretCommand(
     }
     if (others.length)
       io.stdout(
-        `${others.length} team token(s) of other servers or repos are kept too (\`memdir secret status\` in their projects)\n`,
+        `${count(others.length, 'team token')} of other servers or repos ${others.length === 1 ? 'is' : 'are'} kept too (\`memdir secret status\` in their projects)\n`,
       )
   }
   return 0

@@ -1,3 +1,4 @@
+import { count } from '../../../src-shared/words.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { exclusiveSync, pullTeamMemory, pushTeamMemory } from '../../core/team/sync.js'
 import { historyForCli } from '../../host/history/recording.js'
@@ -45,7 +46,7 @@ export async function syncCommand(
   if (pulled?.removed.length)
     out.push(`removed ${pulled.removed.length} deleted on the server: ${pulled.removed.join(', ')}`)
   if (pulled?.pending.length)
-    out.push(`kept ${pulled.pending.length} local edit(s) to push: ${pulled.pending.join(', ')}`)
+    out.push(`kept ${count(pulled.pending.length, 'local edit')} to push: ${pulled.pending.join(', ')}`)
   for (const c of conflicts)
     out.push(
       `conflict ${c.key}: both sides changed; the server's version is on disk, yours is in history` +
