@@ -4,6 +4,7 @@ import { askRunningApp } from './commands/ask-running-app.js'
 import type { promptHook } from './commands/hook-prompt.js'
 import { blockingWriter, endNow, readStdin } from './std-streams.js'
 import { hookWorkingDir } from './working-dir.js'
+import { withSessionCwd } from '../agents/hooks/session-start-dir.js'
 
 const stdout = blockingWriter(1, () => process.stdout)
 
@@ -43,10 +44,12 @@ export async function hookPrompt({ offline, fullCli }: HookPromptHandOver): Prom
   const raw = await input.then(parsed, () => ({ ok: false }) as const)
   if (!raw.ok) return fullCli(() => input)
   const dataDir = getAppDataDir({ projectRoot: hookWorkingDir(), env: process.env })
+  // The session's project, not where its shell has moved to since (a `cd` into a nested repo).
+  const hookInput = withSessionCwd(raw.value)
   const logLine = (line: string) => log(dataDir, line)
-  if (!(await askRunningApp(raw.value, dataDir, process.env, stdout, logLine)))
+  if (!(await askRunningApp(hookInput, dataDir, process.env, stdout, logLine)))
     try {
-      await offline().promptHook({ stdout, env: process.env }, raw.value, dataDir, logLine, true)
+      await offline().promptHook({ stdout, env: process.env }, hookInput, dataDir, logLine, true)
     } catch (e) {
       await logLine(`failed: ${messageOf(e)}`)
     }

@@ -65,8 +65,9 @@ function hookInput(
   event: string,
   sb: ReturnType<typeof sandbox>,
   over: Record<string, unknown> = {},
+  scenario: '' | 'after-cd-' = '',
 ) {
-  const raw = readFileSync(join(FIXTURES, `claude-code-${version}.json`), 'utf8')
+  const raw = readFileSync(join(FIXTURES, `${scenario}claude-code-${version}.json`), 'utf8')
     .split('<sanitized-project>')
     .join(sanitizePath(sb.project))
     .split('<home>')
@@ -117,6 +118,55 @@ describe.each(VERSIONS)('memdir hook prompt (input captured from Claude Code %s)
     writeFileSync(input.transcript_path as string, recalled + '\n')
     const r = await runBuilt(['hook', 'prompt'], { env: sb.env, input: JSON.stringify(input) })
     expect(r).toMatchObject({ code: 0, stdout: '' })
+  })
+})
+
+const AFTER_CD = readdirSync(FIXTURES)
+  .filter((f) => /^after-cd-claude-code-.*\.json$/.test(f))
+  .map((f) => f.slice('after-cd-claude-code-'.length, -'.json'.length))
+
+describe.each(AFTER_CD)('after the shell enters a nested repository (Claude Code %s)', (version) => {
+  it('the hooks keep the memory of the project the session started in, as the client does', async () => {
+    const { sb, memoryDir } = project()
+    // The project and, inside it, a package that is a repository of its own (a submodule).
+    mkdirSync(join(sb.project, 'sub'), { recursive: true })
+    execFileSync('git', ['init', '-q'], { cwd: sb.project })
+    execFileSync('git', ['init', '-q'], { cwd: join(sb.project, 'sub') })
+    clearAutoMemPathCache()
+    const stop = hookInput(version, 'Stop', sb, {}, 'after-cd-')
+    // What the client sent after `cd sub`: the shell's folder, and the project's transcript.
+    expect(stop.cwd).toBe(join(sb.project, 'sub'))
+    expect(dirname(stop.transcript_path as string)).toBe(getProjectTranscriptDir(sb.ctx()))
+
+    // The next prompt of that session (its shell is still in sub/) recalls the project's memory.
+    const prompt = {
+      ...hookInput(version, 'UserPromptSubmit', sb, {}, 'after-cd-'),
+      cwd: stop.cwd,
+      prompt: 'how do we run the integration tests against postgres?',
+    }
+    const r = await runBuilt(['hook', 'prompt'], { env: sb.env, input: JSON.stringify(prompt) })
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain(join(memoryDir, 'testing.md'))
+
+    // The turn's end hands the project's session over, not one of sub/.
+    const jobs: TurnEndedJob[] = []
+    const server = await listenForAgentJobs(sb.env.MEMDIR_DATA_DIR!, {
+      turnEnded: async (job) => {
+        jobs.push(job)
+        return { accepted: true }
+      },
+    })
+    try {
+      mkdirSync(dirname(stop.transcript_path as string), { recursive: true })
+      copyFileSync(TRANSCRIPT, stop.transcript_path as string)
+      expect(await runBuilt(['hook', 'stop'], { env: sb.env, input: JSON.stringify(stop) })).toMatchObject({
+        code: 0,
+        stdout: '',
+      })
+      expect(jobs.map((j) => j.projectRoot)).toEqual([sb.project])
+    } finally {
+      await server?.close()
+    }
   })
 })
 

@@ -2,6 +2,7 @@ import { TurnEndInput } from '../../../src-shared/hook-input.js'
 import { messageOf, rethrowUnless } from '../../../src-shared/errors.js'
 import { check } from '../../../src-shared/schema-common.js'
 import { logHookLine } from '../../agents/hooks/hook-log.js'
+import { withSessionCwd } from '../../agents/hooks/session-start-dir.js'
 import { getAppDataDir } from '../../host/settings/app-data.js'
 import { createProjectContext } from '../../host/settings/project.js'
 import { type CliIO, UsageError } from '../io.js'
@@ -69,7 +70,8 @@ export async function hookCommand(io: CliIO, event: string | undefined, job: Hoo
   }
   if (event !== 'prompt' && event !== 'stop') throw new UsageError('usage: memdir hook prompt|stop')
   try {
-    const raw = await readHookInput(io)
+    // The session's project, not where its shell has moved to since (a `cd` into a nested repo).
+    const raw = withSessionCwd(await readHookInput(io))
     if (event === 'prompt') {
       await promptHook(io, raw, dataDir, log)
     } else {
