@@ -208,6 +208,15 @@ export class TeamApiClient {
     }
     if (res.status !== 200) return this.fail(res)
     const doc = parseJson(await this.body(res), TeamMemoryDocumentSchema, 'document')
+    // A pull writes the repo its project names, and removes what that repo no longer holds: another
+    // repo's document (a proxy or cache keyed wrongly) would replace this project's team memory.
+    // Owner and repo names are case-insensitive on the hosts they come from.
+    if (doc.repo.toLowerCase() !== repo.toLowerCase())
+      throw new TeamApiError(
+        `team server answered with the team memory of ${JSON.stringify(doc.repo.slice(0, 200))} when asked for ${repo}: nothing of it is written`,
+        200,
+        true,
+      )
     return { status: 200, doc, etag: res.headers.get('etag') ?? `"${doc.checksum}"` }
   }
 

@@ -474,6 +474,43 @@ describe('batching and retries', () => {
     }
   })
 
+  it('a server that answers with another repo’s document changes nothing here, neither writes nor removes', async () => {
+    const server = await startTeamServer()
+    const token = await server.token('*')
+    const { deps } = client(server.url, token, join(tempDir(), 'team'))
+    writeFile(join(deps.teamDir, 'deploy.md'), 'staging first\n')
+    await pushTeamMemory(deps)
+    // Another project's memory, on the same server.
+    const other = client(server.url, token, join(tempDir(), 'team'))
+    writeFile(join(other.deps.teamDir, 'billing.md'), 'theirs\n')
+    await pushTeamMemory({ ...other.deps, repo: 'acme/billing' })
+    // A proxy in front of the server that serves acme/billing's document for every repo.
+    const misrouting = createServer((req, res) => {
+      const url = new URL(req.url!, server.url)
+      url.searchParams.set('repo', 'acme/billing')
+      void fetch(url, { headers: { authorization: req.headers.authorization! } }).then(async (r) => {
+        res.writeHead(r.status, { 'content-type': 'application/json', etag: r.headers.get('etag') ?? '' })
+        res.end(await r.text())
+      })
+    })
+    await new Promise<void>((r) => misrouting.listen(0, '127.0.0.1', r))
+    try {
+      const api = new TeamApiClient({
+        baseUrl: `http://127.0.0.1:${(misrouting.address() as AddressInfo).port}`,
+        token,
+      })
+      const err = await pullTeamMemory({ ...deps, api }).catch((e) => e)
+      expect(err).toMatchObject({ permanent: true })
+      expect(err.message).toBe(
+        'team server answered with the team memory of "acme/billing" when asked for acme/shop: nothing of it is written',
+      )
+      expect(readdirSync(deps.teamDir)).toEqual(['deploy.md'])
+      expect(readFileSync(join(deps.teamDir, 'deploy.md'), 'utf8')).toBe('staging first\n')
+    } finally {
+      misrouting.close()
+    }
+  })
+
   it('a wrong token is a permanent error', async () => {
     const server = await startTeamServer()
     const c = client(server.url, 'tmt_wrong', join(tempDir(), 'team'))
