@@ -43,6 +43,7 @@ class BlockingFileHandle {
   constructor(readonly fd: number) {}
   writeFile = settled((data: string | Uint8Array) => fs.writeFileSync(this.fd, data))
   sync = settled(() => fs.fsyncSync(this.fd))
+  chmod = settled((mode: fs.Mode) => fs.fchmodSync(this.fd, mode))
   stat = settled(() => fs.fstatSync(this.fd))
   read = settled((buffer: Uint8Array, offset: number, length: number, position: number | null) => ({
     bytesRead: fs.readSync(this.fd, buffer, offset, length, position),

@@ -1,6 +1,6 @@
 import { nodeCrypto } from './lazy-crypto.js'
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { link, mkdir, open, rename, unlink } from 'node:fs/promises'
+import { link, mkdir, open, rename, stat, unlink } from 'node:fs/promises'
 import { readTextFile } from './regular-file.js'
 import { basename, dirname, join } from 'node:path'
 import { errnoOf, ignoreFsError, MemdirError, messageOf, orIfMissing } from '../../../src-shared/errors.js'
@@ -36,11 +36,18 @@ function tempPathFor(path: string): string {
   )
 }
 
-async function writeTemp(path: string, data: string | Buffer, mode = 0o644, durable = true): Promise<string> {
+async function writeTemp(
+  path: string,
+  data: string | Buffer,
+  mode = 0o644,
+  durable = true,
+  exactMode?: number,
+): Promise<string> {
   await mkdir(dirname(path), { recursive: true })
   const tmp = tempPathFor(path)
   const fh = await open(tmp, 'wx', mode)
   try {
+    if (exactMode !== undefined) await fh.chmod(exactMode)
     await fh.writeFile(data)
     if (durable) await fh.sync()
   } catch (e) {
@@ -52,6 +59,15 @@ async function writeTemp(path: string, data: string | Buffer, mode = 0o644, dura
   return tmp
 }
 
+/** The permission bits of the regular file at `path`, or undefined when there is none. */
+async function existingMode(path: string): Promise<number | undefined> {
+  const st = await stat(path).catch((e: unknown) => {
+    if (errnoOf(e) === 'ENOENT' || errnoOf(e) === 'ENOTDIR') return undefined
+    throw e
+  })
+  return st?.isFile() ? st.mode & 0o777 : undefined
+}
+
 /** Temp file in the same dir + fsync + rename: readers see the old or the new file, never half. */
 export async function writeFileAtomic(
   path: string,
@@ -59,7 +75,10 @@ export async function writeFileAtomic(
   /** durable: false skips the fsync, for state that may be lost in a power cut (never user content). */
   opts: { mode?: number; durable?: boolean } = {},
 ): Promise<void> {
-  const tmp = await writeTemp(path, data, opts.mode, opts.durable ?? true)
+  // A file written again keeps its permissions: a memory the user made 0600 must not become
+  // readable by others because Memdir saved it (a new file gets `mode` under the umask).
+  const kept = opts.mode === undefined ? await existingMode(path) : undefined
+  const tmp = await writeTemp(path, data, opts.mode, opts.durable ?? true, kept)
   try {
     await rename(tmp, path)
   } catch (e) {

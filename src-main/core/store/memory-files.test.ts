@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
@@ -95,6 +95,18 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     expect(err.current).toBe('changed by Claude Code\n')
     expect(err.attempted).toContain('mine')
     expect(readFileSync(rec.path, 'utf8')).toBe('changed by Claude Code\n')
+  })
+
+  it('a memory written again keeps its permissions: a private 0600 file stays unreadable to others, and its index too', async () => {
+    const dir = tempDir()
+    const rec = await createMemory(dir, fields)
+    chmodSync(join(dir, rec.relPath), 0o600)
+    chmodSync(join(dir, 'MEMORY.md'), 0o640)
+    const up = await updateMemory(dir, rec.relPath, { ...fields, body: 'mine\n' }, rec.hash)
+    await updateMemory(dir, up.relPath, { ...fields, description: 'now with a new hook' }, up.hash)
+    expect(statSync(join(dir, rec.relPath)).mode & 0o777).toBe(0o600)
+    expect(statSync(join(dir, 'MEMORY.md')).mode & 0o777).toBe(0o640)
+    expect(index(dir)).toContain('now with a new hook')
   })
 
   it('an update keeps a 300-character name someone else wrote; a new one that long is refused', async () => {
