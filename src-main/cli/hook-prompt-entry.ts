@@ -1,5 +1,5 @@
 import { messageOf } from '../../src-shared/errors.js'
-import { getAppDataDir } from '../host/settings/data-dir.js'
+import { ensurePrivateAppDataDir } from '../host/settings/data-dir.js'
 import { askRunningApp } from './commands/ask-running-app.js'
 import type { promptHook } from './commands/hook-prompt.js'
 import { blockingWriter, endNow, readStdin } from './std-streams.js'
@@ -43,7 +43,7 @@ export async function hookPrompt({ offline, fullCli }: HookPromptHandOver): Prom
   const input = readStdin()
   const raw = await input.then(parsed, () => ({ ok: false }) as const)
   if (!raw.ok) return fullCli(() => input)
-  const dataDir = getAppDataDir({ projectRoot: hookWorkingDir(), env: process.env })
+  const dataDir = ensurePrivateAppDataDir({ projectRoot: hookWorkingDir(), env: process.env })
   // The session's project, not where its shell has moved to since (a `cd` into a nested repo).
   const hookInput = withSessionCwd(raw.value)
   const logLine = (line: string) => log(dataDir, line)

@@ -288,3 +288,29 @@ describe('a memory a teammate wrote, printed to a terminal', () => {
     },
   )
 })
+
+describe('Memdir’s data dir', () => {
+  it.skipIf(process.platform === 'win32')(
+    'the first hook makes it the user’s only: it will hold copies of every memory',
+    () => {
+      assertCliBuilt()
+      const { root, env } = workspace(2)
+      expect(existsSync(env.MEMDIR_DATA_DIR)).toBe(false)
+      const input = JSON.stringify({
+        session_id: 'private-1',
+        transcript_path: join(root, 'none.jsonl'),
+        cwd: root,
+        hook_event_name: 'UserPromptSubmit',
+        prompt: 'memory 1 note',
+      })
+      const r = spawnSync(process.execPath, [BIN, 'hook', 'prompt'], {
+        cwd: root,
+        env,
+        input,
+        encoding: 'utf8',
+      })
+      expect(r.status).toBe(0)
+      expect(statSync(env.MEMDIR_DATA_DIR).mode & 0o777).toBe(0o700)
+    },
+  )
+})

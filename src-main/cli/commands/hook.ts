@@ -3,7 +3,7 @@ import { messageOf, rethrowUnless } from '../../../src-shared/errors.js'
 import { check } from '../../../src-shared/schema-common.js'
 import { logHookLine } from '../../agents/hooks/hook-log.js'
 import { withSessionCwd } from '../../agents/hooks/session-start-dir.js'
-import { getAppDataDir } from '../../host/settings/app-data.js'
+import { ensurePrivateAppDataDir } from '../../host/settings/data-dir.js'
 import { createProjectContext } from '../../host/settings/project.js'
 import { type CliIO, UsageError } from '../io.js'
 import { promptHook } from './hook-prompt.js'
@@ -31,7 +31,7 @@ async function readHookInput(io: CliIO): Promise<unknown> {
  * with nothing printed and a line in `<data dir>/logs/hooks.log`.
  */
 export async function hookCommand(io: CliIO, event: string | undefined, job: HookJobArgs): Promise<number> {
-  const dataDir = getAppDataDir(createProjectContext({ cwd: io.cwd, env: io.env }))
+  const dataDir = ensurePrivateAppDataDir(createProjectContext({ cwd: io.cwd, env: io.env }))
   const log = (line: string) => logHookLine(dataDir, `${event}: ${line}`)
   if (event === 'extract') {
     if (!job.transcript || !job.session)

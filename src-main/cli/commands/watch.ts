@@ -7,7 +7,7 @@ import { cliJobHandlers } from '../../host/app/cli-answers.js'
 import { promptJobReply, recallForPrompt } from '../../host/previews/prompt-recall.js'
 import { scannerFor } from '../../core/store/scan-worker-client.js'
 import { selectorTimeoutMs } from '../../host/previews/selector-deadline.js'
-import { getAppDataDir } from '../../host/settings/app-data.js'
+import { ensurePrivateAppDataDir } from '../../host/settings/data-dir.js'
 import { createProjectContext } from '../../host/settings/project.js'
 import { getProjectTranscriptDir } from '../../core/paths/team-agent-paths.js'
 import { SessionWatcher } from '../../core/sessions/session-watcher.js'
@@ -18,6 +18,7 @@ import { describeExtractionEvent } from './extract.js'
 
 /** Follows the project's Claude Code sessions and extracts at each turn end until the signal aborts. */
 export async function watchCommand(ctx: ProjectContext, io: CliIO, signal: AbortSignal): Promise<number> {
+  const dataDir = ensurePrivateAppDataDir(ctx)
   const dir = getProjectTranscriptDir(ctx)
   const { client } = modelRuntimeFor(ctx)
   const extractor = createExtractionService(ctx, {
@@ -44,7 +45,7 @@ export async function watchCommand(ctx: ProjectContext, io: CliIO, signal: Abort
   const elsewhere = { accepted: false, reason: 'watching another project' }
   // Kept for the life of the watch: a prompt's recall reuses the terms read for the last one.
   const termCache = termCacheFor(ctx, memoryDir)
-  const socket = await listenForAgentJobs(getAppDataDir(ctx), {
+  const socket = await listenForAgentJobs(dataDir, {
     turnEnded: async (job) => {
       if (!ours(job.projectRoot)) return elsewhere
       await watcher.turnEnded(job.transcriptPath)

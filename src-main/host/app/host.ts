@@ -9,6 +9,7 @@ import { memoriesHandlers } from '../memories/service.js'
 import { previewsHandlers } from '../previews/service.js'
 import { runsHandlers } from '../runs/service.js'
 import { getAppDataDir } from '../settings/app-data.js'
+import { ensurePrivateAppDataDir } from '../settings/data-dir.js'
 import { createProjectContext } from '../settings/project.js'
 import { createSettingsService, settingsHandlers } from '../settings/service.js'
 import { prepareSettings } from './startup.js'
@@ -25,6 +26,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   const events = createEventBus()
   const activity = new ActivityLog((item) => events.emit({ type: 'activity', item }))
   const base = createProjectContext({ env: opts.env, cwd: opts.projectRoot ?? process.cwd() })
+  ensurePrivateAppDataDir(base)
   const cipher = opts.secretCipher
   const { secrets, notices } = await prepareSettings(base, cipher, () =>
     teamMigrationCandidates(base, opts.env, opts.projectRoot),

@@ -1,7 +1,40 @@
+import { chmodSync, mkdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { resolveHomeDir, type ProjectContext } from '../../core/paths/context.js'
 
 /** Memdir's own data (snapshots, history, app settings): never inside a memory dir. */
 export function getAppDataDir(ctx: ProjectContext): string {
   return ctx.env.MEMDIR_DATA_DIR || join(resolveHomeDir(ctx), '.memdir')
+}
+
+/**
+ * Makes Memdir's data dir the user's only (0700), creating it when missing. It holds copies of
+ * every memory (history, dream snapshots, review proposals), recall caches and secrets: a user who
+ * keeps `~/.claude` closed to others must not find their memory readable in `~/.memdir`. An existing
+ * dir is narrowed only at its default place (a MEMDIR_DATA_DIR the user chose keeps its mode), and
+ * only when it is the user's. Failing here is not fatal: the writes that follow say what is wrong.
+ */
+export function ensurePrivateDataDir(dataDir: string, isDefaultPlace: boolean): void {
+  if (process.platform === 'win32') return
+  try {
+    let existed = true
+    try {
+      statSync(dataDir)
+    } catch {
+      existed = false
+    }
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+    if (existed && !isDefaultPlace) return
+    const st = statSync(dataDir)
+    if (st.uid === process.getuid?.() && (st.mode & 0o077) !== 0) chmodSync(dataDir, 0o700)
+  } catch {
+    // see above
+  }
+}
+
+/** ensurePrivateDataDir for the data dir of `ctx`. */
+export function ensurePrivateAppDataDir(ctx: ProjectContext): string {
+  const dir = getAppDataDir(ctx)
+  ensurePrivateDataDir(dir, !ctx.env.MEMDIR_DATA_DIR)
+  return dir
 }
