@@ -10,3 +10,12 @@ export function parseJsonOr<F>(text: string, fallback: F): unknown {
     throw e
   }
 }
+
+/**
+ * A text file's byte order mark (U+FEFF, as Notepad writes one) and the rest. Claude Code reads a
+ * settings file that starts with one; JSON.parse does not, so a reader strips it first, and an
+ * editor writes it back where it was.
+ */
+export function splitByteOrderMark(text: string): { bom: '' | '\uFEFF'; rest: string } {
+  return text.startsWith('\uFEFF') ? { bom: '\uFEFF', rest: text.slice(1) } : { bom: '', rest: text }
+}

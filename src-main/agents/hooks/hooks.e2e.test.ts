@@ -580,6 +580,32 @@ describe('memdir hooks install|uninstall', () => {
     expect(readFileSync(file, 'utf8')).toBe(original)
   })
 
+  it('installs into a settings file that starts with a byte order mark, keeps the mark, and uninstalls byte for byte', async () => {
+    const { sb } = project()
+    const file = join(sb.project, '.claude', 'settings.json')
+    // As Notepad saves it. The real clients run the hooks such a file names (captured by
+    // test/fixtures/hook-input/generate.ts: their hook ran, so it recorded its input).
+    const captured = readdirSync(FIXTURES).filter((f) => f.startsWith('bom-settings-'))
+    expect(captured.length).toBeGreaterThan(0)
+    for (const f of captured)
+      expect(JSON.parse(readFileSync(join(FIXTURES, f), 'utf8')).events.UserPromptSubmit).toBeDefined()
+    writeFile(file, '\uFEFF' + original)
+    const env = { ...sb.env, MEMDIR_HOOK_COMMAND: 'memdir' }
+    const inst = await runBuilt(['hooks', 'install', '--scope', 'project', '--cwd', sb.project], { env })
+    expect(inst.code).toBe(0)
+    const text = readFileSync(file, 'utf8')
+    expect(text.startsWith('\uFEFF{')).toBe(true)
+    expect(JSON.parse(text.slice(1)).hooks.Stop[0].hooks[0].command).toBe('memdir hook stop')
+    const status = await runBuilt(['hooks', 'status', '--json', '--cwd', sb.project], { env })
+    expect(JSON.parse(status.stdout)).toMatchObject([
+      { scope: 'user' },
+      { scope: 'project', installed: true },
+      {},
+    ])
+    await runBuilt(['hooks', 'uninstall', '--scope', 'project', '--cwd', sb.project], { env })
+    expect(readFileSync(file, 'utf8')).toBe('\uFEFF' + original)
+  })
+
   it('creates a missing file and removes only what it added; refuses a file it cannot parse', async () => {
     const { sb } = project()
     const env = { ...sb.env, MEMDIR_HOOK_COMMAND: "'/opt/memdir app/bin/memdir.js'" }

@@ -36,6 +36,19 @@ describe('getAutoMemPath', () => {
     expect(r).toMatchObject({ source: 'env', path: override + '/' })
   })
 
+  it('reads a settings file that starts with a byte order mark, as Claude Code does', () => {
+    const sb = sandbox()
+    // Notepad's UTF-8: both 2.1.88 and 2.1.337 run the hooks such a user settings.json names.
+    writeFile(
+      join(sb.configDir, 'settings.json'),
+      '\uFEFF' + json({ autoMemoryDirectory: join(sb.root, 'from-settings') }),
+    )
+    expect(resolveAutoMemPath(sb.ctx())).toMatchObject({
+      source: 'settings:user',
+      path: join(sb.root, 'from-settings') + '/',
+    })
+  })
+
   it('rejects a bad env override with a reason and falls back to settings', () => {
     const sb = sandbox()
     writeFile(join(sb.configDir, 'settings.json'), json({ autoMemoryDirectory: '~/mem' }))

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { getClaudeConfigDir } from './base-dir.js'
 import type { ProjectContext } from './context.js'
+import { splitByteOrderMark } from '../../../src-shared/json.js'
 
 export type SettingsSource = 'policy' | 'flag' | 'local' | 'project' | 'user'
 
@@ -61,7 +62,7 @@ export function loadSettingsFile(source: SettingsSource, path: string): LoadedSe
     return { source, path, settings: {}, error: `cannot read it: ${messageOf(e)}` }
   }
   try {
-    const parsed: unknown = JSON.parse(text)
+    const parsed: unknown = JSON.parse(splitByteOrderMark(text).rest)
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       return { source, path, settings: {}, error: 'settings file is not a JSON object' }
     }

@@ -7,6 +7,7 @@ import { getClaudeConfigDir } from '../../core/paths/base-dir.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { sanitizePath } from '../../core/paths/sanitize.js'
 import { readIfExists, sha256Hex, writeFileInPlace } from '../../core/store/atomic-write.js'
+import { splitByteOrderMark } from '../../../src-shared/json.js'
 
 export type HookScope = 'user' | 'project' | 'local'
 export const HOOK_SCOPES: readonly HookScope[] = ['user', 'project', 'local']
@@ -49,7 +50,10 @@ const isOurs = (h: unknown) =>
 
 interface SettingsText {
   path: string
+  /** The file as it is, byte order mark included (what a write checks it against). */
   text: string | null
+  /** A byte order mark the file starts with, kept where it is. */
+  bom: '' | '\uFEFF'
   settings: Settings
   format: FormattingOptions
 }
@@ -57,10 +61,11 @@ interface SettingsText {
 async function readSettings(path: string): Promise<SettingsText> {
   const text = await readIfExists(path)
   const format = { insertSpaces: true, tabSize: 2, eol: text?.includes('\r\n') ? '\r\n' : '\n' }
-  if (text === null || !text.trim()) return { path, text, settings: {}, format }
+  const { bom, rest } = splitByteOrderMark(text ?? '')
+  if (text === null || !rest.trim()) return { path, text, bom, settings: {}, format }
   let parsed: unknown
   try {
-    parsed = JSON.parse(text)
+    parsed = JSON.parse(rest)
   } catch (e) {
     throw new MemdirError(
       'SETTINGS_UNREADABLE',
@@ -77,6 +82,7 @@ async function readSettings(path: string): Promise<SettingsText> {
   return {
     path,
     text,
+    bom,
     settings: parsed as Settings,
     format: {
       ...format,
@@ -179,7 +185,7 @@ const exactlyInstalled = (settings: Settings, base: string) =>
 
 function installedText(s: SettingsText, commandBase: string): string {
   if (s.text !== null && exactlyInstalled(s.settings, commandBase)) return s.text
-  const ed = new SettingsEditor(s.text, s.format)
+  const ed = new SettingsEditor(s.text === null ? null : s.text.slice(s.bom.length), s.format)
   const { emptied } = ed.removeOurs()
   // A list only ours were in is re-created below; dropping it first keeps the file tidy.
   ed.dropEmptied(emptied.filter((e) => !(EVENTS as string[]).includes(e)))
@@ -191,16 +197,16 @@ function installedText(s: SettingsText, commandBase: string): string {
     if (Array.isArray(list)) ed.set(['hooks', event, list.length], group, true)
     else ed.set(['hooks', event], [group])
   }
-  return ed.text
+  return s.bom + ed.text
 }
 
 function uninstalledText(s: SettingsText): string {
   if (s.text === null) return ''
-  const ed = new SettingsEditor(s.text, s.format)
+  const ed = new SettingsEditor(s.text.slice(s.bom.length), s.format)
   const { emptied, removedAny } = ed.removeOurs()
   if (!removedAny) return s.text
   ed.dropEmptied(emptied)
-  return ed.text
+  return s.bom + ed.text
 }
 
 /** Our hook commands under one event. */
