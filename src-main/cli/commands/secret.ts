@@ -19,6 +19,7 @@ import { teamPairKey } from '../../host/settings/project-values.js'
 import { resolveTeamTarget } from '../../host/settings/team-target.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 import { teamServerUrlProblem } from '../../../src-shared/team-server-url.js'
+import { credentialProblem } from '../../../src-shared/credentials.js'
 
 const KINDS: Record<string, SecretKind> = Object.fromEntries(SECRET_KINDS.map((n) => [SECRET_FLAG[n], n]))
 const USAGE =
@@ -69,6 +70,8 @@ export async function secretCommand(
     if (!io.stdin) throw new Error('no standard input')
     const value = (await io.stdin()).trim()
     if (!value) throw new UsageError(`pipe the value on stdin: printf %s "$TOKEN" | memdir secret set ${arg}`)
+    const problem = credentialProblem(id.kind === 'teamToken' ? 'team token' : 'API key', value)
+    if (problem) throw new UsageError(problem)
     await storeSecret(ctx, id, value)
     const of = id.kind === 'teamToken' ? ` for ${id.pair.replace('#', ' ')}` : ''
     io.stdout(`${arg}${of} kept in ${secretsDir(ctx)} (readable by you only)\n`)

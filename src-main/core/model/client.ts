@@ -1,4 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk'
+import { credentialProblem } from '../../../src-shared/credentials.js'
+import { MemdirError } from '../../../src-shared/errors.js'
 import { hasModelCredentials, type ModelConfig } from './config.js'
 
 export interface ModelClient {
@@ -30,9 +32,14 @@ export function createModelClient(config: ModelConfig, opts: ClientOptions = {})
           timeout: opts.timeoutMs ?? 120_000,
         }),
     ))
+  const problem =
+    (config.apiKey ? credentialProblem('API key', config.apiKey) : undefined) ??
+    (config.authToken ? credentialProblem('auth token', config.authToken) : undefined)
   return {
     config,
-    createMessage: async (params, callOpts = {}) =>
-      (await load()).messages.create(params, { signal: callOpts.signal }),
+    createMessage: async (params, callOpts = {}) => {
+      if (problem) throw new MemdirError('BAD_REQUEST', problem)
+      return (await load()).messages.create(params, { signal: callOpts.signal })
+    },
   }
 }

@@ -1,6 +1,7 @@
 import type * as v from 'valibot'
 import { MemdirError, messageOf, rethrowUnless } from '../../../src-shared/errors.js'
 import { check } from '../../../src-shared/schema-common.js'
+import { credentialProblem } from '../../../src-shared/credentials.js'
 import { describeWait, retryAfterMs } from './retry-after.js'
 import {
   TEAM_MEMORY_PATH,
@@ -106,6 +107,8 @@ export class TeamApiClient {
   }
 
   private async send(method: string, url: string, headers: Record<string, string>, body?: string) {
+    const tokenProblem = credentialProblem('team token', this.opts.token)
+    if (tokenProblem) throw new TeamApiError(tokenProblem, undefined, true)
     this.opts.onRequest?.({ method, bytes: body ? Buffer.byteLength(body) : 0 })
     let res: Response
     try {

@@ -511,6 +511,17 @@ describe('batching and retries', () => {
     }
   })
 
+  it('a token pasted with a line break is refused before sending, and the error never quotes it', async () => {
+    const server = await startTeamServer()
+    const c = client(server.url, 'tmt_pasted_secret\n', join(tempDir(), 'team'))
+    const err = await pullTeamMemory(c.deps).catch((e) => e)
+    expect(err).toMatchObject({ permanent: true })
+    expect(err.message).toBe(
+      'the team token holds a line break (character 18 of 18), which no team token has: copy it again',
+    )
+    expect(c.requests).toEqual([]) // nothing went out, and no retry was spent on it
+  })
+
   it('a wrong token is a permanent error', async () => {
     const server = await startTeamServer()
     const c = client(server.url, 'tmt_wrong', join(tempDir(), 'team'))

@@ -70,6 +70,24 @@ describe('host router', () => {
         ok: true,
         value: { teamTokenSet: true, teamRepo: 'acme/shop', dreamMinHours: 12 },
       })
+      // A secret pasted with a line break is refused with where, never what; spaces around it go.
+      const pasted = await host.call('settings/set', { teamToken: 'tmt_other\nsecret', modelApiKey: 'sk-x' })
+      expect(pasted).toMatchObject({
+        ok: false,
+        error: {
+          code: 'BAD_REQUEST',
+          message:
+            'teamToken: the team token holds a line break (character 10 of 16), which no team token has: copy it again',
+        },
+      })
+      expect(JSON.stringify(pasted)).not.toContain('secret"')
+      expect(await host.call('settings/set', { modelApiKey: 'sk-ant-ü' })).toMatchObject({
+        ok: false,
+        error: {
+          message: expect.stringContaining('modelApiKey: the API key holds a character beyond ASCII'),
+        },
+      })
+      expect(await host.call('settings/set', { teamToken: '  tmt_secret  ' })).toMatchObject({ ok: true })
       expect(readFileSync(join(sb.root, 'data', 'settings.json'), 'utf8')).not.toContain('tmt_secret')
       expect(statSync(join(sb.root, 'data', 'settings.json')).mode & 0o777).toBe(0o600)
     } finally {

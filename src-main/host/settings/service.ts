@@ -1,5 +1,6 @@
 import { MemdirError } from '../../../src-shared/errors.js'
 import { teamServerUrlProblem } from '../../../src-shared/team-server-url.js'
+import { credentialProblem } from '../../../src-shared/credentials.js'
 import type { AppSettings } from '../../../src-shared/settings.js'
 import type { SettingsInput } from '../../../src-shared/contract.js'
 import type { ClientMemoryView, SettingsView } from '../../../src-shared/types.js'
@@ -130,6 +131,10 @@ export function createSettingsService(deps: SettingsDeps) {
   function checkInput(input: SettingsInput): void {
     const urlProblem = input.teamUrl ? teamServerUrlProblem(input.teamUrl) : undefined
     if (urlProblem) throw new MemdirError('BAD_REQUEST', `teamUrl: ${urlProblem}`)
+    const tokenProblem = input.teamToken ? credentialProblem('team token', input.teamToken) : undefined
+    if (tokenProblem) throw new MemdirError('BAD_REQUEST', `teamToken: ${tokenProblem}`)
+    const keyProblem = input.modelApiKey ? credentialProblem('API key', input.modelApiKey) : undefined
+    if (keyProblem) throw new MemdirError('BAD_REQUEST', `modelApiKey: ${keyProblem}`)
     if (input.teamRepo && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(input.teamRepo.trim()))
       throw new MemdirError('BAD_REQUEST', `teamRepo: write it as owner/name, not ${input.teamRepo}`)
   }
@@ -155,7 +160,13 @@ export function createSettingsService(deps: SettingsDeps) {
     else delete secrets.teamTokens[target.pair]
   }
 
-  async function save(input: SettingsInput): Promise<SettingsView> {
+  async function save(given: SettingsInput): Promise<SettingsView> {
+    // A pasted secret's surrounding spaces are not part of it.
+    const input: SettingsInput = {
+      ...given,
+      ...(typeof given.teamToken === 'string' && { teamToken: given.teamToken.trim() }),
+      ...(typeof given.modelApiKey === 'string' && { modelApiKey: given.modelApiKey.trim() }),
+    }
     checkInput(input)
     const s: AppSettings = { ...readAppSettings(base).settings }
     for (const [field, key] of SAVED_AS) {

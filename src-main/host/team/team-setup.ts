@@ -17,6 +17,7 @@ import { resolveTeamTarget } from '../settings/team-target.js'
 import { normalizeServerUrl } from '../settings/project-values.js'
 import { scannerFor } from '../../core/store/scan-worker-client.js'
 import { teamServerUrlProblem } from '../../../src-shared/team-server-url.js'
+import { credentialProblem } from '../../../src-shared/credentials.js'
 
 export type TeamSetup =
   | { ok: true; deps: SyncDeps; url: string; repo: string }
@@ -69,6 +70,8 @@ export function resolveTeamSetup(ctx: ProjectContext, history?: TeamHistory): Te
       keychainOnlyHint(ctx, teamTokenId(target.pair!)) ??
         `no team token for ${target.repo} on ${normalizeServerUrl(target.url)} (Team sync page, or MEMDIR_TEAM_TOKEN)`,
     )
+  const tokenProblem = credentialProblem('team token', target.token)
+  if (tokenProblem) return missing(`${tokenProblem} (Team sync page, or MEMDIR_TEAM_TOKEN)`)
   const deps: SyncDeps = {
     api: new TeamApiClient({ baseUrl: target.url, token: target.token }),
     repo: target.repo,
