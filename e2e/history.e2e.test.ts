@@ -20,6 +20,35 @@ import { openWithModel } from './worlds.js'
 
 const browser = useBrowser()
 
+/**
+ * An extraction run in the open app: the fake model writes grafana.md and its MEMORY.md pointer at
+ * the end of a turn of session `session`; returns once the app has announced it.
+ */
+async function dashboardRun(
+  app: Awaited<ReturnType<typeof openWithModel>>['app'],
+  fake: Awaited<ReturnType<typeof openWithModel>>['fake'],
+  session: string,
+) {
+  const dir = getAutoMemPath(app.sb.ctx())
+  const indexBefore = readFileSync(join(dir, 'MEMORY.md'), 'utf8')
+  const created = memory('Dashboard', 'Checkout latency dashboard', 'grafana.internal/d/checkout')
+  fake.enqueue(
+    reply(
+      toolUse('Write', { file_path: join(dir, 'grafana.md'), content: created }),
+      toolUse('Write', {
+        file_path: join(dir, 'MEMORY.md'),
+        content: indexBefore + '- [Dashboard](grafana.md) — latency\n',
+      }),
+    ),
+    reply(text('Saved the dashboard.')),
+  )
+  fakeSession(join(getProjectTranscriptDir(app.sb.ctx()), `${session}.jsonl`)).endTurn(
+    'the dashboard is grafana.internal/d/checkout',
+  )
+  await app.page.locator('.toast', { hasText: 'Memory updated in proj' }).waitFor({ timeout: 10_000 })
+  return { dir, indexBefore, created }
+}
+
 describe('history, restore and the review inbox', () => {
   it('shows a per-memory timeline with diffs and restores an old version and a deleted memory', async () => {
     const app = await openApp(browser(), {}, (sb) => {
@@ -83,25 +112,7 @@ describe('history, restore and the review inbox', () => {
     })
     const { page } = app
     try {
-      const dir = getAutoMemPath(app.sb.ctx())
-      const indexBefore = readFileSync(join(dir, 'MEMORY.md'), 'utf8')
-      fake.enqueue(
-        reply(
-          toolUse('Write', {
-            file_path: join(dir, 'grafana.md'),
-            content: memory('Dashboard', 'Checkout latency dashboard', 'grafana.internal/d/checkout'),
-          }),
-          toolUse('Write', {
-            file_path: join(dir, 'MEMORY.md'),
-            content: indexBefore + '- [Dashboard](grafana.md) — latency\n',
-          }),
-        ),
-        reply(text('Saved the dashboard.')),
-      )
-      fakeSession(
-        join(getProjectTranscriptDir(app.sb.ctx()), '0b7c2f3e-1111-4222-8333-444455556666.jsonl'),
-      ).endTurn('the dashboard is grafana.internal/d/checkout')
-      await page.locator('.toast', { hasText: 'Memory updated in proj' }).waitFor({ timeout: 10_000 })
+      const { dir, indexBefore } = await dashboardRun(app, fake, '0b7c2f3e-1111-4222-8333-444455556666')
       await page.getByRole('button', { name: 'Activity' }).click()
       await page.getByRole('button', { name: 'Undo this run' }).click()
       await page.getByText('Undone: 2 files back to before this run').waitFor()
@@ -123,23 +134,11 @@ describe('history, restore and the review inbox', () => {
     })
     const { page } = app
     try {
-      const dir = getAutoMemPath(app.sb.ctx())
-      const indexBefore = readFileSync(join(dir, 'MEMORY.md'), 'utf8')
-      const created = memory('Dashboard', 'Checkout latency dashboard', 'grafana.internal/d/checkout')
-      fake.enqueue(
-        reply(
-          toolUse('Write', { file_path: join(dir, 'grafana.md'), content: created }),
-          toolUse('Write', {
-            file_path: join(dir, 'MEMORY.md'),
-            content: indexBefore + '- [Dashboard](grafana.md) — latency\n',
-          }),
-        ),
-        reply(text('Saved the dashboard.')),
+      const { dir, indexBefore, created } = await dashboardRun(
+        app,
+        fake,
+        '0b7c2f3e-1111-4222-8333-444455556677',
       )
-      fakeSession(
-        join(getProjectTranscriptDir(app.sb.ctx()), '0b7c2f3e-1111-4222-8333-444455556677.jsonl'),
-      ).endTurn('the dashboard is grafana.internal/d/checkout')
-      await page.locator('.toast', { hasText: 'Memory updated in proj' }).waitFor({ timeout: 10_000 })
       // The user adds a note of their own to the memory the run wrote.
       const edited = created + 'Ask Dana before changing the panels.\n'
       writeFileSync(join(dir, 'grafana.md'), edited)

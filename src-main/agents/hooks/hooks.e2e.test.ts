@@ -121,6 +121,18 @@ describe.each(VERSIONS)('memdir hook prompt (input captured from Claude Code %s)
   })
 })
 
+/** A stand-in for a running app on the data dir's socket: records the turns hooks hand it. */
+async function turnCollector(dataDir: string) {
+  const jobs: TurnEndedJob[] = []
+  const server = await listenForAgentJobs(dataDir, {
+    turnEnded: async (job) => {
+      jobs.push(job)
+      return { accepted: true }
+    },
+  })
+  return { jobs, close: () => server?.close() }
+}
+
 const AFTER_CD = readdirSync(FIXTURES)
   .filter((f) => /^after-cd-claude-code-.*\.json$/.test(f))
   .map((f) => f.slice('after-cd-claude-code-'.length, -'.json'.length))
@@ -149,13 +161,7 @@ describe.each(AFTER_CD)('after the shell enters a nested repository (Claude Code
     expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain(join(memoryDir, 'testing.md'))
 
     // The turn's end hands the project's session over, not one of sub/.
-    const jobs: TurnEndedJob[] = []
-    const server = await listenForAgentJobs(sb.env.MEMDIR_DATA_DIR!, {
-      turnEnded: async (job) => {
-        jobs.push(job)
-        return { accepted: true }
-      },
-    })
+    const { jobs, close } = await turnCollector(sb.env.MEMDIR_DATA_DIR!)
     try {
       mkdirSync(dirname(stop.transcript_path as string), { recursive: true })
       copyFileSync(TRANSCRIPT, stop.transcript_path as string)
@@ -165,7 +171,7 @@ describe.each(AFTER_CD)('after the shell enters a nested repository (Claude Code
       })
       expect(jobs.map((j) => j.projectRoot)).toEqual([sb.project])
     } finally {
-      await server?.close()
+      await close()
     }
   })
 })
@@ -472,13 +478,7 @@ describe('memdir hook stop', () => {
 
   it('hands the turn to a running app over its socket instead', async () => {
     const { sb } = project()
-    const jobs: TurnEndedJob[] = []
-    const server = await listenForAgentJobs(sb.env.MEMDIR_DATA_DIR!, {
-      turnEnded: async (job) => {
-        jobs.push(job)
-        return { accepted: true }
-      },
-    })
+    const { jobs, close } = await turnCollector(sb.env.MEMDIR_DATA_DIR!)
     try {
       const input = hookInput(VERSIONS[0]!, 'Stop', sb)
       // The session the client names exists (a hook without a transcript hands nothing over).
@@ -497,7 +497,7 @@ describe('memdir hook stop', () => {
       ])
       expect(readFileSync(hookLogPath(sb.env.MEMDIR_DATA_DIR!), 'utf8')).toContain('handed to app')
     } finally {
-      await server?.close()
+      await close()
     }
   })
 })
