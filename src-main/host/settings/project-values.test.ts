@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, readFileSync, utimesSync } from 'node:fs'
+import { mkdirSync, readFileSync, symlinkSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { cliSession } from '../../../test/helpers/cli.js'
@@ -10,7 +10,7 @@ import { createHost } from '../app/host.js'
 import { createProjectContext } from './project.js'
 import { readStoredSecrets } from './secrets.js'
 import { resolveTeamTarget } from './team-target.js'
-import { projectKey, teamPairKey } from './project-values.js'
+import { projectKey, projectValues, saveProjectValues, teamPairKey } from './project-values.js'
 
 beforeEach(() => clearAutoMemPathCache())
 
@@ -104,5 +104,39 @@ describe('team values before they were per project', () => {
     const inShop = cliSession(w.sb.env, w.shop)
     expect(await inShop.run(['sync'])).toBe(1)
     expect(inShop.io.stderr).toContain('no team token for acme/shop on https://team.example')
+  })
+})
+
+describe('one project, two spellings of its memory dir', () => {
+  it('a symlinked Claude config dir finds the team values saved through its real path, and old values move to it', async () => {
+    const w = twoProjects()
+    // The desktop app sees ~/.claude; a shell reaches the same dir through a link.
+    const link = join(w.sb.root, 'claude-link')
+    symlinkSync(w.sb.configDir, link)
+    const viaReal = w.ctxOf(w.shop)
+    const viaLink = createProjectContext({ cwd: w.shop, env: { ...w.sb.env, CLAUDE_CONFIG_DIR: link } })
+    clearAutoMemPathCache()
+    const [realDir, linkDir] = [getAutoMemPath(viaReal), getAutoMemPath(viaLink)]
+    expect(linkDir).not.toBe(realDir)
+    mkdirSync(realDir, { recursive: true })
+    await saveProjectValues(viaLink, linkDir, { teamUrl: 'https://team.example', teamRepo: 'acme/shop' })
+    const saved = w.settings().projects!
+    expect(Object.keys(saved)).toEqual([projectKey(realDir)])
+    expect(projectValues(w.settings(), realDir)).toEqual({
+      teamUrl: 'https://team.example',
+      teamRepo: 'acme/shop',
+    })
+    expect(projectValues(w.settings(), linkDir)).toEqual(projectValues(w.settings(), realDir))
+
+    // Values an earlier Memdir kept under the link's spelling are found, and move on the next save.
+    writeFile(
+      settingsFilePath(viaReal),
+      JSON.stringify({ projects: { [projectKey(linkDir)]: { teamRepo: 'acme/legacy' } } }),
+    )
+    expect(projectValues(w.settings(), realDir)).toEqual({ teamRepo: 'acme/legacy' })
+    await saveProjectValues(viaReal, realDir, { teamUrl: 'https://team.example' })
+    expect(w.settings().projects).toEqual({
+      [projectKey(realDir)]: { teamRepo: 'acme/legacy', teamUrl: 'https://team.example' },
+    })
   })
 })

@@ -1,6 +1,6 @@
-import { isMissing, rethrowUnless } from '../../../src-shared/errors.js'
-import { statSync } from 'node:fs'
-import { sep } from 'node:path'
+import { isFsError, isMissing, rethrowUnless } from '../../../src-shared/errors.js'
+import { realpathSync, statSync } from 'node:fs'
+import { basename, dirname, join, sep } from 'node:path'
 import type { ProjectValues } from '../../../src-shared/settings.js'
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
@@ -10,6 +10,38 @@ import { adoptLegacyTeamToken, type SecretCipher } from './secrets.js'
 
 /** One spelling per memory dir (with its trailing separator, as getAutoMemPath returns it). */
 export const projectKey = (memoryDir: string) => (memoryDir.endsWith(sep) ? memoryDir : memoryDir + sep)
+
+/** `path` with its nearest existing ancestor's real path (symlinks resolved) in front of the rest. */
+function realSpelling(path: string): string {
+  const rest: string[] = []
+  for (let dir = path.replace(/[\\/]+$/, ''); ; dir = dirname(dir)) {
+    try {
+      return join(realpathSync.native(dir), ...rest.reverse())
+    } catch (e) {
+      rethrowUnless(isFsError(e), e)
+      if (dirname(dir) === dir) return path
+      rest.push(basename(dir))
+    }
+  }
+}
+
+/**
+ * The key one project's values are kept under, and the keys of every other spelling of its memory
+ * dir found in `projects`. Kept under the dir's real path, so every way of reaching it (a symlinked
+ * `~/.claude`, CLAUDE_CONFIG_DIR set in one shell and not for the desktop app) finds one team
+ * configuration for its one `team/`; values an earlier Memdir kept under another spelling are found
+ * too, and move on the next save.
+ */
+function projectKeys(
+  projects: AppSettings['projects'],
+  memoryDir: string,
+): { key: string; others: string[] } {
+  const key = projectKey(realSpelling(memoryDir))
+  const others = Object.keys(projects ?? {}).filter(
+    (k) => k !== key && (k === projectKey(memoryDir) || projectKey(realSpelling(k)) === key),
+  )
+  return { key, others }
+}
 
 /** A team server URL as one spelling: origin and path, no trailing slash. */
 export function normalizeServerUrl(url: string): string {
@@ -27,7 +59,11 @@ export const teamPairKey = (url: string, repo: string) => `${normalizeServerUrl(
 
 /** The values one project keeps (its team server and repo); another project's are never read. */
 export function projectValues(settings: AppSettings, memoryDir: string): ProjectValues {
-  return settings.projects?.[projectKey(memoryDir)] ?? {}
+  const { projects } = settings
+  const exact = projects?.[projectKey(memoryDir)]
+  if (exact && projectKey(realSpelling(memoryDir)) === projectKey(memoryDir)) return exact
+  const { key, others } = projectKeys(projects, memoryDir)
+  return projects?.[key] ?? (others[0] === undefined ? undefined : projects?.[others[0]]) ?? {}
 }
 
 /** The memory dir a project context resolves to: what its per-project values are keyed by. */
@@ -40,14 +76,16 @@ export async function saveProjectValues(
   patch: { [K in keyof ProjectValues]?: ProjectValues[K] | '' | null },
 ): Promise<void> {
   const settings = { ...readAppSettings(ctx).settings }
-  const key = projectKey(memoryDir)
-  const mine: ProjectValues = { ...settings.projects?.[key] }
+  // Saved under the real path; values kept under another spelling of it move there.
+  const { key, others } = projectKeys(settings.projects, memoryDir)
+  const mine: ProjectValues = { ...projectValues(settings, memoryDir) }
   for (const [k, v] of Object.entries(patch) as [keyof ProjectValues, string | null | undefined][]) {
     if (v === undefined) continue
     if (v === '' || v === null) delete mine[k]
     else mine[k] = v
   }
   const projects = { ...settings.projects }
+  for (const other of others) delete projects[other]
   if (Object.keys(mine).length) projects[key] = mine
   else delete projects[key]
   if (Object.keys(projects).length) settings.projects = projects
@@ -117,11 +155,15 @@ export async function migrateLegacyTeamSettings(
   const repo = legacy.teamRepo || getRepoSlug(owner.projectRoot)
   if (legacy.teamUrl && repo) await adoptLegacyTeamToken(ctx, teamPairKey(legacy.teamUrl, repo), cipher)
   const settings = { ...readAppSettings(ctx).settings }
-  const key = projectKey(owner.memoryDir)
-  const mine: ProjectValues = { ...settings.projects?.[key] }
+  const { key, others } = projectKeys(settings.projects, owner.memoryDir)
+  const mine: ProjectValues = { ...projectValues(settings, owner.memoryDir) }
   if (legacy.teamUrl && !mine.teamUrl) mine.teamUrl = legacy.teamUrl
   if (legacy.teamRepo && !mine.teamRepo) mine.teamRepo = legacy.teamRepo
-  if (Object.keys(mine).length) settings.projects = { ...settings.projects, [key]: mine }
+  if (Object.keys(mine).length) {
+    const projects = { ...settings.projects, [key]: mine }
+    for (const other of others) delete projects[other]
+    settings.projects = projects
+  }
   delete settings.teamUrl
   delete settings.teamRepo
   await saveAppSettings(ctx, settings)
