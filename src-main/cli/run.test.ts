@@ -93,4 +93,14 @@ describe('memdir CLI', () => {
     const bad = await cli(['list'], { ...sb.env, CLAUDE_COWORK_MEMORY_PATH_OVERRIDE: '/' }, sb.project)
     expect(bad.code).toBe(0) // a rejected override falls back, it is not an error
   })
+
+  it('--cwd must name a folder that is there: a typo is not answered for a project that does not exist', async () => {
+    const sb = sandbox()
+    const typo = await cli(['list', '--cwd', sb.project + '-typo'], sb.env, '/')
+    expect(typo).toMatchObject({ code: 2, stdout: '' })
+    expect(typo.stderr).toContain(`--cwd ${sb.project}-typo: no such folder (ENOENT)`)
+    const file = writeFile(join(sb.project, 'notes.txt'), 'x')
+    expect((await cli(['path', '--cwd', file], sb.env, '/')).stderr).toContain('a file, not a folder')
+    expect((await cli(['list', '--cwd', sb.project], sb.env, '/')).code).toBe(0)
+  })
 })

@@ -1,5 +1,13 @@
+import { statSync, type Stats } from 'node:fs'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { exitCodeFor, MemdirError, messageOf } from '../../src-shared/errors.js'
+import {
+  errnoOf,
+  exitCodeFor,
+  isFsError,
+  MemdirError,
+  messageOf,
+  rethrowUnless,
+} from '../../src-shared/errors.js'
 // In the start-up chunk (base) with io.ts: static imports cost nothing a command would not pay.
 import { loadAppSettings } from '../host/settings/app-data.js'
 import { createProjectContext } from '../host/settings/project.js'
@@ -102,6 +110,7 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
     throw new CommandUsageError(`unexpected argument: ${positionals[command.args.max]}`, command)
   if (positionals.length < command.args.min) throw new CommandUsageError('missing argument', command)
   const ctx = async () => {
+    if (typeof values.cwd === 'string') checkCwdFlag(values.cwd)
     const c = createProjectContext({
       cwd: typeof values.cwd === 'string' ? values.cwd : io.cwd,
       env: io.env,
@@ -143,4 +152,20 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.stderr(`memdir: ${messageOf(e).split('\n')[0]}\n`)
     return e instanceof MemdirError ? exitCodeFor(e.code) : 1
   }
+}
+
+/**
+ * `--cwd DIR` names a project folder that is there: a typo would otherwise be answered for a
+ * project that does not exist ("no memories in …/-home-me-shpo/memory/"), as if all were well.
+ */
+function checkCwdFlag(dir: string): void {
+  if (!dir) throw new UsageError('--cwd needs a folder')
+  let st: Stats
+  try {
+    st = statSync(dir)
+  } catch (e) {
+    rethrowUnless(isFsError(e), e)
+    throw new UsageError(`--cwd ${dir}: no such folder (${errnoOf(e)})`)
+  }
+  if (!st.isDirectory()) throw new UsageError(`--cwd ${dir}: a file, not a folder`)
 }
