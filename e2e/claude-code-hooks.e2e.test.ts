@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { SCENARIO_TEXT, scenarioResponder } from '../test/fake-anthropic/claude-code-scenario.js'
@@ -194,6 +195,48 @@ describe.each(CLIENT_VERSIONS)('Claude Code %s with Memdir hooks', (requested) =
         ['extraction', 'hook'],
       ]),
     )
+  }, 300_000)
+
+  it('after the shell enters a nested repository, extracts into the memory of the project the session started in', async (t) => {
+    if (!found.client) return t.skip(`no Claude Code ${requested}: ${found.skipped}`)
+    const { sb, ctx, memoryDir } = world()
+    // The project and, inside it, a package that is a repository of its own (a submodule).
+    mkdirSync(join(sb.project, 'sub'))
+    execFileSync('git', ['init', '-q'], { cwd: sb.project })
+    execFileSync('git', ['init', '-q'], { cwd: join(sb.project, 'sub') })
+    clearAutoMemPathCache()
+    expect(getAutoMemPath(ctx)).toBe(memoryDir)
+    const scenario = scenarioResponder({ projectDir: sb.project })
+    const fake = await startFakeAnthropic([], {
+      fallback: {
+        kind: 'dynamic',
+        respond: (req) => {
+          if (isMemdirSelector(req)) return reply(text('{"selected_memories":[]}'))
+          if (isMemdirExtraction(req)) return memdirExtraction(memoryDir)(req)
+          return scenario.kind === 'dynamic' ? scenario.respond(req) : scenario
+        },
+      },
+    })
+    fakes.push(fake)
+    const env = clientEnv(sb.env, fake.url)
+    await installHooks(env, sb.project)
+    const run = await runClient(
+      found.client,
+      [
+        '-p',
+        '[scenario:cd] What is in the sub package? CI runs on postgres 15.',
+        '--dangerously-skip-permissions',
+      ],
+      { cwd: sb.project, env },
+    )
+    expect(run.code, run.out).toBe(0)
+    // The Stop hook came with the shell's folder, sub/; Memdir extracted for the project, into its
+    // memory (a run for sub/'s memory dir could not have written there).
+    await until('the extraction’s memory', () => existsSync(join(memoryDir, 'ci_database.md')), 90_000)
+    await detachedRunsDone(sb.env.MEMDIR_DATA_DIR!)
+    const subMemory = getAutoMemPath(sb.ctx({ env: sb.env, projectRoot: join(sb.project, 'sub') }))
+    expect(subMemory).not.toBe(memoryDir)
+    expect(existsSync(subMemory)).toBe(false)
   }, 300_000)
 
   it('leaves a turn to the client when it saves memories itself', async (t) => {

@@ -33,6 +33,7 @@ export const SCENARIO_TEXT = {
   subDone: 'Notes summarised.',
   after: 'After compaction: the notes are still in a.txt and b.txt.',
   again: 'Resumed and answered.',
+  cdDone: 'The sub package is a repository of its own.',
   summary:
     '<analysis>The user asked to look at the notes.</analysis>\n<summary>\n1. Primary request: look at the notes in a.txt and b.txt.\n2. Outcome: both files were read; a subagent summarised them.\n</summary>',
 } as const
@@ -78,6 +79,11 @@ function scripts(projectDir: string, tools: string[]): Record<string, FakeBlock[
       [text(SCENARIO_TEXT.done)],
     ],
     sub: [[toolUse('Read', { file_path: file('a.txt') })], [text(SCENARIO_TEXT.subDone)]],
+    // The shell enters a nested repository (`sub/`, a submodule) and stays there.
+    cd: [
+      [toolUse('Bash', { command: 'cd sub && pwd', description: 'Enter sub' })],
+      [text(SCENARIO_TEXT.cdDone)],
+    ],
     after: [[text(SCENARIO_TEXT.after)]],
     again: [[text(SCENARIO_TEXT.again)]],
   }
