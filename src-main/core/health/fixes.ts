@@ -76,9 +76,11 @@ export const compactIndex: Fix = async (memoryDir, f, record) => {
   const indexRel = f.path
   const abs = await resolveContainedPath(memoryDir, indexRel)
   const content = (await readIfExists(abs)) ?? ''
+  // The index keeps its line endings, as everything Memdir rewrites of someone else's does.
+  const eol = content.includes('\r\n') ? '\r\n' : '\n'
   const kept: string[] = []
   const moved: string[] = []
-  let inFrontmatter = content.startsWith('---\n')
+  let inFrontmatter = /^---\r?\n/.test(content)
   content
     .replace(/\r\n?/g, '\n')
     .split('\n')
@@ -105,15 +107,16 @@ export const compactIndex: Fix = async (memoryDir, f, record) => {
     const detailRel = `${dir}index-details.md`
     const detailAbs = await resolveContainedPath(memoryDir, detailRel)
     const existing = await readIfExists(detailAbs)
-    const body = existing
-      ? parseMemoryFile(existing).body.trimEnd() + '\n\n' + moved.join('\n')
-      : moved.join('\n')
-    const doc = serializeMemoryFile({
-      name: 'Details moved out of MEMORY.md',
-      description: 'notes that used to sit in the index itself',
-      type: 'reference',
-      body: body + '\n',
-    })
+    // An existing details memory is appended to as it is (its frontmatter may be the user's now).
+    const detailEol = existing?.includes('\r\n') ? '\r\n' : '\n'
+    const doc = existing
+      ? existing.trimEnd() + detailEol + detailEol + moved.join(detailEol) + detailEol
+      : serializeMemoryFile({
+          name: 'Details moved out of MEMORY.md',
+          description: 'notes that used to sit in the index itself',
+          type: 'reference',
+          body: moved.join('\n') + '\n',
+        })
     await putFile(detailAbs, doc, record)
     const pointer = formatIndexLine(
       'Details moved out of MEMORY.md',
@@ -123,7 +126,7 @@ export const compactIndex: Fix = async (memoryDir, f, record) => {
     if (!kept.some((l) => l.includes('](index-details.md)'))) kept.push(pointer)
     changed.push(detailRel)
   }
-  await putFile(abs, kept.join('\n').replace(/\n*$/, '\n'), record)
+  await putFile(abs, kept.join(eol).replace(/(?:\r?\n)*$/, eol), record)
   return changed
 }
 

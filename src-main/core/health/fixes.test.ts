@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
+import { compactIndex } from './fixes.js'
+import type { Finding } from './findings.js'
+
+const finding = { kind: 'index-too-long', path: 'MEMORY.md' } as unknown as Finding
+
+describe('compactIndex', () => {
+  it('keeps the index’s CRLF line endings, and appends to a details memory without touching its frontmatter', async () => {
+    const dir = tempDir()
+    const long = 'x'.repeat(200)
+    writeFile(
+      join(dir, 'MEMORY.md'),
+      [
+        '# Memory',
+        '- [A](a.md) — alpha',
+        'A note that sits in the index itself.',
+        `- [B](b.md) — ${long}`,
+        '',
+      ].join('\r\n'),
+    )
+    const details =
+      '---\r\nname: My details\r\ndescription: kept by me # my comment\r\ntype: reference\r\n---\r\n\r\nold note\r\n'
+    writeFile(join(dir, 'index-details.md'), details)
+    const changed = await compactIndex(dir, finding)
+    expect(changed).toEqual(['MEMORY.md', 'index-details.md'])
+    const index = readFileSync(join(dir, 'MEMORY.md'), 'utf8')
+    expect(index.split('\r\n')[0]).toBe('# Memory')
+    expect(index.replaceAll('\r\n', '')).not.toContain('\n') // no line lost its CR
+    expect(index).toContain('- [A](a.md) — alpha\r\n')
+    expect(index).not.toContain('A note that sits')
+    expect(readFileSync(join(dir, 'index-details.md'), 'utf8')).toBe(
+      details + '\r\nA note that sits in the index itself.\r\n',
+    )
+  })
+})
