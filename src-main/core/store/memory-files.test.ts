@@ -109,6 +109,20 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     expect(index(dir)).toContain('now with a new hook')
   })
 
+  it('a log dropped into the memory dir is not opened as a memory, and can still be deleted', async () => {
+    const dir = tempDir()
+    const big =
+      '---\nname: Build log\ndescription: pasted\ntype: project\n---\n' + 'x'.repeat(9 * 1024 * 1024)
+    writeFile(join(dir, 'build_log.md'), big)
+    await expect(readMemory(dir, 'build_log.md')).rejects.toMatchObject({
+      code: 'TOO_LARGE',
+      message:
+        'build_log.md is larger than 8.0 MiB, more than a memory holds (at most 1.0 MiB): Memdir does not open it; move it out of the memory dir, or delete it',
+    })
+    await deleteMemory(dir, 'build_log.md')
+    expect(existsSync(join(dir, 'build_log.md'))).toBe(false)
+  })
+
   it('an update keeps a 300-character name someone else wrote; a new one that long is refused', async () => {
     const dir = tempDir()
     const long = 'Deploy checklist: ' + 'staging, canary, rollback tag, '.repeat(9) + 'done'

@@ -1,7 +1,7 @@
 import type { MemoryStamp } from './memory-format.js'
 import { stampMemoryText } from './memory-stamps.js'
-import { errnoOf, MemdirError } from '../../../src-shared/errors.js'
-import { formatBytes, MAX_MEMORY_BYTES } from '../../../src-shared/limits.js'
+import { errnoOf, isMissing, MemdirError } from '../../../src-shared/errors.js'
+import { formatBytes, MAX_MEMORY_BYTES, MAX_OPENED_MEMORY_BYTES } from '../../../src-shared/limits.js'
 import { checkMemoryName, checkMemoryTitle } from '../../../src-shared/memory-names.js'
 import { memoryFileSlug } from './file-slug.js'
 import { mkdir, rename, stat, unlink, link } from 'node:fs/promises'
@@ -28,6 +28,7 @@ import type { MemoryType } from './memory-types.js'
 import { guardMemoryWrite, isTeamPath } from '../secrets/secret-guard.js'
 import { teamTwinProblem } from './team-twins.js'
 import { rewriteMemoryFile } from './memory-rewrite.js'
+import { readRegularFile } from './regular-file.js'
 import { type RecordedWrite, unrecordedWrite } from './recorded-write.js'
 
 export interface MemoryRecord {
@@ -135,8 +136,16 @@ function validateFields(fields: MemoryFields, before?: Record<string, unknown>):
 export async function readMemory(memoryDir: string, relPath: string): Promise<MemoryRecord> {
   if (!relPath.endsWith('.md')) throw new MemdirError('INVALID_PATH', `memory files end in .md: ${relPath}`)
   const { path, linkedTo } = await resolveReadablePath(memoryDir, relPath)
-  const raw = await readIfExists(path)
-  if (raw === null) throw new MemdirError('NOT_FOUND', `no memory at ${relPath}`)
+  const raw = await readRegularFile(path, MAX_OPENED_MEMORY_BYTES).catch((e: unknown) => {
+    if (isMissing(e) || errnoOf(e) === 'ENOTDIR')
+      throw new MemdirError('NOT_FOUND', `no memory at ${relPath}`)
+    if (errnoOf(e) !== 'EFBIG') throw e
+    throw new MemdirError(
+      'TOO_LARGE',
+      `${relPath} is larger than ${formatBytes(MAX_OPENED_MEMORY_BYTES)}, more than a memory holds (at most ${formatBytes(MAX_MEMORY_BYTES)}): Memdir does not open it; move it out of the memory dir, or delete it`,
+      { limit: MAX_OPENED_MEMORY_BYTES },
+    )
+  })
   const st = await stat(path)
   const parsed = parseMemoryFile(raw)
   return {
