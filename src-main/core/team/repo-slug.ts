@@ -20,7 +20,42 @@ export function getRepoSlug(projectRoot: string): string | undefined {
     rethrowUnless(isMissing(e) || errnoOf(e) === 'ENOTDIR', e)
     return undefined
   }
-  const section = /\[remote "origin"\]([\s\S]*?)(?=\n\[|$)/.exec(config)
-  const url = section && /^\s*url\s*=\s*(.+)$/m.exec(section[1] as string)
-  return url ? parseRepoSlug(url[1] as string) : undefined
+  const url = originUrl(config)
+  return url ? parseRepoSlug(url) : undefined
+}
+
+/**
+ * `remote.origin.url` from a git config file's text, as git reads it: section and key names in any
+ * case (`[Remote "origin"]`, `URL =`), the value quoted or bare, a `#` or `;` comment after it.
+ * The first one counts (`git remote add` writes one).
+ */
+export function originUrl(config: string): string | undefined {
+  let inOrigin = false
+  for (const raw of config.split(/\r?\n/)) {
+    const line = raw.trim()
+    const section = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]/.exec(line)
+    if (section) {
+      inOrigin = section[1]!.toLowerCase() === 'remote' && section[2] === 'origin'
+      continue
+    }
+    const entry = inOrigin && /^url\s*=\s*(.*)$/i.exec(line)
+    if (!entry) continue
+    const value = gitConfigValue(entry[1]!)
+    if (value) return value
+  }
+  return undefined
+}
+
+/** A git config value: quotes removed, `\"` and `\\` unescaped, a comment outside quotes dropped. */
+function gitConfigValue(text: string): string {
+  let out = ''
+  let quoted = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (c === '\\' && i + 1 < text.length) out += text[++i]
+    else if (c === '"') quoted = !quoted
+    else if (!quoted && (c === '#' || c === ';')) break
+    else out += c
+  }
+  return out.trim()
 }
