@@ -71,6 +71,12 @@ export function errnoOf(e: unknown): string | undefined {
 export const isMissing = (e: unknown): boolean => errnoOf(e) === 'ENOENT'
 
 /**
+ * True when nothing is at the path: missing, or a file stands where the path needs a folder
+ * (ENOTDIR: `a.md/b.md` beside the file `a.md`), where no file can be either.
+ */
+export const isAbsent = (e: unknown): boolean => isMissing(e) || errnoOf(e) === 'ENOTDIR'
+
+/**
  * Any failure as the value every transport carries: Memdir's own with their code and details,
  * the file-system failures a person can act on with theirs, anything else as INTERNAL.
  */

@@ -3,7 +3,15 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { link, mkdir, open, rename, stat, unlink } from 'node:fs/promises'
 import { readTextFile } from './regular-file.js'
 import { basename, dirname, join } from 'node:path'
-import { errnoOf, ignoreFsError, MemdirError, messageOf, orIfMissing } from '../../../src-shared/errors.js'
+import {
+  errnoOf,
+  ignoreFsError,
+  isAbsent,
+  MemdirError,
+  messageOf,
+  orIfMissing,
+  rethrowUnless,
+} from '../../../src-shared/errors.js'
 
 export function sha256Hex(content: string | Buffer): string {
   return nodeCrypto().createHash('sha256').update(content).digest('hex')
@@ -62,8 +70,8 @@ async function writeTemp(
 /** The permission bits of the regular file at `path`, or undefined when there is none. */
 async function existingMode(path: string): Promise<number | undefined> {
   const st = await stat(path).catch((e: unknown) => {
-    if (errnoOf(e) === 'ENOENT' || errnoOf(e) === 'ENOTDIR') return undefined
-    throw e
+    rethrowUnless(isAbsent(e), e)
+    return undefined
   })
   return st?.isFile() ? st.mode & 0o777 : undefined
 }
@@ -118,8 +126,7 @@ export async function readIfExists(path: string): Promise<string | null> {
     // A regular file only: a FIFO or device under the name fails (EINVAL) instead of hanging or flooding.
     return await readTextFile(path)
   } catch (e) {
-    // ENOTDIR: a folder on its path is a file, so no file is there either.
-    if (errnoOf(e) === 'ENOENT' || errnoOf(e) === 'ENOTDIR') return null
+    if (isAbsent(e)) return null
     throw e
   }
 }

@@ -1,6 +1,6 @@
 import { lstat, realpath } from 'node:fs/promises'
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path'
-import { errnoOf, isMissing, MemdirError, orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
+import { errnoOf, isAbsent, MemdirError, orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
 
 /** A path that tries to leave the directory it must stay in. */
 export class PathTraversalError extends MemdirError {
@@ -50,7 +50,7 @@ async function realpathDeepestExisting(p: string): Promise<string> {
       if (code === 'ENAMETOOLONG')
         throw new MemdirError('PATH_TOO_LONG', `a name in this path is too long for the file system: ${p}`)
       if (code === 'ELOOP') throw new PathTraversalError(`symlink loop at ${current}`)
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e
+      if (!isAbsent(e)) throw e
       // ENOENT but the entry itself exists: a dangling symlink, whose target we cannot check.
       const isLink = await lstat(current).then(
         (st) => st.isSymbolicLink(),
@@ -98,9 +98,8 @@ export async function resolveReadablePath(
   rel: string,
 ): Promise<{ path: string; linkedTo?: string }> {
   const { path, realRoot } = await lexicallyInside(root, rel)
-  // ENOTDIR: a file stands where the path needs a folder, so nothing is there (as with ENOENT).
   const real = await realpath(path).catch((e: unknown) => {
-    rethrowUnless(isMissing(e) || errnoOf(e) === 'ENOTDIR', e)
+    rethrowUnless(isAbsent(e), e)
     return path
   })
   return isInside(real, realRoot) ? { path } : { path, linkedTo: real }

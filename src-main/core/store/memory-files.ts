@@ -1,6 +1,6 @@
 import type { MemoryStamp } from './memory-format.js'
 import { stampMemoryText } from './memory-stamps.js'
-import { errnoOf, isMissing, MemdirError } from '../../../src-shared/errors.js'
+import { errnoOf, isAbsent, MemdirError } from '../../../src-shared/errors.js'
 import { formatBytes, MAX_MEMORY_BYTES, MAX_OPENED_MEMORY_BYTES } from '../../../src-shared/limits.js'
 import { checkMemoryName, checkMemoryTitle } from '../../../src-shared/memory-names.js'
 import { memoryFileSlug } from './file-slug.js'
@@ -137,8 +137,7 @@ export async function readMemory(memoryDir: string, relPath: string): Promise<Me
   if (!relPath.endsWith('.md')) throw new MemdirError('INVALID_PATH', `memory files end in .md: ${relPath}`)
   const { path, linkedTo } = await resolveReadablePath(memoryDir, relPath)
   const raw = await readRegularFile(path, MAX_OPENED_MEMORY_BYTES).catch((e: unknown) => {
-    if (isMissing(e) || errnoOf(e) === 'ENOTDIR')
-      throw new MemdirError('NOT_FOUND', `no memory at ${relPath}`)
+    if (isAbsent(e)) throw new MemdirError('NOT_FOUND', `no memory at ${relPath}`)
     if (errnoOf(e) !== 'EFBIG') throw e
     throw new MemdirError(
       'TOO_LARGE',

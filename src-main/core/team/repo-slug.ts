@@ -1,4 +1,4 @@
-import { rethrowUnless, isMissing, errnoOf } from '../../../src-shared/errors.js'
+import { isAbsent, rethrowUnless } from '../../../src-shared/errors.js'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { findCanonicalGitRoot } from '../paths/git-root.js'
@@ -17,7 +17,7 @@ export function getRepoSlug(projectRoot: string): string | undefined {
   try {
     config = readFileSync(join(root, '.git', 'config'), 'utf8')
   } catch (e) {
-    rethrowUnless(isMissing(e) || errnoOf(e) === 'ENOTDIR', e)
+    rethrowUnless(isAbsent(e), e)
     return undefined
   }
   const url = originUrl(config)
