@@ -45,7 +45,7 @@ export async function hookPrompt({ offline, fullCli }: HookPromptHandOver): Prom
   if (!raw.ok) return fullCli(() => input)
   const dataDir = ensurePrivateAppDataDir({ projectRoot: hookWorkingDir(), env: process.env })
   // The session's project, not where its shell has moved to since (a `cd` into a nested repo).
-  const hookInput = withSessionCwd(raw.value)
+  const hookInput = await withSessionCwd(raw.value)
   const logLine = (line: string) => log(dataDir, line)
   if (!(await askRunningApp(hookInput, dataDir, process.env, stdout, logLine)))
     try {

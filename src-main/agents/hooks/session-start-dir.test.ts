@@ -9,15 +9,17 @@ describe('sessionStartDir', () => {
   const start = join(root, 'work', 'shop')
   const transcript = join(root, 'home', '.claude', 'projects', sanitizePath(start), 's1.jsonl')
 
-  it('is the hook’s cwd, or the folder above it the transcript’s dir is named after', () => {
-    expect(sessionStartDir({ cwd: start, transcript_path: transcript })).toBe(start)
-    expect(sessionStartDir({ cwd: join(start, 'packages', 'sub'), transcript_path: transcript })).toBe(start)
+  it('is the hook’s cwd, or the folder above it the transcript’s dir is named after', async () => {
+    expect(await sessionStartDir({ cwd: start, transcript_path: transcript })).toBe(start)
+    expect(await sessionStartDir({ cwd: join(start, 'packages', 'sub'), transcript_path: transcript })).toBe(
+      start,
+    )
   })
 
-  it('beyond the start dir (another working dir), the first cwd the transcript recorded', () => {
+  it('beyond the start dir (another working dir), the first cwd the transcript recorded', async () => {
     const elsewhere = join(root, 'other', 'repo')
     // Before the session wrote anything there is nothing to go by but the hook's own cwd.
-    expect(sessionStartDir({ cwd: elsewhere, transcript_path: transcript })).toBe(elsewhere)
+    expect(await sessionStartDir({ cwd: elsewhere, transcript_path: transcript })).toBe(elsewhere)
     writeFile(
       transcript,
       [
@@ -27,13 +29,13 @@ describe('sessionStartDir', () => {
         JSON.stringify({ type: 'user', cwd: elsewhere, message: { role: 'user', content: 'later' } }),
       ].join('\n') + '\n',
     )
-    expect(sessionStartDir({ cwd: elsewhere, transcript_path: transcript })).toBe(start)
+    expect(await sessionStartDir({ cwd: elsewhere, transcript_path: transcript })).toBe(start)
   })
 
-  it('leaves what is not a hook’s input as it is', () => {
+  it('leaves what is not a hook’s input as it is', async () => {
     for (const raw of [null, 'text', { cwd: 'relative', transcript_path: transcript }, { cwd: start }])
-      expect(withSessionCwd(raw)).toBe(raw)
+      expect(await withSessionCwd(raw)).toBe(raw)
     const input = { cwd: join(start, 'sub'), transcript_path: transcript, prompt: 'p' }
-    expect(withSessionCwd(input)).toEqual({ ...input, cwd: start })
+    expect(await withSessionCwd(input)).toEqual({ ...input, cwd: start })
   })
 })

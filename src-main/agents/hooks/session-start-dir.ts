@@ -1,36 +1,9 @@
-import { closeSync, readSync } from 'node:fs'
 import { basename, dirname, isAbsolute } from 'node:path'
 import { projectDirNameCandidates } from '../../core/paths/sanitize.js'
-import { openRegularSync } from '../../core/store/regular-file.js'
+import { recordedCwds } from '../../core/sessions/recorded-cwds.js'
 
 /** How much of a transcript is read for the `cwd` its session started in (its first lines). */
 const HEAD_BYTES = 64 * 1024
-
-/** The first absolute `cwd` a transcript recorded: where its session started. */
-function firstRecordedCwd(transcriptPath: string): string | undefined {
-  let text: string
-  try {
-    const { fd, st } = openRegularSync(transcriptPath)
-    try {
-      const buf = Buffer.alloc(Math.min(st.size, HEAD_BYTES))
-      text = buf.toString('utf8', 0, readSync(fd, buf, 0, buf.length, 0))
-    } finally {
-      closeSync(fd)
-    }
-  } catch {
-    return undefined // no transcript yet (a session's first prompt), or none Memdir can read
-  }
-  for (const line of text.split('\n')) {
-    if (!line.includes('"cwd"')) continue
-    try {
-      const cwd = (JSON.parse(line) as { cwd?: unknown }).cwd
-      if (typeof cwd === 'string' && isAbsolute(cwd)) return cwd
-    } catch {
-      // a line cut at the end of the head
-    }
-  }
-  return undefined
-}
 
 /**
  * The folder a Claude Code session started in, whose memory it keeps. A hook's `cwd` is where the
@@ -40,25 +13,26 @@ function firstRecordedCwd(transcriptPath: string): string | undefined {
  * the start dir is the hook's `cwd` or the nearest folder above it with that name; else the first
  * `cwd` the transcript recorded; else the hook's `cwd`.
  */
-export function sessionStartDir(input: { cwd: string; transcript_path: string }): string {
+export async function sessionStartDir(input: { cwd: string; transcript_path: string }): Promise<string> {
   const slug = basename(dirname(input.transcript_path))
   for (let dir = input.cwd; ; dir = dirname(dir)) {
     if (projectDirNameCandidates(dir).includes(slug)) return dir
     if (dirname(dir) === dir) break
   }
-  return firstRecordedCwd(input.transcript_path) ?? input.cwd
+  // None before the session has written its transcript (its first prompt): the hook's cwd is it.
+  return (await recordedCwds(input.transcript_path, HEAD_BYTES)).find((d) => isAbsolute(d)) ?? input.cwd
 }
 
 /**
  * A hook's input with `cwd` set to the session's start dir (sessionStartDir), which every part of
  * a hook then takes its project from; anything that is not a hook's input is returned as it is.
  */
-export function withSessionCwd<T>(raw: T): T {
+export async function withSessionCwd<T>(raw: T): Promise<T> {
   const input = raw as { cwd?: unknown; transcript_path?: unknown } | null
   if (typeof input !== 'object' || input === null) return raw
   const { cwd, transcript_path } = input
   if (typeof cwd !== 'string' || !isAbsolute(cwd) || typeof transcript_path !== 'string' || !transcript_path)
     return raw
-  const start = sessionStartDir({ cwd, transcript_path })
+  const start = await sessionStartDir({ cwd, transcript_path })
   return start === cwd ? raw : ({ ...input, cwd: start } as T)
 }

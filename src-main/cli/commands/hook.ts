@@ -71,7 +71,7 @@ export async function hookCommand(io: CliIO, event: string | undefined, job: Hoo
   if (event !== 'prompt' && event !== 'stop') throw new UsageError('usage: memdir hook prompt|stop')
   try {
     // The session's project, not where its shell has moved to since (a `cd` into a nested repo).
-    const raw = withSessionCwd(await readHookInput(io))
+    const raw = await withSessionCwd(await readHookInput(io))
     if (event === 'prompt') {
       await promptHook(io, raw, dataDir, log)
     } else {

@@ -1,4 +1,4 @@
-import { readRegularHead } from '../../core/store/regular-file.js'
+import { recordedCwds } from '../../core/sessions/recorded-cwds.js'
 import { isMissing, messageOf, orIfUnreadable } from '../../../src-shared/errors.js'
 import { existsSync, readFileSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
@@ -74,9 +74,7 @@ async function projectRootFromTranscripts(
     .slice(0, 5)
   const tried = new Set<string>()
   for (const n of names) {
-    const head = await orIfUnreadable(readRegularHead(join(dir, n), 20_000), '')
-    for (const m of head.matchAll(/"cwd":"((?:[^"\\]|\\.)*)"/g)) {
-      const root = JSON.parse(`"${m[1]}"`) as string
+    for (const root of await recordedCwds(join(dir, n), 20_000)) {
       if (tried.has(root)) continue
       tried.add(root)
       if (isThisProject(root)) return root
