@@ -17,16 +17,11 @@ export function getAppDataDir(ctx: ProjectContext): string {
 export function ensurePrivateDataDir(dataDir: string, isDefaultPlace: boolean): void {
   if (process.platform === 'win32') return
   try {
-    let existed = true
-    try {
-      statSync(dataDir)
-    } catch {
-      existed = false
-    }
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 })
-    if (existed && !isDefaultPlace) return
-    const st = statSync(dataDir)
-    if (st.uid === process.getuid?.() && (st.mode & 0o077) !== 0) chmodSync(dataDir, 0o700)
+    // Before every prompt: one stat when the dir is there (as it nearly always is).
+    const st = statSync(dataDir, { throwIfNoEntry: false })
+    if (!st) mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+    else if (isDefaultPlace && st.uid === process.getuid?.() && (st.mode & 0o077) !== 0)
+      chmodSync(dataDir, 0o700)
   } catch {
     // see above
   }
