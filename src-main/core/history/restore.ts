@@ -2,7 +2,7 @@ import { MemdirError } from '../../../src-shared/errors.js'
 import type { UndoOutcome } from '../../../src-shared/types.js'
 import { readIfExists } from '../store/atomic-write.js'
 import { resolveContainedPath } from '../store/contained-path.js'
-import { findIndexLine } from '../store/index-lines.js'
+import { findIndexLine, pointsAt } from '../store/index-lines.js'
 import { indexLocationFor } from '../store/memory-files.js'
 import type { HistoryEntry, HistoryStore } from './history-store.js'
 import { putFile, type RecordedWrite } from '../store/recorded-write.js'
@@ -160,7 +160,7 @@ export async function undoRun(
       .filter((l) => l.indexRel === path)
       .map((l) => l.pointer)
     const keepLine = keptPointers.length
-      ? (line: string) => keptPointers.some((p) => findIndexLine([line], p) === 0)
+      ? (line: string) => keptPointers.some((p) => pointsAt(line, p))
       : undefined
     const target =
       current === null || before === null || after === null

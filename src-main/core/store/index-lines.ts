@@ -43,7 +43,7 @@ export function formatIndexLine(title: string, relPath: string, hook: string): s
 }
 
 /** Whether `line` has a link to `pointer`, however it is written (index-links.ts). */
-const pointsAt = (line: string, pointer: string) => indexLinksIn(line).some((l) => linksTo(l, pointer))
+export const pointsAt = (line: string, pointer: string) => indexLinksIn(line).some((l) => linksTo(l, pointer))
 
 /** Index of the first line pointing at `relPath`, or -1. */
 export function findIndexLine(lines: readonly string[], relPath: string): number {
