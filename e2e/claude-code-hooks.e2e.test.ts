@@ -13,7 +13,7 @@ import {
   type RecordedRequest,
 } from '../test/fake-anthropic/server.js'
 import { runBuilt } from '../test/helpers/built-cli.js'
-import { sandbox, writeFile } from '../test/helpers/temp-env.js'
+import { sandbox, type Sandbox, writeFile } from '../test/helpers/temp-env.js'
 import { until } from '../test/helpers/until.js'
 import { passDialogs, sleep, Tmux, waitFor } from '../test/helpers/tmux.js'
 import { normalizeMessages } from '../test/fixtures/transcripts/normalize.js'
@@ -108,6 +108,28 @@ async function installHooks(env: Record<string, string>, project: string) {
   expect(installed.code, installed.stderr).toBe(0)
 }
 
+/**
+ * A fake Messages API for the client's scripted scenario, with Memdir's selector picking `selected`
+ * and its extraction writing into `memoryDir`; Memdir's hooks installed for the project.
+ */
+async function scenarioWithMemdir(sb: Sandbox, memoryDir: string, selected: string[]) {
+  const scenario = scenarioResponder({ projectDir: sb.project })
+  const fake = await startFakeAnthropic([], {
+    fallback: {
+      kind: 'dynamic',
+      respond: (req) => {
+        if (isMemdirSelector(req)) return reply(text(JSON.stringify({ selected_memories: selected })))
+        if (isMemdirExtraction(req)) return memdirExtraction(memoryDir)(req)
+        return scenario.kind === 'dynamic' ? scenario.respond(req) : scenario
+      },
+    },
+  })
+  fakes.push(fake)
+  const env = clientEnv(sb.env, fake.url)
+  await installHooks(env, sb.project)
+  return { fake, env }
+}
+
 describe.each(CLIENT_VERSIONS)('Claude Code %s with Memdir hooks', (requested) => {
   let found: ClientOrSkip = {}
   beforeAll(() => {
@@ -118,20 +140,7 @@ describe.each(CLIENT_VERSIONS)('Claude Code %s with Memdir hooks', (requested) =
     if (!found.client) return t.skip(`no Claude Code ${requested}: ${found.skipped}`)
     const client = found.client
     const { sb, ctx, memoryDir } = world()
-    const scenario = scenarioResponder({ projectDir: sb.project })
-    const fake = await startFakeAnthropic([], {
-      fallback: {
-        kind: 'dynamic',
-        respond: (req) => {
-          if (isMemdirSelector(req)) return reply(text('{"selected_memories":["testing.md"]}'))
-          if (isMemdirExtraction(req)) return memdirExtraction(memoryDir)(req)
-          return scenario.kind === 'dynamic' ? scenario.respond(req) : scenario
-        },
-      },
-    })
-    fakes.push(fake)
-    const env = clientEnv(sb.env, fake.url)
-    await installHooks(env, sb.project)
+    const { fake, env } = await scenarioWithMemdir(sb, memoryDir, ['testing.md'])
 
     const prompt =
       '[scenario:read] Look at the notes in a.txt and b.txt. How do we run the integration tests against postgres?'
@@ -206,20 +215,7 @@ describe.each(CLIENT_VERSIONS)('Claude Code %s with Memdir hooks', (requested) =
     execFileSync('git', ['init', '-q'], { cwd: join(sb.project, 'sub') })
     clearAutoMemPathCache()
     expect(getAutoMemPath(ctx)).toBe(memoryDir)
-    const scenario = scenarioResponder({ projectDir: sb.project })
-    const fake = await startFakeAnthropic([], {
-      fallback: {
-        kind: 'dynamic',
-        respond: (req) => {
-          if (isMemdirSelector(req)) return reply(text('{"selected_memories":[]}'))
-          if (isMemdirExtraction(req)) return memdirExtraction(memoryDir)(req)
-          return scenario.kind === 'dynamic' ? scenario.respond(req) : scenario
-        },
-      },
-    })
-    fakes.push(fake)
-    const env = clientEnv(sb.env, fake.url)
-    await installHooks(env, sb.project)
+    const { env } = await scenarioWithMemdir(sb, memoryDir, [])
     const run = await runClient(
       found.client,
       [
