@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, readFileSync, readlinkSync, statSync, symlinkSync } from 'node:fs'
+import { chmodSync, linkSync, lstatSync, readFileSync, readlinkSync, statSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { cliSession } from '../helpers/cli.js'
@@ -6,7 +6,7 @@ import { changesOutside, snapshotTree } from '../helpers/home-snapshot.js'
 import { sandbox, writeFile } from '../helpers/temp-env.js'
 
 /**
- * Claude Code's settings file as users keep it: a symlink into a dotfiles repository, a mode they
+ * Claude Code's settings file as users keep it: a symlink or a hard link into a dotfiles repository, a mode they
  * chose, or read-only on purpose. `memdir hooks install` writes through the link to its target,
  * keeps the mode (and owner), and refuses a read-only file with a clear message.
  */
@@ -60,5 +60,24 @@ describe('hooks install on files someone arranged', () => {
     expect(lstatSync(link).isSymbolicLink()).toBe(true)
     expect(readFileSync(shared, 'utf8')).toContain('UserPromptSubmit')
     expect(statSync(shared).mode & 0o777).toBe(0o600)
+  })
+
+  it('writes a hard-linked settings file in its own inode: the dotfiles copy gets the hooks too, and uninstall gives both back', async () => {
+    const sb = sandbox()
+    const original = writeFile(join(sb.home, 'dotfiles', 'claude', 'settings.json'), settingsText)
+    chmodSync(original, 0o600)
+    const placed = join(sb.configDir, 'settings.json')
+    linkSync(original, placed)
+    const inode = statSync(placed).ino
+    const run = cliSession({ ...sb.env, MEMDIR_DATA_DIR: join(sb.home, '.memdir') }, sb.project)
+    expect(await run.run(['hooks', 'install'])).toBe(0)
+    expect(statSync(placed).ino).toBe(inode)
+    expect(statSync(placed).nlink).toBe(2)
+    expect(readFileSync(original, 'utf8')).toMatch(/memdir(\.js)?["']? hook prompt/)
+    expect(readFileSync(original, 'utf8')).toBe(readFileSync(placed, 'utf8'))
+    expect(statSync(original).mode & 0o777).toBe(0o600)
+    expect(await run.run(['hooks', 'uninstall'])).toBe(0)
+    expect(statSync(placed).ino).toBe(inode)
+    expect(readFileSync(original, 'utf8')).toBe(settingsText)
   })
 })

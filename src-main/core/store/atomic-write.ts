@@ -215,6 +215,7 @@ export async function writeFileInPlace(
     )
   const current = await readIfExists(target)
   if (current === null || sha256Hex(current) !== expectedHash) throw new ConflictError(path, current, data)
+  if (st.nlink > 1) return rewriteHardLinked(target, data)
   const tmp = await writeTemp(target, data, st.mode & 0o7777)
   try {
     const me = process.getuid?.()
@@ -231,5 +232,21 @@ export async function writeFileInPlace(
   } catch (e) {
     await unlink(tmp).catch(ignoreFsError)
     throw e
+  }
+}
+
+/**
+ * A file with other hard links (a dotfiles checkout linking its copy into place) is written in its
+ * own inode: a rename would leave every other name with the old text. Not atomic, so the caller
+ * keeps a backup (`hooks install` does).
+ */
+async function rewriteHardLinked(target: string, data: string): Promise<void> {
+  const fh = await open(target, 'r+')
+  try {
+    await fh.truncate(0)
+    await fh.writeFile(data)
+    await fh.sync()
+  } finally {
+    await fh.close()
   }
 }
