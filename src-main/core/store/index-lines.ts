@@ -50,6 +50,13 @@ export function findIndexLine(lines: readonly string[], relPath: string): number
   return lines.findIndex((l) => pointsAt(l, relPath))
 }
 
+/**
+ * A CRLF index keeps its line breaks: its lines keep their own `\r`, and a line Memdir adds or
+ * regenerates takes one too (a mix would show in the user's diff and editor).
+ */
+const crOf = (content: string) => (content.includes('\r\n') ? '\r' : '')
+const bare = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line)
+
 function splitLines(content: string): string[] {
   if (content === '') return []
   const lines = content.replace(/\n+$/, '').split('\n')
@@ -91,9 +98,9 @@ export function upsertIndexLine(
 ): string {
   const lines = splitLines(content)
   const i = findIndexLine(lines, pointer)
-  const line = formatIndexLine(fields.name, pointer, fields.description)
+  const line = formatIndexLine(fields.name, pointer, fields.description) + crOf(content)
   if (i < 0) lines.push(line)
-  else if (isGeneratedLine(lines[i]!, pointer, previous)) lines[i] = line
+  else if (isGeneratedLine(bare(lines[i]!), pointer, previous)) lines[i] = line
   return joinLines(lines)
 }
 
@@ -109,8 +116,9 @@ export function retargetedLine(content: string, from: string, to: string): strin
 }
 
 /** Puts `line` where the line pointing at `pointer` is, or appends it. */
-export function replaceIndexLine(content: string, pointer: string, line: string): string {
+export function replaceIndexLine(content: string, pointer: string, written: string): string {
   const lines = splitLines(content)
+  const line = bare(written) + crOf(content)
   const i = findIndexLine(lines, pointer)
   if (i >= 0) lines[i] = line
   else lines.push(line)

@@ -86,6 +86,27 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     ])
   })
 
+  it('a CRLF MEMORY.md keeps its line breaks through create, update, rename and delete', async () => {
+    const dir = tempDir()
+    writeFile(join(dir, 'MEMORY.md'), '# Index\r\n- [Other](other.md) — o\r\n')
+    const rec = await createMemory(dir, fields)
+    expect(index(dir)).toBe(
+      '# Index\r\n- [Other](other.md) — o\r\n- [Testing policy](testing_policy.md) — Integration tests hit a real DB\r\n',
+    )
+    // The line Memdir wrote is still its own under CRLF: an update regenerates it, in place.
+    const up = await updateMemory(dir, rec.relPath, { ...fields, description: 'Real DB' }, rec.hash)
+    expect(index(dir)).toBe(
+      '# Index\r\n- [Other](other.md) — o\r\n- [Testing policy](testing_policy.md) — Real DB\r\n',
+    )
+    await renameMemory(dir, up.relPath, 'policies/testing.md')
+    expect(index(dir)).toBe(
+      '# Index\r\n- [Other](other.md) — o\r\n- [Testing policy](policies/testing.md) — Real DB\r\n',
+    )
+    const moved = await readMemory(dir, 'policies/testing.md')
+    await deleteMemory(dir, 'policies/testing.md', moved.hash)
+    expect(index(dir)).toBe('# Index\r\n- [Other](other.md) — o\r\n')
+  })
+
   it('update refuses to overwrite a file changed on disk, reporting both versions', async () => {
     const dir = tempDir()
     const rec = await createMemory(dir, fields)
