@@ -193,7 +193,17 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
       { name: 'C', description: 'd', type: 'user', body: 'new\n' },
       (await readMemory(dir, 'crlf.md')).hash,
     )
-    expect(rec.raw).toBe('---\r\nname: C\r\ndescription: d\r\ntype: user\r\n---\r\nnew\n')
+    // The body keeps the file's CRLF too: the editor hands over LF text.
+    expect(rec.raw).toBe('---\r\nname: C\r\ndescription: d\r\ntype: user\r\n---\r\nnew\r\n')
+    rec = await updateMemory(
+      dir,
+      'crlf.md',
+      { name: 'C', description: 'd2', type: 'user', body: 'new\n\nsecond line\n' },
+      rec.hash,
+    )
+    expect(rec.raw).toBe(
+      '---\r\nname: C\r\ndescription: d2\r\ntype: user\r\n---\r\nnew\r\n\r\nsecond line\r\n',
+    )
   })
 
   it('keeps unknown frontmatter keys on update', async () => {

@@ -53,15 +53,23 @@ export function rewriteMemoryFile(
       doc.delete(k)
       changed = true
     }
-  const yaml = changed ? doc.toString({ lineWidth: 0, flowCollectionPadding: false }) : block.yaml
   const closing = existing.slice(block.yamlStart + block.yaml.length, block.bodyStart)
   const eol = closing.endsWith('\r\n') ? '\r\n' : '\n'
-  const gap = /^\r?\n/.test(existing.slice(block.bodyStart)) ? eol : ''
+  const crlf = (text: string) => text.replace(/\r?\n/g, '\r\n')
+  // The YAML library prints LF: a CRLF block stays CRLF when a value in it changes.
+  const printed = changed ? doc.toString({ lineWidth: 0, flowCollectionPadding: false }) : block.yaml
+  const yaml = changed && block.yaml.includes('\r\n') ? crlf(printed) : printed
+  const oldBody = existing.slice(block.bodyStart)
+  const gap = /^\r?\n/.test(oldBody) ? eol : ''
+  // The editor and the models hand over LF text: a body saved with CRLF keeps CRLF, so a changed
+  // description does not show as every line of someone's Windows-saved body changed.
+  const bodyEol = oldBody.includes('\n') ? (oldBody.includes('\r\n') ? '\r\n' : '\n') : eol
+  const body = memoryBodyText(fields.body)
   return (
     existing.slice(0, block.yamlStart) +
     yaml +
     (closing.endsWith('\n') ? closing : closing + eol) +
     gap +
-    memoryBodyText(fields.body)
+    (bodyEol === '\r\n' ? crlf(body) : body)
   )
 }
