@@ -61,6 +61,22 @@ describe('per-command flags', () => {
     expect(out.stderr).toMatch(/usage: memdir |Usage: memdir/)
   })
 
+  it.each([
+    [['restore', 'a.md', '--to', 'zzz'], /"zzz" is not a version/, 'usage: memdir restore'],
+    [['restore', 'a.md', '--to', '1e3'], /"1e3" is not a version/, 'usage: memdir restore'],
+    [['recall', '  '], /recall needs a query/, 'usage: memdir recall'],
+  ])(
+    'a usage error a command finds in %j says what is wrong and shows that command’s usage only',
+    async (argv, said, own) => {
+      const { runCli } = await import('./run.js')
+      const { io: cliIo, out } = io()
+      expect(await runCli(argv, cliIo)).toBe(2)
+      expect(out.stderr).toMatch(said)
+      expect(out.stderr).toContain(own)
+      expect(out.stderr).not.toContain('Commands (')
+    },
+  )
+
   it('prints one command’s help', async () => {
     const { runCli } = await import('./run.js')
     const { io: cliIo, out } = io()

@@ -130,13 +130,20 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
     if (!command.secrets || !loadAppSettings(c).secrets) return c
     return (await import('../host/integrations/cli-secrets.js')).withCliSecrets(c)
   }
-  return command.run({
-    io,
-    values,
-    args: positionals,
-    signal: io.signal ?? new AbortController().signal,
-    ctx,
-  })
+  try {
+    return await command.run({
+      io,
+      values,
+      args: positionals,
+      signal: io.signal ?? new AbortController().signal,
+      ctx,
+    })
+  } catch (e) {
+    // A command's own usage error is about that command: its usage, not every command's.
+    if (e instanceof UsageError && !(e instanceof CommandUsageError))
+      throw new CommandUsageError(e.message, command)
+    throw e
+  }
 }
 
 /** Runs one CLI invocation; returns the exit code. Never throws. */

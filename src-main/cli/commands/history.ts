@@ -34,9 +34,10 @@ export async function restoreCommand(
   to: string | undefined,
 ): Promise<number> {
   if (!file) throw new UsageError('restore needs a FILE (relative to the memory dir)')
+  if (!to) throw new UsageError('restore needs --to VERSION (an id from `memdir history`)')
   const version = Number(to)
-  if (!to || !Number.isInteger(version) || version <= 0)
-    throw new UsageError('restore needs --to VERSION (an id from `memdir history`)')
+  if (!/^\d+$/.test(to.trim()) || !Number.isSafeInteger(version) || version <= 0)
+    throw new UsageError(`--to ${JSON.stringify(to)} is not a version: give an id from \`memdir history\``)
   const { store, memoryDir, writer } = await historyForCli(ctx)
   const record = writer({
     author: 'user',
