@@ -33,6 +33,7 @@ describe('memdir recall', () => {
     const { io, run } = cliSession(sb.env, sb.project)
     expect(await run(['recall', 'integration tests postgres'])).toBe(0)
     expect(io.stdout).toMatch(/^\[offline ranking \(no model configured\)/)
+    expect(io.stdout).toContain('\n1 of 2 memories selected\n')
     expect(io.stdout).toContain(`Memory (saved today): ${join(dir, 'postgres.md')}:`)
   })
 

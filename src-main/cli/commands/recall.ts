@@ -7,6 +7,7 @@ import { getAppDataDir } from '../../host/settings/app-data.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 import { scannerFor } from '../../core/store/scan-worker-client.js'
 import { answerFromRunningApp } from './ask-running-app.js'
+import { count } from '../../../src-shared/words.js'
 
 export async function recallCommand(
   ctx: ProjectContext,
@@ -46,7 +47,7 @@ export async function recallCommand(
   }
   const out = [result.mode === 'offline' ? `[${result.note}]` : `[model: ${client?.config.selectorModel}]`]
   if (result.error) out.push(`recall failed: ${result.error}`)
-  out.push(`${result.memories.length} of ${result.candidates} memories selected`)
+  out.push(`${result.memories.length} of ${count(result.candidates, 'memory', 'memories')} selected`)
   if (result.injections.length) out.push('', ...result.injections)
   io.stdout(out.join('\n') + '\n')
   return result.error ? 1 : 0

@@ -3,6 +3,7 @@ import { useRpc } from '../../app/use-rpc'
 import { useStore } from '../../app/store'
 import { TextStats } from '../../components/TextStats'
 import { SubmitForm } from '../../components/SubmitForm'
+import { count } from '../../../../src-shared/words'
 
 export function RecallView() {
   const open = useStore((s) => s.openFile)
@@ -58,7 +59,7 @@ export function RecallView() {
           </p>
           {data.error && <p className="error-text">Recall failed: {data.error}</p>}
           <p className="muted">
-            {data.selected.length} of {data.candidates} memories selected
+            {data.selected.length} of {count(data.candidates, 'memory', 'memories')} selected
           </p>
           {data.injections.length > 0 && (
             <TextStats text={data.injections.join('\n\n')} label="injected text" />
