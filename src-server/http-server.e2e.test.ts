@@ -53,6 +53,39 @@ describe.each(backends)('team server ($name)', ({ databaseUrl }) => {
     expect(Object.keys((await call(s.url, t, 'GET', r)).body.content.entries)).toEqual(['a.md', 'b.md'])
   })
 
+  it('reads a precondition by its tag’s value: a tag a proxy weakened or a client left unquoted, a list, and *', async () => {
+    const s = await startTeamServer({ databaseUrl })
+    const r = repo()
+    const t = await s.token(r)
+    const first = await call(s.url, t, 'PUT', r, { body: { entries: { 'a.md': 'A' } } })
+    const sum = first.body.checksum as string
+    for (const tag of [`W/"${sum}"`, `"other", W/"${sum}"`, '*'])
+      expect((await call(s.url, t, 'GET', r, { headers: { 'if-none-match': tag } })).status).toBe(304)
+    const weak = await call(s.url, t, 'PUT', r, {
+      body: { entries: { 'b.md': 'B' } },
+      headers: { 'if-match': `W/"${sum}"` },
+    })
+    expect(weak.status).toBe(200)
+    const bare = await call(s.url, t, 'PUT', r, {
+      body: { entries: { 'c.md': 'C' } },
+      headers: { 'if-match': weak.body.checksum },
+    })
+    expect(bare.status).toBe(200)
+    // A tag of another version is still refused, however it is written.
+    for (const tag of [`W/"${sum}"`, sum]) {
+      const stale = await call(s.url, t, 'PUT', r, {
+        body: { entries: { 'd.md': 'D' } },
+        headers: { 'if-match': tag },
+      })
+      expect(stale.status).toBe(412)
+    }
+    expect(Object.keys((await call(s.url, t, 'GET', r)).body.content.entries)).toEqual([
+      'a.md',
+      'b.md',
+      'c.md',
+    ])
+  })
+
   it('scopes tokens to repos: 401 without or with an unknown token, 403 on another repo', async () => {
     const s = await startTeamServer({ databaseUrl })
     const x = repo()

@@ -1,5 +1,6 @@
 import { readBodyWithin, TOO_LARGE } from '../src-shared/http-body.js'
 import { parseJsonOr } from '../src-shared/json.js'
+import { etagHeaderNames } from '../src-shared/etag.js'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { messageOf, rethrowUnless } from '../src-shared/errors.js'
@@ -210,7 +211,9 @@ export function createTeamServer(opts: TeamServerOptions): Server {
       if (!snap) throw new HttpError(404, 'no team memory for this repo yet')
       const etag = quoteEtag(snap.checksum)
       const headers = { etag, 'last-modified': new Date(snap.lastModified).toUTCString() }
-      if (req.headers['if-none-match'] === etag) return send(res, 304, undefined, headers)
+      const ifNoneMatch = req.headers['if-none-match']
+      if (ifNoneMatch && etagHeaderNames(ifNoneMatch, snap.checksum))
+        return send(res, 304, undefined, headers)
       return send(res, 200, documentOf(orgId, repo, snap, view !== 'hashes'), headers)
     }
     if (req.method === 'PUT') {

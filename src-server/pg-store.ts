@@ -1,6 +1,6 @@
 import { findKeyTwin } from '../src-shared/key-twins.js'
 import pg from 'pg'
-import { entryChecksumOf, quoteEtag, repoChecksum } from './store.js'
+import { entryChecksumOf, ifMatchFails, repoChecksum } from './store.js'
 import type { DeleteResult, RepoSnapshot, TeamStore, UpsertResult } from './store.js'
 import { newTokenRow, sha256, tokenInfo, usableRepos, type TokenRow } from './tokens.js'
 
@@ -115,8 +115,7 @@ export async function openPostgresStore(
     upsert(repo, entries, ifMatch, maxEntries) {
       return tx('', async (c): Promise<UpsertResult> => {
         const row = await lockRepo(c, repo)
-        if (ifMatch !== undefined && ifMatch !== '*' && (!row || quoteEtag(row.checksum) !== ifMatch))
-          return { status: 'conflict' }
+        if (ifMatchFails(ifMatch, row?.checksum)) return { status: 'conflict' }
         const keys = Object.keys(entries)
         const all = await checksumsOf(c, repo)
         const held = all.size
@@ -140,8 +139,7 @@ export async function openPostgresStore(
     deleteKeys(repo, keys, ifMatch) {
       return tx('', async (c): Promise<DeleteResult> => {
         const row = await lockRepo(c, repo)
-        if (ifMatch !== undefined && ifMatch !== '*' && (!row || quoteEtag(row.checksum) !== ifMatch))
-          return { status: 'conflict' }
+        if (ifMatchFails(ifMatch, row?.checksum)) return { status: 'conflict' }
         const all = await checksumsOf(c, repo)
         const missing = keys.filter((k) => !all.has(k))
         if (!row || missing.length) return { status: 'not_found', missing: row ? missing : keys }

@@ -2,7 +2,7 @@ import { findKeyTwin } from '../src-shared/key-twins.js'
 import Database from 'better-sqlite3'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { entryChecksumOf, quoteEtag, repoChecksum } from './store.js'
+import { entryChecksumOf, ifMatchFails, repoChecksum } from './store.js'
 import type { AuthFailures, DeleteResult, RepoSnapshot, TeamStore, UpsertResult } from './store.js'
 import { newTokenRow, sha256, tokenInfo, usableRepos, type TokenRow } from './tokens.js'
 
@@ -57,8 +57,7 @@ export function openSqliteStore(file: string): TeamStore {
       maxEntries: number,
     ): UpsertResult => {
       const row = getRepoRow.get(repo)
-      if (ifMatch !== undefined && ifMatch !== '*' && (!row || quoteEtag(row.checksum) !== ifMatch))
-        return { status: 'conflict' }
+      if (ifMatchFails(ifMatch, row?.checksum)) return { status: 'conflict' }
       const keys = Object.keys(entries)
       const existing = new Set(keysOf.all(repo).map((r) => r.key))
       const total = existing.size + keys.filter((k) => !existing.has(k)).length
@@ -86,8 +85,7 @@ export function openSqliteStore(file: string): TeamStore {
   const deleteTx = db.transaction(
     (repo: string, keys: string[], ifMatch: string | undefined): DeleteResult => {
       const row = getRepoRow.get(repo)
-      if (ifMatch !== undefined && ifMatch !== '*' && (!row || quoteEtag(row.checksum) !== ifMatch))
-        return { status: 'conflict' }
+      if (ifMatchFails(ifMatch, row?.checksum)) return { status: 'conflict' }
       const existing = new Set(keysOf.all(repo).map((r) => r.key))
       const missing = keys.filter((k) => !existing.has(k))
       if (!row || missing.length) return { status: 'not_found', missing: row ? missing : keys }

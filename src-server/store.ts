@@ -1,4 +1,5 @@
 import type { KeyTwin } from '../src-shared/key-twins.js'
+import { etagHeaderNames } from '../src-shared/etag.js'
 import { sha256, type TokenInfo } from './tokens.js'
 
 export interface RepoSnapshot {
@@ -68,3 +69,13 @@ export function repoChecksum(version: number, checksums: Iterable<[string, strin
 }
 
 export const quoteEtag = (checksum: string) => `"${checksum}"`
+
+/**
+ * Whether an `If-Match` header, as the client sent it, rules a write out: it names another version
+ * than `checksum` (undefined: the repo has none yet). `*` passes; tags are compared by value
+ * (etag.ts), so one a proxy weakened still names its version.
+ */
+export const ifMatchFails = (ifMatch: string | undefined, checksum: string | undefined): boolean =>
+  ifMatch !== undefined &&
+  ifMatch.trim() !== '*' &&
+  (checksum === undefined || !etagHeaderNames(ifMatch, checksum))

@@ -1,3 +1,4 @@
+import { strongEtag } from '../../../src-shared/etag.js'
 import type * as v from 'valibot'
 import { MemdirError, messageOf, rethrowUnless } from '../../../src-shared/errors.js'
 import { check } from '../../../src-shared/schema-common.js'
@@ -220,7 +221,8 @@ export class TeamApiClient {
         200,
         true,
       )
-    return { status: 200, doc, etag: res.headers.get('etag') ?? `"${doc.checksum}"` }
+    // Sent back as If-Match: strong, as the server made it (a gzip proxy weakens it on the way).
+    return { status: 200, doc, etag: strongEtag(res.headers.get('etag') ?? doc.checksum) }
   }
 
   async put(repo: string, entries: Record<string, string>, ifMatch?: string): Promise<PutResult> {

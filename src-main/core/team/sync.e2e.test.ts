@@ -97,6 +97,64 @@ describe('team memory sync, two clients and the real server', () => {
     expect(readFileSync(join(a.deps.teamDir, 'from-b.md'), 'utf8')).toBe('B\n')
   })
 
+  it('behind a proxy that weakens ETags, as nginx with gzip does: pushes go without a 412, and an unchanged pull is a 304', async () => {
+    const server = await startTeamServer()
+    const token = await server.token(REPO)
+    const statuses: string[] = []
+    const proxy = createServer((req, res) => {
+      const chunks: Buffer[] = []
+      req.on('data', (c: Buffer) => chunks.push(c))
+      req.on('end', async () => {
+        const pass = ['authorization', 'content-type', 'if-match', 'if-none-match']
+        const headers = Object.fromEntries(
+          pass.flatMap((h) => (req.headers[h] ? [[h, String(req.headers[h])]] : [])),
+        )
+        const up = await fetch(server.url + req.url, {
+          method: req.method,
+          headers,
+          ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+        })
+        statuses.push(`${req.method} ${up.status}`)
+        const etag = up.headers.get('etag')
+        const body = Buffer.from(await up.arrayBuffer())
+        res.writeHead(up.status, {
+          'content-type': up.headers.get('content-type') ?? 'application/json',
+          ...(etag ? { etag: `W/${etag}` } : {}),
+        })
+        res.end(body)
+      })
+    })
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r))
+    const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+    try {
+      const a = client(url, token, join(tempDir(), 'team'))
+      mkdirSync(a.deps.teamDir, { recursive: true })
+      writeFile(join(a.deps.teamDir, 'one.md'), 'one\n')
+      await syncTeamMemory(a.deps)
+      // A teammate pushes straight to the server: A's next pull is a 200, with the proxy's weak ETag.
+      const b = client(server.url, token, join(tempDir(), 'team'))
+      mkdirSync(b.deps.teamDir, { recursive: true })
+      writeFile(join(b.deps.teamDir, 'from-b.md'), 'B\n')
+      await syncTeamMemory(b.deps)
+      writeFile(join(a.deps.teamDir, 'two.md'), 'two\n')
+      const second = await syncTeamMemory(a.deps)
+      expect(second.pull.pulled).toEqual(['from-b.md'])
+      expect(second.push.pushed).toEqual(['two.md'])
+      expect(second.push.conflicts).toBe(0)
+      expect(statuses.filter((s) => s.endsWith(' 412'))).toEqual([])
+      expect([...(await server.store.getRepo(REPO))!.entries.keys()].sort()).toEqual([
+        'from-b.md',
+        'one.md',
+        'two.md',
+      ])
+      statuses.length = 0
+      expect((await pullTeamMemory(a.deps)).pulled).toEqual([])
+      expect(statuses).toEqual(['GET 304'])
+    } finally {
+      proxy.close()
+    }
+  })
+
   it('skips and reports a 260 KB file, a file holding an sk-ant key, one holding a NUL and a team index linking out of team/, none of which is sent', async () => {
     const { server, a } = await twoClients()
     writeFile(join(a.deps.teamDir, 'binary.md'), 'head\n\u0000\u0001tail')
