@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { teamServerUrlProblem } from './team-server-url.js'
+import { teamMemoryEndpoint, teamServerUrlProblem } from './team-server-url.js'
 
 describe('teamServerUrlProblem', () => {
   it('takes https anywhere and plain http only on this machine', () => {
@@ -26,5 +26,23 @@ describe('teamServerUrlProblem', () => {
     expect(teamServerUrlProblem('https://team.example/?repo=a/b')).toMatch(/without \?query/)
     expect(teamServerUrlProblem('team.example')).toMatch(/not a URL/)
     expect(teamServerUrlProblem('')).toMatch(/not a URL/)
+  })
+})
+
+describe('teamMemoryEndpoint', () => {
+  it('keeps the path a server is served under, with or without a trailing slash, and never doubles the API path', () => {
+    const api = '/api/claude_code/team_memory'
+    expect(teamMemoryEndpoint('https://team.example').href).toBe(`https://team.example${api}`)
+    expect(teamMemoryEndpoint('https://team.example/').href).toBe(`https://team.example${api}`)
+    expect(teamMemoryEndpoint('https://tools.example:8443/memdir').href).toBe(
+      `https://tools.example:8443/memdir${api}`,
+    )
+    expect(teamMemoryEndpoint('https://tools.example/memdir/').href).toBe(
+      `https://tools.example/memdir${api}`,
+    )
+    expect(teamMemoryEndpoint(`https://tools.example/memdir${api}`).href).toBe(
+      `https://tools.example/memdir${api}`,
+    )
+    expect(teamMemoryEndpoint(` https://team.example${api}/ `).href).toBe(`https://team.example${api}`)
   })
 })

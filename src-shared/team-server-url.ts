@@ -1,3 +1,5 @@
+import { TEAM_MEMORY_PATH } from './team-api.js'
+
 /**
  * Where a project's team memory and its token may be sent. The settings page, `memdir secret set
  * --url`, MEMDIR_TEAM_URL and the sync itself all ask this one rule, so a URL one of them refuses
@@ -26,4 +28,18 @@ export function teamServerUrlProblem(url: string): string | undefined {
     return 'the URL holds a user name or password: put the token in the token field instead'
   if (u.search || u.hash) return 'give the server address without ?query or #fragment'
   return undefined
+}
+
+/**
+ * Where a team server's memory API answers: its address's path, then the API's path. A server
+ * behind a reverse proxy under a prefix (`https://tools.acme.dev/memdir`) keeps the prefix; an
+ * address that already ends in the API's path is used as it is.
+ */
+export function teamMemoryEndpoint(url: string): URL {
+  const u = new URL(url.trim())
+  const prefix = u.pathname.replace(/\/+$/, '')
+  u.pathname = prefix.endsWith(TEAM_MEMORY_PATH) ? prefix : prefix + TEAM_MEMORY_PATH
+  u.search = ''
+  u.hash = ''
+  return u
 }

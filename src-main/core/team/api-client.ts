@@ -1,11 +1,11 @@
 import { strongEtag } from '../../../src-shared/etag.js'
+import { teamMemoryEndpoint } from '../../../src-shared/team-server-url.js'
 import type * as v from 'valibot'
 import { MemdirError, messageOf, rethrowUnless } from '../../../src-shared/errors.js'
 import { check } from '../../../src-shared/schema-common.js'
 import { credentialProblem } from '../../../src-shared/credentials.js'
 import { describeWait, retryAfterMs } from './retry-after.js'
 import {
-  TEAM_MEMORY_PATH,
   TeamErrorBodySchema,
   TeamMemoryDocumentSchema,
   TeamMemoryPutResultSchema,
@@ -101,7 +101,7 @@ export class TeamApiClient {
   }
 
   private url(repo: string, view?: string): string {
-    const u = new URL(TEAM_MEMORY_PATH, this.opts.baseUrl)
+    const u = teamMemoryEndpoint(this.opts.baseUrl)
     u.searchParams.set('repo', repo)
     if (view) u.searchParams.set('view', view)
     return u.toString()

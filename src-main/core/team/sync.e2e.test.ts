@@ -49,6 +49,52 @@ async function twoClients() {
   return { server, a, b }
 }
 
+/**
+ * A reverse proxy on loopback in front of the team server: it can serve it under a path prefix
+ * (stripped on the way in) and weaken its ETags, as nginx with gzip on does. `outside`: requests
+ * it got outside the prefix (answered 404, as a proxy's other sites would).
+ */
+async function startProxy(target: string, opts: { prefix?: string; weakenEtags?: boolean }) {
+  const statuses: string[] = []
+  const outside: string[] = []
+  const proxy = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', async () => {
+      const path = req.url ?? '/'
+      if (opts.prefix && !path.startsWith(opts.prefix + '/')) {
+        outside.push(path)
+        res.writeHead(404).end()
+        return
+      }
+      const pass = ['authorization', 'content-type', 'if-match', 'if-none-match']
+      const headers = Object.fromEntries(
+        pass.flatMap((h) => (req.headers[h] ? [[h, String(req.headers[h])]] : [])),
+      )
+      const up = await fetch(target + path.slice(opts.prefix?.length ?? 0), {
+        method: req.method,
+        headers,
+        ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+      })
+      statuses.push(`${req.method} ${up.status}`)
+      const etag = up.headers.get('etag')
+      const body = Buffer.from(await up.arrayBuffer())
+      res.writeHead(up.status, {
+        'content-type': up.headers.get('content-type') ?? 'application/json',
+        ...(etag ? { etag: opts.weakenEtags ? `W/${etag}` : etag } : {}),
+      })
+      res.end(body)
+    })
+  })
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r))
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    statuses,
+    outside,
+    close: () => proxy.close(),
+  }
+}
+
 describe('team memory sync, two clients and the real server', () => {
   it('A pushes 300 files, B pulls them all; an edit pushes exactly one key', async () => {
     const { a, b } = await twoClients()
@@ -100,32 +146,8 @@ describe('team memory sync, two clients and the real server', () => {
   it('behind a proxy that weakens ETags, as nginx with gzip does: pushes go without a 412, and an unchanged pull is a 304', async () => {
     const server = await startTeamServer()
     const token = await server.token(REPO)
-    const statuses: string[] = []
-    const proxy = createServer((req, res) => {
-      const chunks: Buffer[] = []
-      req.on('data', (c: Buffer) => chunks.push(c))
-      req.on('end', async () => {
-        const pass = ['authorization', 'content-type', 'if-match', 'if-none-match']
-        const headers = Object.fromEntries(
-          pass.flatMap((h) => (req.headers[h] ? [[h, String(req.headers[h])]] : [])),
-        )
-        const up = await fetch(server.url + req.url, {
-          method: req.method,
-          headers,
-          ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
-        })
-        statuses.push(`${req.method} ${up.status}`)
-        const etag = up.headers.get('etag')
-        const body = Buffer.from(await up.arrayBuffer())
-        res.writeHead(up.status, {
-          'content-type': up.headers.get('content-type') ?? 'application/json',
-          ...(etag ? { etag: `W/${etag}` } : {}),
-        })
-        res.end(body)
-      })
-    })
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r))
-    const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+    const proxy = await startProxy(server.url, { weakenEtags: true })
+    const { statuses, url } = proxy
     try {
       const a = client(url, token, join(tempDir(), 'team'))
       mkdirSync(a.deps.teamDir, { recursive: true })
@@ -150,6 +172,23 @@ describe('team memory sync, two clients and the real server', () => {
       statuses.length = 0
       expect((await pullTeamMemory(a.deps)).pulled).toEqual([])
       expect(statuses).toEqual(['GET 304'])
+    } finally {
+      proxy.close()
+    }
+  })
+
+  it('a server behind a reverse proxy under a path (https://tools…/memdir/) is reached there, not at the host’s root', async () => {
+    const server = await startTeamServer()
+    const token = await server.token(REPO)
+    const proxy = await startProxy(server.url, { prefix: '/memdir' })
+    try {
+      const a = client(`${proxy.url}/memdir/`, token, join(tempDir(), 'team'))
+      mkdirSync(a.deps.teamDir, { recursive: true })
+      writeFile(join(a.deps.teamDir, 'one.md'), 'one\n')
+      const r = await syncTeamMemory(a.deps)
+      expect(r.push.pushed).toEqual(['one.md'])
+      expect([...(await server.store.getRepo(REPO))!.entries.keys()]).toEqual(['one.md'])
+      expect(proxy.outside).toEqual([])
     } finally {
       proxy.close()
     }
