@@ -27,6 +27,7 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'EXISTS'
   | 'CONFLICT'
+  | 'BUSY'
   | 'READ_ONLY'
   | 'TOO_LARGE'
   | 'SECRET_IN_MEMORY'

@@ -246,6 +246,26 @@ describe('memdir mcp (the SDK client over stdio)', () => {
     expect(after).toContain('](memory_note.md)')
   })
 
+  it('two agents writing memories at once, each through its own server: every MEMORY.md line is kept', async () => {
+    const { sb, memoryDir } = setup()
+    const agents = [await connect(sb.env, sb.project), await connect(sb.env, sb.project)]
+    const writes = agents.flatMap((agent, a) =>
+      Array.from({ length: 6 }, (_, i) =>
+        agent.call('memory_write', {
+          name: `Agent ${a} note ${i}`,
+          description: `what agent ${a} learned, number ${i}`,
+          type: 'project',
+          body: `note ${i}\n`,
+        }),
+      ),
+    )
+    for (const r of await Promise.all(writes)) expect(r.isError, r.text).toBeFalsy()
+    const index = readFileSync(join(memoryDir, 'MEMORY.md'), 'utf8')
+    for (let a = 0; a < 2; a++)
+      for (let i = 0; i < 6; i++) expect(index).toContain(`(agent_${a}_note_${i}.md)`)
+    expect(index).toContain('(testing.md)')
+  })
+
   it('searching a project with no memories says so in words', async () => {
     const sb = sandbox()
     sb.env.MEMDIR_DATA_DIR = join(sb.root, 'data')

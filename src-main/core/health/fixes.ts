@@ -54,7 +54,7 @@ export const updateMentionedPath: Fix = async (memoryDir, f, record) => {
     (_m, dot: string | undefined) => (dot ?? '') + to,
   )
   if (next === text) throw new FixError(`${f.path} no longer mentions ${from}`)
-  await putFile(abs, next, record)
+  await putFile(abs, next, record, text)
   return [f.path]
 }
 
@@ -75,7 +75,8 @@ function pointerLine(line: string): { title: string; target: string; hook: strin
 export const compactIndex: Fix = async (memoryDir, f, record) => {
   const indexRel = f.path
   const abs = await resolveContainedPath(memoryDir, indexRel)
-  const content = (await readIfExists(abs)) ?? ''
+  const read = await readIfExists(abs)
+  const content = read ?? ''
   // The index keeps its line endings, as everything Memdir rewrites of someone else's does.
   const eol = content.includes('\r\n') ? '\r\n' : '\n'
   const kept: string[] = []
@@ -117,7 +118,7 @@ export const compactIndex: Fix = async (memoryDir, f, record) => {
           type: 'reference',
           body: moved.join('\n') + '\n',
         })
-    await putFile(detailAbs, doc, record)
+    await putFile(detailAbs, doc, record, existing)
     const pointer = formatIndexLine(
       'Details moved out of MEMORY.md',
       'index-details.md',
@@ -126,7 +127,7 @@ export const compactIndex: Fix = async (memoryDir, f, record) => {
     if (!kept.some((l) => l.includes('](index-details.md)'))) kept.push(pointer)
     changed.push(detailRel)
   }
-  await putFile(abs, kept.join(eol).replace(/(?:\r?\n)*$/, eol), record)
+  await putFile(abs, kept.join(eol).replace(/(?:\r?\n)*$/, eol), record, read)
   return changed
 }
 

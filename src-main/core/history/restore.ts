@@ -60,13 +60,14 @@ async function restorePointer(
   const last = await removedPointer(store, path)
   if (!last || Math.abs(last.removedAt - deletedAt) > 60_000) return
   const abs = await resolveContainedPath(memoryDir, last.indexRel)
-  const current = (await readIfExists(abs)) ?? ''
+  const read = await readIfExists(abs)
+  const current = read ?? ''
   const lines = current === '' ? [] : current.replace(/\n$/, '').split('\n')
   if (findIndexLine(lines, last.pointer) >= 0) return
   // After the nearest line that preceded it then and is still there; else at the top.
   const anchor = last.previous.map((l) => lines.indexOf(l)).find((i) => i >= 0) ?? -1
   lines.splice(anchor + 1, 0, last.line)
-  await putFile(abs, lines.join('\n') + '\n', record)
+  await putFile(abs, lines.join('\n') + '\n', record, read)
 }
 
 async function putBack(

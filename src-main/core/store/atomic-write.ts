@@ -2,6 +2,7 @@ import { nodeCrypto } from './lazy-crypto.js'
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { link, mkdir, open, rename, stat, unlink } from 'node:fs/promises'
 import { readTextFile } from './regular-file.js'
+import { lockHolder, processAlive, withFileLock } from './file-lock.js'
 import { basename, dirname, join } from 'node:path'
 import {
   errnoOf,
@@ -149,6 +150,18 @@ export async function writeFileIfUnchanged(
       throw e
     }
   }
+  await withFileLock(path, () => replaceFileIfUnchanged(path, data, expectedHash))
+}
+
+/**
+ * writeFileIfUnchanged's check and write of an existing file, for a caller that holds the file's
+ * lock (withFileLock) over its own read as well.
+ */
+export async function replaceFileIfUnchanged(
+  path: string,
+  data: string,
+  expectedHash: string,
+): Promise<void> {
   const current = await readIfExists(path)
   if (current === null || sha256Hex(current) !== expectedHash) throw new ConflictError(path, current, data)
   await writeFileAtomic(path, data)
@@ -156,18 +169,10 @@ export async function writeFileIfUnchanged(
 
 const TEMP_FILE = /^\.(.+)\.(\d+)\.[0-9a-z]+\.tmp$/
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    return errnoOf(e) === 'EPERM'
-  }
-}
-
 /**
  * Removes the temp files of atomic writes that never finished (the writing process died between
- * writing the temp file and renaming it): only those of processes that are gone.
+ * writing the temp file and renaming it), and the write locks such a process left: only those of
+ * processes that are gone.
  */
 export async function removeStaleTempFiles(dir: string): Promise<string[]> {
   const { walkFiles } = await import('./walk-files.js')
@@ -175,7 +180,8 @@ export async function removeStaleTempFiles(dir: string): Promise<string[]> {
   const removed: string[] = []
   for (const rel of names) {
     const m = TEMP_FILE.exec(basename(rel))
-    if (!m || Number(m[2]) === process.pid || alive(Number(m[2]))) continue
+    const pid = m ? Number(m[2]) : await lockHolder(join(dir, rel))
+    if (pid === undefined || pid === process.pid || processAlive(pid)) continue
     await unlink(join(dir, rel)).catch(ignoreFsError)
     removed.push(rel)
   }

@@ -1,6 +1,13 @@
 import { existsSync } from 'node:fs'
 import { TreeWatcher, type TreeEvents, type TreeWatchOptions } from './tree-watcher.js'
 
+/**
+ * A file Memdir's own writes leave for a moment beside the one they write: an atomic write's
+ * `.<name>.<pid>.<n>.tmp` and a writer's lock `.<name>.lock` (file-lock.ts). No watcher takes them
+ * for a change of the dir.
+ */
+export const isWriteScratch = (path: string) => /(^|[\\/])\.[^\\/]+\.(?:tmp|lock)$/.test(path)
+
 export interface DirWatch {
   close(): Promise<void>
 }

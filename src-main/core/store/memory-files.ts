@@ -8,7 +8,14 @@ import { mkdir, rename, stat, unlink, link } from 'node:fs/promises'
 import { dirname, join, posix } from 'node:path'
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { TEAM_DIRNAME } from '../paths/team-agent-paths.js'
-import { ConflictError, readIfExists, sha256Hex, writeFileIfUnchanged } from './atomic-write.js'
+import {
+  ConflictError,
+  readIfExists,
+  replaceFileIfUnchanged,
+  sha256Hex,
+  writeFileIfUnchanged,
+} from './atomic-write.js'
+import { withFileLock } from './file-lock.js'
 import { resolveContainedPath, resolveReadablePath } from './contained-path.js'
 import {
   type MemoryFields,
@@ -168,14 +175,19 @@ async function editIndex(
   const indexPath = join(memoryDir, indexRel)
   for (let attempt = 0; ; attempt++) {
     try {
-      await record(indexPath, async () => {
-        const current = await readIfExists(indexPath)
-        const next = edit(current ?? '')
-        if (next === (current ?? '')) return { before: current, after: current }
-        await mkdir(dirname(indexPath), { recursive: true })
-        await writeFileIfUnchanged(indexPath, next, current === null ? null : sha256Hex(current))
-        return { before: current, after: next }
-      })
+      // Read, edit and write under the index's lock: another Memdir writer's edit in between
+      // (two memories saved at once) would otherwise be lost with the older read.
+      await record(indexPath, () =>
+        withFileLock(indexPath, async () => {
+          const current = await readIfExists(indexPath)
+          const next = edit(current ?? '')
+          if (next === (current ?? '')) return { before: current, after: current }
+          await mkdir(dirname(indexPath), { recursive: true })
+          if (current === null) await writeFileIfUnchanged(indexPath, next, null)
+          else await replaceFileIfUnchanged(indexPath, next, sha256Hex(current))
+          return { before: current, after: next }
+        }),
+      )
       return
     } catch (e) {
       if (e instanceof ConflictError && attempt < 2) continue
@@ -356,14 +368,17 @@ export async function deleteMemory(
 ): Promise<void> {
   const record = opts.record ?? unrecordedWrite
   const path = await resolveMemoryPath(memoryDir, relPath)
-  const current = await readIfExists(path)
-  if (current === null) throw new MemdirError('NOT_FOUND', `no memory at ${relPath}`)
-  if (expectedHash !== undefined && sha256Hex(current) !== expectedHash)
-    throw new ConflictError(path, current, '')
-  await record(path, async () => {
-    await unlink(path)
-    return { before: current, after: null }
-  })
+  // Checked and removed under the file's lock: a save another writer makes meanwhile is not lost.
+  await record(path, () =>
+    withFileLock(path, async () => {
+      const current = await readIfExists(path)
+      if (current === null) throw new MemdirError('NOT_FOUND', `no memory at ${relPath}`)
+      if (expectedHash !== undefined && sha256Hex(current) !== expectedHash)
+        throw new ConflictError(path, current, '')
+      await unlink(path)
+      return { before: current, after: null }
+    }),
+  )
   await removePointer(memoryDir, relPath, record)
 }
 

@@ -1,5 +1,6 @@
 import { unlink } from 'node:fs/promises'
-import { readIfExists, writeFileAtomic } from './atomic-write.js'
+import { ConflictError, readIfExists, writeFileAtomic } from './atomic-write.js'
+import { withFileLock } from './file-lock.js'
 
 /** What one write did to one file (null: no file). */
 export interface WriteOutcome {
@@ -20,21 +21,31 @@ export const unrecordedWrite: RecordedWrite = async (_path, write) => {
   await write()
 }
 
-/** Puts `content` at `absPath` (null: deletes it) atomically, through `record`. */
+/**
+ * Puts `content` at `absPath` (null: deletes it) atomically, through `record`, under the file's
+ * lock. With `expected` (what the caller read and computed `content` from; null: no file), a file
+ * that holds anything else by then is left alone and a ConflictError thrown: a change made since
+ * that read is never lost to this write.
+ */
 export async function putFile(
   absPath: string,
   content: string | null,
   record: RecordedWrite = unrecordedWrite,
+  expected?: string | null,
 ) {
-  await record(absPath, async () => {
-    const before = await readIfExists(absPath)
-    if (content === null)
-      await unlink(absPath).catch((e: NodeJS.ErrnoException) => {
-        if (e.code !== 'ENOENT') throw e
-      })
-    else await writeFileAtomic(absPath, content)
-    return { before, after: content }
-  })
+  await record(absPath, () =>
+    withFileLock(absPath, async () => {
+      const before = await readIfExists(absPath)
+      if (expected !== undefined && before !== expected)
+        throw new ConflictError(absPath, before, content ?? '')
+      if (content === null)
+        await unlink(absPath).catch((e: NodeJS.ErrnoException) => {
+          if (e.code !== 'ENOENT') throw e
+        })
+      else await writeFileAtomic(absPath, content)
+      return { before, after: content }
+    }),
+  )
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type DirWatch, watchDir } from '../store/dir-watch.js'
+import { type DirWatch, isWriteScratch, watchDir } from '../store/dir-watch.js'
 import { messageOf } from '../../../src-shared/errors.js'
 import { TeamApiError } from './api-client.js'
 import type { SkippedEntry } from './local-entries.js'
@@ -86,7 +86,7 @@ export class TeamSyncScheduler {
     // A team dir that does not exist yet is followed from when a pull or the user creates it.
     this.watcher = await watchDir(
       this.opts.deps.teamDir,
-      { ignoreInitial: true, ignored: (p) => /(^|[\\/])\.[^\\/]*\.tmp$/.test(p) },
+      { ignoreInitial: true, ignored: isWriteScratch },
       (w, late) => {
         w.on('add', () => this.schedulePush())
         w.on('change', () => this.schedulePush())

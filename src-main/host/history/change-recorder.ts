@@ -2,7 +2,7 @@ import { relative, sep } from 'node:path'
 import type { HistoryAuthor, HistoryStore } from '../../core/history/history-store.js'
 import type { RecordedWrite } from '../../core/store/recorded-write.js'
 import { reconcileHistory } from '../../core/history/recorder.js'
-import { type DirWatch, watchDir } from '../../core/store/dir-watch.js'
+import { type DirWatch, isWriteScratch, watchDir } from '../../core/store/dir-watch.js'
 import type { MemoryIndex } from '../../core/store/memory-index.js'
 import { recordingWrite, type Writer } from './recording.js'
 
@@ -43,7 +43,7 @@ export class ChangeRecorder {
       this.deps.memoryDir,
       {
         ignoreInitial: true,
-        ignored: (p) => /(^|[\\/])\.[^\\/]+\.tmp$/.test(p) || /[\\/]\.consolidate-lock$/.test(p),
+        ignored: (p) => isWriteScratch(p) || /[\\/]\.consolidate-lock$/.test(p),
       },
       (w) => {
         for (const ev of ['add', 'change', 'unlink'] as const)

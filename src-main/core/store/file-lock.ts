@@ -1,0 +1,122 @@
+import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises'
+import { basename, dirname, join, resolve } from 'node:path'
+import { errnoOf, isAbsent, MemdirError, rethrowUnless } from '../../../src-shared/errors.js'
+
+/**
+ * One writer at a time for a file that several writers change by reading it first (MEMORY.md,
+ * a memory saved against the hash it was loaded with). Within a process the callers queue; across
+ * Memdir's processes (the app, each agent's MCP server, a hook's extraction) a lock file beside it,
+ * `.<name>.lock`, holds the holder's pid. Without it, two writers both read the old index and the
+ * second rename dropped the first one's pointer.
+ */
+
+/** A holder that has not let go by then has died or hung: its lock is taken over. */
+const STALE_MS = 10_000
+/** How long a writer waits for a live holder before it says so. */
+const WAIT_MS = 5_000
+
+const queues = new Map<string, Promise<void>>()
+let seq = 0
+
+export const lockPathOf = (path: string) => join(dirname(path), `.${basename(path)}.lock`)
+
+/** Whether a process with this pid runs (one of another user's counts). */
+export const processAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return errnoOf(e) === 'EPERM'
+  }
+}
+
+const pidIn = (text: string) => {
+  const pid = Number(text.split(' ')[0])
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined
+}
+
+/** The pid a lock file of this module's at `path` names (undefined: not one, or unreadable). */
+export async function lockHolder(path: string): Promise<number | undefined> {
+  if (!/^\..+\.lock$/.test(basename(path))) return undefined
+  const text = await readFile(path, 'utf8').catch(() => '')
+  return /^\d+ [0-9a-z]+\.[0-9a-z]+$/.test(text) ? pidIn(text) : undefined
+}
+
+/** The lock's text when its holder is gone (its pid is not running, or it is older than STALE_MS). */
+async function staleLock(lock: string): Promise<string | undefined> {
+  const [text, st] = await Promise.all([
+    readFile(lock, 'utf8').catch(() => undefined),
+    stat(lock).catch(() => undefined),
+  ])
+  if (text === undefined || !st) return undefined
+  const pid = pidIn(text)
+  const dead = pid !== undefined && !processAlive(pid)
+  return dead || Date.now() - st.mtimeMs > STALE_MS ? text : undefined
+}
+
+async function acquire(path: string): Promise<() => Promise<void>> {
+  const lock = lockPathOf(path)
+  const mine = `${process.pid} ${Date.now().toString(36)}.${(++seq).toString(36)}`
+  const release = async () => {
+    // Only our own lock: one taken over from us as stale belongs to its new holder.
+    if ((await readFile(lock, 'utf8').catch(() => undefined)) === mine) await unlink(lock).catch(() => {})
+  }
+  const deadline = Date.now() + WAIT_MS
+  for (let wait = 2; ; wait = Math.min(2 * wait, 50)) {
+    try {
+      const fh = await open(lock, 'wx', 0o600)
+      try {
+        await fh.writeFile(mine)
+      } finally {
+        await fh.close()
+      }
+      return release
+    } catch (e) {
+      const code = errnoOf(e)
+      if (isAbsent(e)) {
+        // The file's dir is not there yet (a first team/MEMORY.md): made here, as the write would.
+        await mkdir(dirname(lock), { recursive: true })
+        continue
+      }
+      // A dir Memdir cannot write: the write itself fails next, with its own error.
+      if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return async () => {}
+      rethrowUnless(code === 'EEXIST', e)
+    }
+    const stale = await staleLock(lock)
+    if (stale !== undefined) {
+      if ((await readFile(lock, 'utf8').catch(() => undefined)) === stale) await unlink(lock).catch(() => {})
+      continue
+    }
+    if (Date.now() > deadline) {
+      const holder = (await readFile(lock, 'utf8').catch(() => '')).split(' ')[0]
+      throw new MemdirError(
+        'BUSY',
+        `${basename(path)} is being written by another process${holder ? ` (pid ${holder})` : ''}: nothing was changed, try again`,
+        { path },
+      )
+    }
+    await new Promise((r) => setTimeout(r, wait))
+  }
+}
+
+/** Runs `fn` as the only Memdir writer of `path`: after this process's earlier callers, under the lock file. */
+export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  const key = resolve(path)
+  const before = queues.get(key) ?? Promise.resolve()
+  let done!: () => void
+  const mine = new Promise<void>((r) => (done = r))
+  const turn = before.then(() => mine)
+  queues.set(key, turn)
+  await before
+  try {
+    const release = await acquire(key)
+    try {
+      return await fn()
+    } finally {
+      await release()
+    }
+  } finally {
+    done()
+    if (queues.get(key) === turn) queues.delete(key)
+  }
+}
