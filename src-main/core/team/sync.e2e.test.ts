@@ -273,6 +273,21 @@ describe('team memory sync, two clients and the real server', () => {
     expect((await pullTeamMemory(b.deps)).pulled).toEqual([]) // now a 304
   })
 
+  it('pull writes over what it read only: a save made while it ran is kept, to be pushed', async () => {
+    const { a, b } = await twoClients()
+    writeFile(join(a.deps.teamDir, 'x.md'), 'server\n')
+    await pushTeamMemory(a.deps)
+    writeFile(join(b.deps.teamDir, 'x.md'), 'local edit\n')
+    // The user saves again between the pull's read of the file and its write.
+    b.deps.beforeOverwrite = (_key, path) => void writeFile(path, 'saved meanwhile\n')
+    const r = await pullTeamMemory(b.deps)
+    expect(r.pulled).toEqual([])
+    expect(r.pending).toEqual(['x.md'])
+    expect(readFileSync(join(b.deps.teamDir, 'x.md'), 'utf8')).toBe('saved meanwhile\n')
+    b.deps.beforeOverwrite = undefined
+    expect((await pushTeamMemory(b.deps)).pushed).toEqual(['x.md'])
+  })
+
   it('a symlink in team/ pointing outside makes pull refuse that key and write nothing there', async () => {
     const { a, b } = await twoClients()
     const outside = writeFile(join(tempDir(), 'authorized_keys'), 'ssh-ed25519 AAAA original\n')

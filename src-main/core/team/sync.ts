@@ -1,10 +1,10 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { toErrorValue } from '../../../src-shared/errors.js'
+import { rethrowUnless, toErrorValue } from '../../../src-shared/errors.js'
 import { teamEntryProblem } from '../../../src-shared/team-entry-text.js'
 import { KeyTwins } from '../../../src-shared/key-twins.js'
 import { putFile, type RecordedWrite } from '../store/recorded-write.js'
-import { readIfExists } from '../store/atomic-write.js'
+import { ConflictError, readIfExists } from '../store/atomic-write.js'
 import { type PutResult, TeamApiError, type TeamApiClient } from './api-client.js'
 import { entryChecksum } from './checksum.js'
 import { validateTeamMemWritePath } from './keys.js'
@@ -226,17 +226,39 @@ async function pullEntry(
       ...secret,
       reason: `not written: the server's version contains ${secret.reason.replace(/^not uploaded: contains /, '')}`,
     }
+  let conflict: SyncConflict | undefined
   if (current !== null) {
     const kind = was !== undefined && entryChecksum(current) === was ? 'update' : 'conflict'
     const version = await deps.beforeOverwrite?.(key, path, current, kind)
     if (kind === 'conflict')
-      out.conflicts.push({ key, ...(typeof version === 'number' ? { localVersion: version } : {}) })
+      conflict = { key, ...(typeof version === 'number' ? { localVersion: version } : {}) }
   }
   await mkdir(dirname(path), { recursive: true })
-  await putFile(path, content, deps.record)
+  // Written only over what was read: a save made meanwhile is the user's newer text, left to push.
+  if (!(await putUnlessChanged(path, content, deps, current))) {
+    out.pending.push(key)
+    return undefined
+  }
+  if (conflict) out.conflicts.push(conflict)
   base.set(key, serverSum)
   out.pulled.push(key)
   return undefined
+}
+
+/** putFile over `expected` only; false (nothing written) when the file changed since it was read. */
+async function putUnlessChanged(
+  path: string,
+  content: string | null,
+  deps: SyncDeps,
+  expected: string | null,
+): Promise<boolean> {
+  try {
+    await putFile(path, content, deps.record, expected)
+    return true
+  } catch (e) {
+    rethrowUnless(e instanceof ConflictError, e)
+    return false
+  }
 }
 
 /**
@@ -253,7 +275,8 @@ async function removeDeletedEntry(
   if (local !== null && entryChecksum(local) !== sum) return undefined
   if (local !== null) {
     await deps.beforeOverwrite?.(key, path, local, 'update')
-    await putFile(path, null, deps.record)
+    // An edit made meanwhile keeps the file, as an edited copy does, to be pushed again.
+    if (!(await putUnlessChanged(path, null, deps, local))) return undefined
     out.removed.push(key)
   }
   base.delete(key)
