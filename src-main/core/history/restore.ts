@@ -1,6 +1,6 @@
-import { MemdirError } from '../../../src-shared/errors.js'
+import { MemdirError, rethrowUnless } from '../../../src-shared/errors.js'
 import type { UndoOutcome } from '../../../src-shared/types.js'
-import { readIfExists } from '../store/atomic-write.js'
+import { ConflictError, readIfExists } from '../store/atomic-write.js'
 import { resolveContainedPath } from '../store/contained-path.js'
 import { findIndexLine, pointsAt } from '../store/index-lines.js'
 import { indexLocationFor } from '../store/memory-files.js'
@@ -81,7 +81,7 @@ async function putBack(
   const current = await readIfExists(abs)
   const content = hash === null ? null : await store.blob(hash)
   if (current === content) return false
-  await putFile(abs, content, record)
+  await putFile(abs, content, record, current)
   return current === null && content !== null
 }
 
@@ -172,7 +172,13 @@ export async function undoRun(
       continue
     }
     if (current === target) continue // only what must stay is left
-    await putFile(abs, target, record)
+    try {
+      await putFile(abs, target, record, current)
+    } catch (e) {
+      rethrowUnless(e instanceof ConflictError, e)
+      outcome.kept.push({ path, reason: 'changed while it was being undone' })
+      continue
+    }
     if (current === null && target !== null) cameBack.push(path)
     outcome.undone.push(path)
   }

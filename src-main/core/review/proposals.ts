@@ -104,7 +104,7 @@ export class ProposalStore {
     for (const { f, abs } of targets) {
       const after = f.path in edits ? (edits[f.path] as string | null) : f.after
       await mkdir(dirname(abs), { recursive: true })
-      await putFile(abs, after, record)
+      await putFile(abs, after, record, f.before)
       applied.push({ ...f, after })
     }
     await this.reject(id)
