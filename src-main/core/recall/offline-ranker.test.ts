@@ -32,6 +32,24 @@ describe('offline ranker', () => {
     expect(await rank(d, 'order team laptops for the interns and the printer')).toEqual([])
   })
 
+  it('finds memories written in Japanese, Chinese and Korean, whose words have no spaces between them', async () => {
+    const d = dir({
+      'deploy.md': ['デプロイ手順', '本番環境へのデプロイ方法とロールバック', 'quay ship --canary を使う'],
+      'bus.md': ['バスの時刻表', '会社の前のバス停', ''],
+      'path.md': ['パスの設定', 'PATH 環境変数に bin を追加する', ''],
+      'db.md': ['数据库迁移', '每次发布前先在预发布环境运行数据库迁移', ''],
+      'review.md': ['코드 리뷰 규칙', '모든 풀 리퀘스트는 두 명의 승인이 필요합니다', ''],
+      'lunch.md': ['Team lunch', 'the team eats together on Fridays', ''],
+    })
+    expect(await rank(d, '本番にデプロイするにはどうすればいい？')).toEqual(['deploy.md'])
+    expect(await rank(d, '数据库迁移怎么做')).toEqual(['db.md'])
+    expect(await rank(d, '리뷰 승인은 몇 명이 필요해?')).toEqual(['review.md'])
+    // A voiced kana is its own letter: the path memory is not the bus timetable.
+    expect(await rank(d, 'パスの設定を変えたい')).toEqual(['path.md'])
+    expect(await rank(d, '猫の写真を整理したい')).toEqual([])
+    expect(tokenize('v2のデプロイ')).toEqual(['v2', 'デプ', 'プロ', 'ロイ'])
+  })
+
   it('ranks a prompt that carries a pasted blob as if the blob were not there', async () => {
     const d = dir({
       'kafka.md': ['Kafka consumer lag', 'the orders consumer group pages on-call past 50k lag', ''],

@@ -11,8 +11,9 @@ const stem = (w: string) => {
 // eslint-disable-next-line no-control-regex -- the ASCII range is the point
 const NON_ASCII = /[^\x00-\x7f]/
 const WORD = /[\p{L}\p{N}]+/gu
-// Accents split off by NFKD go, so "résumé" is one word, "resume".
-const MARKS = /\p{M}/gu
+// Accents split off by NFKD go, so "résumé" is one word, "resume". Kana voicing marks stay (NFC
+// puts them back): パス (path) and バス (bus) are different words.
+const MARKS = /(?![\u3099\u309a])\p{M}/gu
 const ASCII_WORD = /[a-z0-9]+/g
 
 /**
@@ -29,15 +30,50 @@ export const MAX_TERM_LENGTH = 200
  */
 export function tokenize(text: string): string[] {
   const lower = text.toLowerCase()
-  // ASCII text (most memories) needs no folding, and a plain class matches what the Unicode one would.
-  const words =
-    (NON_ASCII.test(lower)
-      ? lower.normalize('NFKD').replace(MARKS, '').match(WORD)
-      : lower.match(ASCII_WORD)) ?? []
   const out: string[] = []
-  for (const w of words)
-    if (w.length > 1 && w.length <= MAX_TERM_LENGTH && !STOPWORDS.has(w)) out.push(stem(w))
+  // ASCII text (most memories) needs no folding, and a plain class matches what the Unicode one would.
+  if (!NON_ASCII.test(lower)) {
+    for (const w of lower.match(ASCII_WORD) ?? []) addWord(out, w)
+    return out
+  }
+  // NFC again after the marks go: Hangul, which NFKD splits into letters, is syllables again.
+  const folded = lower.normalize('NFKD').replace(MARKS, '').normalize('NFC')
+  for (const w of folded.match(WORD) ?? []) {
+    if (!CJK.test(w)) addWord(out, w)
+    else
+      for (const part of w.match(CJK_RUN_OR_OTHER)!) {
+        if (CJK.test(part)) addBigrams(out, part)
+        else addWord(out, part)
+      }
+  }
   return out
+}
+
+const addWord = (out: string[], w: string) => {
+  if (w.length > 1 && w.length <= MAX_TERM_LENGTH && !STOPWORDS.has(w)) out.push(stem(w))
+}
+
+/**
+ * Chinese, Japanese and Korean write words without spaces between them ("本番環境へのデプロイ"):
+ * such a run is one "word" to a letter class, which another sentence never repeats. Its
+ * overlapping pairs of characters are terms instead (as search engines index these scripts), so
+ * "デプロイ手順" and "本番にデプロイ" share デプ, プロ and ロイ; a lone character is a term itself.
+ * Pairs stay within one script: Japanese hiragana is mostly grammar (particles, verb endings: の,
+ * には, どうすればいい), which would outnumber a question's few content words, so it is left out.
+ */
+const CJK_CHARS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\u30fc'
+const CJK = new RegExp(`[${CJK_CHARS}]`, 'u')
+const HIRAGANA = /^\p{Script=Hiragana}/u
+const CJK_RUN_OR_OTHER = new RegExp(
+  `[\\p{Script=Han}\\p{Script=Katakana}\\u30fc]+|\\p{Script=Hiragana}+|\\p{Script=Hangul}+|[^${CJK_CHARS}]+`,
+  'gu',
+)
+
+function addBigrams(out: string[], run: string) {
+  if (HIRAGANA.test(run)) return
+  const chars = [...run]
+  if (chars.length === 1) out.push(run)
+  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!)
 }
 
 let synonyms: Map<string, string[]> | undefined
@@ -136,7 +172,7 @@ let version: string | undefined
  * of it: comparing two strings is native, where hashing 3 KB in a cold process costs milliseconds.
  */
 export function termsVersion(): string {
-  version ??= `2:${JSON.stringify([
+  version ??= `3:${JSON.stringify([
     [...STOPWORDS],
     SYNONYM_GROUPS,
     ['relational', 'generalizations', 'hopefulness', 'running'].map(stemmer),
