@@ -22,6 +22,28 @@ describe('MemorySearchIndex', () => {
     expect(hits[0]!.terms).toEqual(['flamingo'])
   })
 
+  it('finds a word in the middle of Chinese, Japanese or Korean text, which has no spaces, with its snippet', async () => {
+    const dir = tempDir()
+    writeFile(
+      join(dir, 'deploy.md'),
+      mem('デプロイ手順', '本番環境へのデプロイ方法', 'quay ship を使う。ロールバックは手動です。'),
+    )
+    writeFile(join(dir, 'db.md'), mem('数据库迁移', '每次发布前先运行数据库迁移', '预发布环境'))
+    writeFile(join(dir, 'review.md'), mem('코드 리뷰', '풀리퀘스트는 두 명의 승인이 필요합니다', ''))
+    const index = new MemorySearchIndex([{ dir, prefix: '' }])
+    const paths = async (q: string) => (await index.search(q)).map((h) => h.relPath)
+    expect(await paths('環境')).toEqual(['deploy.md'])
+    expect(await paths('方法')).toEqual(['deploy.md'])
+    expect(await paths('环')).toEqual(['db.md'])
+    expect(await paths('数据库')).toEqual(['db.md'])
+    expect(await paths('리퀘스트')).toEqual(['review.md'])
+    expect(await paths('本番 quay')).toEqual(['deploy.md'])
+    expect(await paths('猫')).toEqual([])
+    const [hit] = await index.search('手動')
+    expect(hit!.terms).toEqual(['手動'])
+    expect(hit!.snippet).toContain('ロールバックは手動です')
+  })
+
   it('ranks a name match above a body-only match and matches word prefixes', async () => {
     const dir = tempDir()
     writeFile(join(dir, 'a.md'), mem('Notes', 'misc', 'We talked about deploys once.'))

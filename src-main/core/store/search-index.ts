@@ -72,7 +72,7 @@ export class MemorySearchIndex {
   private add(d: SearchDoc): void {
     const head = `${d.name}\n${d.description}\n${d.path}\n`
     const text = head + d.body
-    this.index.add(d.id, text)
+    this.index.add(d.id, cjkPairs(text))
     this.kept.set(d.id, { lower: text.toLowerCase(), body: d.body, bodyStart: head.toLowerCase().length })
   }
 
@@ -116,7 +116,7 @@ export class MemorySearchIndex {
     await this.load()
     const words = queryWords(query)
     if (!words.length) return []
-    const ids = this.index.search(query, { limit }) as string[]
+    const ids = this.index.search(cjkPairs(query), { limit }) as string[]
     return ids.map((id, rank) => {
       // Highlights and snippets for the first screens of hits; further down the list highlights the
       // query's own words. Working them out for all 500 was most of a keystroke's search time.
@@ -141,6 +141,28 @@ export class MemorySearchIndex {
 const WORD = /[\p{L}\p{N}]+/gu
 const NON_ASCII = /[\u0080-\uffff]/
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
+
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc]{2,}/gu
+
+/**
+ * Text as the index reads it: a run of Chinese, Japanese or Korean (written without spaces) as its
+ * overlapping pairs of characters, each a word. As one word, "本番環境へのデプロイ" was found by
+ * 本番 (its start) and never by 環境; as pairs, a query's own pairs find it, and one character
+ * finds the pairs it starts.
+ */
+function cjkPairs(text: string): string {
+  return text.replace(CJK_RUN, (run) => {
+    const chars = [...run]
+    return (
+      ' ' +
+      chars
+        .slice(0, -1)
+        .map((c, i) => c + chars[i + 1])
+        .join(' ') +
+      ' '
+    )
+  })
+}
 
 function queryWords(query: string): string[] {
   return [...new Set(query.toLowerCase().match(WORD) ?? [])]
