@@ -1,3 +1,4 @@
+import { characterPairs, CJK_CLASS, hasCjk } from '../../../src-shared/cjk.js'
 import type { ModelClient } from '../model/client.js'
 import { sideQuery } from '../model/side-query.js'
 import { finding, type Finding } from './findings.js'
@@ -22,12 +23,19 @@ const STOP = new Set(
     ' ',
   ),
 )
+const CJK_RUN_OR_WORD = new RegExp(`[${CJK_CLASS}]+|(?:(?![${CJK_CLASS}])[\\p{L}\\p{N}])+`, 'gu')
+// Japanese hiragana is mostly grammar (の, には): its pairs say nothing about a topic.
+const HIRAGANA_ONLY = /^\p{Script=Hiragana}+$/u
+/** Content words of a memory's name and description; Chinese, Japanese and Korean by pairs of characters. */
 const topicWords = (m: MemoryFacts) =>
   new Set(
-    `${m.name ?? ''} ${m.description ?? ''}`
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu)
-      ?.filter((w) => w.length > 2 && !STOP.has(w)) ?? [],
+    (`${m.name ?? ''} ${m.description ?? ''}`.toLowerCase().match(CJK_RUN_OR_WORD) ?? []).flatMap((w) =>
+      hasCjk(w)
+        ? characterPairs(w).filter((p) => !HIRAGANA_ONLY.test(p))
+        : w.length > 2 && !STOP.has(w)
+          ? [w]
+          : [],
+    ),
   )
 
 /**

@@ -32,4 +32,22 @@ describe('NearDuplicateIndex', () => {
     index.remove('deploy-copy.md')
     expect(index.list()).toEqual([])
   })
+  it('pairs two Japanese or Chinese memories that differ by a few characters, and not two different ones', () => {
+    const index = new NearDuplicateIndex(0.5)
+    index.set(
+      'a.md',
+      shingle('本番環境へのデプロイは必ずカナリアから始める。エラー率を三十分見てから全体に広げる。'),
+    )
+    index.set(
+      'b.md',
+      shingle('本番環境へのデプロイは必ずカナリアから始める。エラー率を一時間見てから全体に広げる。'),
+    )
+    index.set('c.md', shingle('数据库迁移必须先在预发布环境运行，然后才能在生产环境执行。'))
+    index.set('d.md', shingle('数据库迁移必须先在预发布环境运行，然后才能在正式环境执行。'))
+    index.set('e.md', shingle('コードレビューには二人の承認が必要です。'))
+    expect(index.list().map((p) => [p.a, p.b].sort())).toEqual([
+      ['a.md', 'b.md'],
+      ['c.md', 'd.md'],
+    ])
+  })
 })

@@ -1,3 +1,5 @@
+import { CJK_CLASS, hasCjk } from '../../../src-shared/cjk.js'
+
 /**
  * Near-duplicate memories: word 3-shingles compared by Jaccard similarity, with MinHash signatures
  * and LSH banding so 2,000 memories do not mean 2 million comparisons. Candidates from LSH are
@@ -36,8 +38,17 @@ function mix(x: number, seed: number): number {
 
 const SEEDS = Array.from({ length: HASHES }, (_, i) => fnv1a(`memdir-minhash-${i}`))
 
+/**
+ * Words, and each character of Chinese, Japanese or Korean text (written without spaces, where a
+ * sentence is one "word": two memories differing by a character anywhere shared no shingle).
+ */
+const CJK_CHAR = `[${CJK_CLASS}]`
+const WORD_OR_CJK_CHAR = new RegExp(`${CJK_CHAR}|(?:(?!${CJK_CHAR})[\\p{L}\\p{N}])+`, 'gu')
+const WORD = /[\p{L}\p{N}]+/gu
+
 export function shingle(text: string): Shingled {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+  const lower = text.toLowerCase()
+  const words = (hasCjk(lower) ? lower.match(WORD_OR_CJK_CHAR) : lower.match(WORD)) ?? []
   const shingles = new Set<number>()
   if (words.length < SHINGLE) {
     if (words.length) shingles.add(fnv1a(words.join(' ')))

@@ -1,5 +1,6 @@
 import { stemmer } from 'stemmer'
 import { STOPWORDS, SYNONYM_GROUPS } from './vocabulary.js'
+import { characterPairs, CJK_CLASS, hasCjk } from '../../../src-shared/cjk.js'
 
 const stems = new Map<string, string>()
 const stem = (w: string) => {
@@ -39,10 +40,11 @@ export function tokenize(text: string): string[] {
   // NFC again after the marks go: Hangul, which NFKD splits into letters, is syllables again.
   const folded = lower.normalize('NFKD').replace(MARKS, '').normalize('NFC')
   for (const w of folded.match(WORD) ?? []) {
-    if (!CJK.test(w)) addWord(out, w)
+    // Chinese, Japanese and Korean (src-shared/cjk.ts): pairs of characters are the terms.
+    if (!hasCjk(w)) addWord(out, w)
     else
       for (const part of w.match(CJK_RUN_OR_OTHER)!) {
-        if (CJK.test(part)) addBigrams(out, part)
+        if (hasCjk(part)) addBigrams(out, part)
         else addWord(out, part)
       }
   }
@@ -53,27 +55,16 @@ const addWord = (out: string[], w: string) => {
   if (w.length > 1 && w.length <= MAX_TERM_LENGTH && !STOPWORDS.has(w)) out.push(stem(w))
 }
 
-/**
- * Chinese, Japanese and Korean write words without spaces between them ("本番環境へのデプロイ"):
- * such a run is one "word" to a letter class, which another sentence never repeats. Its
- * overlapping pairs of characters are terms instead (as search engines index these scripts), so
- * "デプロイ手順" and "本番にデプロイ" share デプ, プロ and ロイ; a lone character is a term itself.
- * Pairs stay within one script: Japanese hiragana is mostly grammar (particles, verb endings: の,
- * には, どうすればいい), which would outnumber a question's few content words, so it is left out.
- */
-const CJK_CHARS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\u30fc'
-const CJK = new RegExp(`[${CJK_CHARS}]`, 'u')
+// Pairs stay within one script: Japanese hiragana is mostly grammar (particles, verb endings: の,
+// には, どうすればいい), which would outnumber a question's few content words, so it is left out.
 const HIRAGANA = /^\p{Script=Hiragana}/u
 const CJK_RUN_OR_OTHER = new RegExp(
-  `[\\p{Script=Han}\\p{Script=Katakana}\\u30fc]+|\\p{Script=Hiragana}+|\\p{Script=Hangul}+|[^${CJK_CHARS}]+`,
+  `[\\p{Script=Han}\\p{Script=Katakana}\\u30fc]+|\\p{Script=Hiragana}+|\\p{Script=Hangul}+|[^${CJK_CLASS}]+`,
   'gu',
 )
 
 function addBigrams(out: string[], run: string) {
-  if (HIRAGANA.test(run)) return
-  const chars = [...run]
-  if (chars.length === 1) out.push(run)
-  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!)
+  if (!HIRAGANA.test(run)) out.push(...characterPairs(run))
 }
 
 let synonyms: Map<string, string[]> | undefined

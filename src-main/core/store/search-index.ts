@@ -1,5 +1,6 @@
 import { Charset, Index } from 'flexsearch'
 import { MAX_SEARCH_HITS } from '../../../src-shared/limits.js'
+import { characterPairs, CJK_CLASS, hasCjk } from '../../../src-shared/cjk.js'
 import { join } from 'node:path'
 import { bodyOf, parseMemoryHeaderFields } from './frontmatter.js'
 import { isMemoryFileName } from './memory-header.js'
@@ -140,28 +141,18 @@ export class MemorySearchIndex {
 
 const WORD = /[\p{L}\p{N}]+/gu
 const NON_ASCII = /[\u0080-\uffff]/
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
+const CJK = new RegExp(`[${CJK_CLASS}]`, 'u')
 
-const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc]{2,}/gu
+const CJK_RUN = new RegExp(`[${CJK_CLASS}]{2,}`, 'gu')
 
 /**
- * Text as the index reads it: a run of Chinese, Japanese or Korean (written without spaces) as its
- * overlapping pairs of characters, each a word. As one word, "本番環境へのデプロイ" was found by
- * 本番 (its start) and never by 環境; as pairs, a query's own pairs find it, and one character
- * finds the pairs it starts.
+ * Text as the index reads it: a run of Chinese, Japanese or Korean as its pairs of characters,
+ * each a word (src-shared/cjk.ts). As one word, "本番環境へのデプロイ" was found by 本番 (its
+ * start) and never by 環境; as pairs, a query's own pairs find it, and one character finds the
+ * pairs it starts.
  */
 function cjkPairs(text: string): string {
-  return text.replace(CJK_RUN, (run) => {
-    const chars = [...run]
-    return (
-      ' ' +
-      chars
-        .slice(0, -1)
-        .map((c, i) => c + chars[i + 1])
-        .join(' ') +
-      ' '
-    )
-  })
+  return text.replace(CJK_RUN, (run) => ` ${characterPairs(run).join(' ')} `)
 }
 
 function queryWords(query: string): string[] {
@@ -180,7 +171,7 @@ function matchedWords(lower: string, words: readonly string[], max = 12, from = 
     for (let at = lower.indexOf(q, from); at >= 0 && found.size < max; at = lower.indexOf(q, at + q.length)) {
       if (at > from && startsMidWord(lower, at)) continue
       WORD_AT.lastIndex = at + q.length
-      const rest = isCjk(q) ? '' : (WORD_AT.exec(lower)?.[0] ?? '').split(CJK, 1)[0]!
+      const rest = hasCjk(q) ? '' : (WORD_AT.exec(lower)?.[0] ?? '').split(CJK, 1)[0]!
       found.add(q + rest)
       hitOne = true
     }
@@ -197,8 +188,6 @@ const MID_WORD = /[\p{L}\p{N}]/u
 const startsMidWord = (lower: string, at: number) =>
   MID_WORD.test(lower[at - 1]!) && !CJK.test(lower[at - 1]!)
 
-const isCjk = (c: string) =>
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(c)
 const fold = (w: string) => w.normalize('NFD').replace(/\p{M}/gu, '')
 
 /** Words of `lower` that start with `q` once accents are folded away on both sides (rare: a word-by-word pass). */
