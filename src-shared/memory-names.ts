@@ -1,5 +1,5 @@
 import { MemdirError, rethrowUnless } from './errors.js'
-import { codePoint, loneSurrogate } from './unicode.js'
+import { codePoint, cutText, loneSurrogate } from './unicode.js'
 
 /**
  * The one rule for the name of a memory file, relative to its memory dir (`testing.md`,
@@ -78,7 +78,7 @@ export function memoryNameProblem(name: string): NameProblem | undefined {
     if (utf8Bytes(seg) > MAX_NAME_SEGMENT_BYTES)
       return {
         code: 'PATH_TOO_LONG',
-        message: `"${seg.slice(0, 40)}…" is ${utf8Bytes(seg)} bytes long; a file or folder name may have at most ${MAX_NAME_SEGMENT_BYTES}`,
+        message: `"${cutText(seg, 40)}…" is ${utf8Bytes(seg)} bytes long; a file or folder name may have at most ${MAX_NAME_SEGMENT_BYTES}`,
       }
     if (seg.startsWith('.')) return invalid(`${name}: names starting with "." are hidden files`)
     if (WINDOWS_FORBIDDEN.test(seg)) return invalid(`${name}: the characters < > : " | ? * are not allowed`)

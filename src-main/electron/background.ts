@@ -1,3 +1,4 @@
+import { cutText } from '../../src-shared/unicode.js'
 /**
  * Background mode: closing the window hides it and Memdir keeps extracting, consolidating and
  * syncing from the tray (menu: Open Memdir, Sync now, Pause/Resume extraction, the last activity,
@@ -70,4 +71,4 @@ export function trayMenu(state: TrayState, actions: TrayActions): TrayMenuItem[]
   ]
 }
 
-const truncate = (s: string, n: number) => (s.length > n ? s.slice(0, n - 1) + '…' : s)
+const truncate = (s: string, n: number) => (s.length > n ? cutText(s, n - 1) + '…' : s)

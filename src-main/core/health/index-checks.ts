@@ -1,3 +1,4 @@
+import { cutText } from '../../../src-shared/unicode.js'
 import { posix } from 'node:path'
 import { MAX_INDEX_LINE_CHARS } from '../store/index-lines.js'
 import { indexLinksIn, linksLeavingIndex } from '../../../src-shared/index-links.js'
@@ -93,7 +94,7 @@ export function checkIndex(indexRel: string, content: string | null, files: read
       ),
     )
   const long = lines.flatMap((l, i) =>
-    l.length > MAX_INDEX_LINE_CHARS ? [`line ${i + 1}: ${l.slice(0, 100)}…`] : [],
+    l.length > MAX_INDEX_LINE_CHARS ? [`line ${i + 1}: ${cutText(l, 100)}…`] : [],
   )
   if (long.length)
     out.push(

@@ -1,3 +1,4 @@
+import { cutText } from '../../../src-shared/unicode.js'
 import { memoryNameProblem } from '../../../src-shared/memory-names.js'
 import { MemdirError } from '../../../src-shared/errors.js'
 import { kebabSlug } from './frontmatter.js'
@@ -39,7 +40,7 @@ export function formatIndexLine(title: string, relPath: string, hook: string): s
   const line = `${head} — ${cleanHook}`
   if (line.length <= MAX_INDEX_LINE_CHARS) return line
   const room = MAX_INDEX_LINE_CHARS - head.length - 4
-  return room > 10 ? `${head} — ${cleanHook.slice(0, room).trimEnd()}…` : head
+  return room > 10 ? `${head} — ${cutText(cleanHook, room).trimEnd()}…` : head
 }
 
 /** Whether `line` has a link to `pointer`, however it is written (index-links.ts). */

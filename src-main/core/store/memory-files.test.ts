@@ -107,6 +107,18 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     expect(index(dir)).toBe('# Index\r\n- [Other](other.md) — o\r\n')
   })
 
+  it('a long description is cut for its MEMORY.md line between characters, never inside an emoji', async () => {
+    for (let k = 0; k < 2; k++) {
+      const dir = tempDir()
+      const description = 'x'.repeat(100 + k) + '🚀'.repeat(40)
+      await createMemory(dir, { ...fields, description })
+      const line = index(dir).trimEnd()
+      expect(line.length).toBeLessThanOrEqual(150)
+      expect(line).not.toContain('\ufffd')
+      expect(line).toMatch(/🚀…$/)
+    }
+  })
+
   it('update refuses to overwrite a file changed on disk, reporting both versions', async () => {
     const dir = tempDir()
     const rec = await createMemory(dir, fields)

@@ -1,3 +1,4 @@
+import { cutText } from '../../../src-shared/unicode.js'
 import { join, relative, sep } from 'node:path'
 import { isFsError, MemdirError, rethrowUnless } from '../../../src-shared/errors.js'
 import type { PromptHookOutput, UserPromptSubmitHook } from '../../../src-shared/hook-input.js'
@@ -104,7 +105,7 @@ export async function recallForPrompt(
       level: 'info',
       source: 'hook',
       title: `Recalled ${files.length} ${files.length === 1 ? 'memory' : 'memories'} for a prompt`,
-      detail: `${input.prompt.slice(0, 200)}${input.prompt.length > 200 ? '…' : ''}${
+      detail: `${cutText(input.prompt, 200)}${input.prompt.length > 200 ? '…' : ''}${
         outcome.result.mode === 'offline' ? ` (${outcome.result.note})` : ''
       }`,
       files,

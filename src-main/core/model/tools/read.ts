@@ -1,3 +1,4 @@
+import { cutText } from '../../../../src-shared/unicode.js'
 import { readRegularFile } from '../../store/regular-file.js'
 import { type AgentTool, numberArg, stringArg, resolvePathArg, inputSchema, params } from './types.js'
 
@@ -28,7 +29,7 @@ export const readTool: AgentTool = {
     const lines = text.split('\n')
     const slice = lines.slice(offset - 1, offset - 1 + limit)
     const numbered = slice.map(
-      (l, i) => `${String(offset + i).padStart(6)}\t${l.length > MAX_LINE ? l.slice(0, MAX_LINE) + '…' : l}`,
+      (l, i) => `${String(offset + i).padStart(6)}\t${l.length > MAX_LINE ? cutText(l, MAX_LINE) + '…' : l}`,
     )
     const more =
       offset - 1 + limit < lines.length ? `\n… ${lines.length - (offset - 1 + limit)} more lines` : ''
