@@ -86,6 +86,19 @@ describe.each(backends)('team server ($name)', ({ databaseUrl }) => {
     ])
   })
 
+  it('takes a body that starts with a byte order mark, as some clients send UTF-8', async () => {
+    const s = await startTeamServer({ databaseUrl })
+    const r = repo()
+    const t = await s.token(r)
+    const res = await fetch(`${s.url}${PATH}?repo=${encodeURIComponent(r)}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${t}`, 'content-type': 'application/json' },
+      body: '\uFEFF' + JSON.stringify({ entries: { 'a.md': 'A' } }),
+    })
+    expect(res.status).toBe(200)
+    expect((await call(s.url, t, 'GET', r)).body.content.entries).toEqual({ 'a.md': 'A' })
+  })
+
   it('scopes tokens to repos: 401 without or with an unknown token, 403 on another repo', async () => {
     const s = await startTeamServer({ databaseUrl })
     const x = repo()

@@ -1,5 +1,5 @@
 import { readBodyWithin, TOO_LARGE } from '../src-shared/http-body.js'
-import { parseJsonOr } from '../src-shared/json.js'
+import { parseJsonOr, splitByteOrderMark } from '../src-shared/json.js'
 import { etagHeaderNames } from '../src-shared/etag.js'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -219,7 +219,8 @@ export function createTeamServer(opts: TeamServerOptions): Server {
     if (req.method === 'PUT') {
       const raw = await readBodyWithin(req, maxBody)
       if (raw === TOO_LARGE) throw new HttpError(413, `request body over ${maxBody} bytes`)
-      const body = parseJsonOr(raw, NOT_JSON)
+      // A client may send a byte order mark first (PowerShell 5's UTF-8); JSON allows ignoring it.
+      const body = parseJsonOr(splitByteOrderMark(raw).rest, NOT_JSON)
       if (body === NOT_JSON) throw new HttpError(400, 'body is not JSON')
       const entries = validEntries(body)
       await refuseSecrets(entries)
