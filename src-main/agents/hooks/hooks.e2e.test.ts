@@ -548,6 +548,11 @@ describe('memdir hooks install|uninstall', () => {
 
     const inst = await runBuilt(['hooks', 'install', '--scope', 'project', '--cwd', sb.project], { env })
     expect(inst.code).toBe(0)
+    // The project's file is shared through git: the command run on teammates' machines is named.
+    expect(inst.stderr).toMatch(
+      /teammates' Claude Code runs these hooks too, with this machine's command \(memdir\)/,
+    )
+    expect(inst.stderr).toContain('--scope local')
     const installed = JSON.parse(readFileSync(file, 'utf8'))
     expect(installed.permissions).toEqual({ allow: ['Bash(npm test)'] })
     expect(installed.model).toBe('sonnet')
@@ -593,6 +598,11 @@ describe('memdir hooks install|uninstall', () => {
     const env = { ...sb.env, MEMDIR_HOOK_COMMAND: 'memdir' }
     const inst = await runBuilt(['hooks', 'install', '--scope', 'project', '--cwd', sb.project], { env })
     expect(inst.code).toBe(0)
+    // The project's file is shared through git: the command run on teammates' machines is named.
+    expect(inst.stderr).toMatch(
+      /teammates' Claude Code runs these hooks too, with this machine's command \(memdir\)/,
+    )
+    expect(inst.stderr).toContain('--scope local')
     const text = readFileSync(file, 'utf8')
     expect(text.startsWith('\uFEFF{')).toBe(true)
     expect(JSON.parse(text.slice(1)).hooks.Stop[0].hooks[0].command).toBe('memdir hook stop')

@@ -66,5 +66,13 @@ export async function hooksCommand(
     io.stdout(
       `${sub === 'install' ? 'Installed the Memdir hooks in' : 'Removed the Memdir hooks from'} ${change.path}${backup ? `\n(the previous file is kept at ${backup})` : ''}\n`,
     )
+  if (sub === 'install' && change.scope === 'project') io.stderr(SHARED_SCOPE_NOTE(base))
   return 0
 }
+
+/**
+ * The project scope's file is the one a repository commits: every teammate's Claude Code then
+ * runs this machine's command, which fails on each prompt where it is not installed there.
+ */
+const SHARED_SCOPE_NOTE = (base: string) =>
+  `note: .claude/settings.json is usually committed, so teammates' Claude Code runs these hooks too, with this machine's command (${base}). Where that is not installed, every prompt shows a hook error. To keep them yours, use --scope local (.claude/settings.local.json, which git ignores) or --scope user.\n`
