@@ -39,6 +39,13 @@ describe('stampMemoryText', () => {
     )
   })
 
+  it('a CRLF file stays CRLF when its modified is bumped', () => {
+    const text = '---\r\nname: a\r\ndescription: d\r\nmodified: 2020-01-01\r\n---\r\nBody.\r\n'
+    expect(stampMemoryText(text, text, { stamps: [], now: NOW })).toBe(
+      '---\r\nname: a\r\ndescription: d\r\nmodified: 2026-12-04T12:00:00.000Z\r\n---\r\nBody.\r\n',
+    )
+  })
+
   it('an older client (no stamps) and a file without modified: written as given', () => {
     const text = '---\nname: A\ndescription: d\ntype: user\n---\n\nBody.\n'
     expect(stampMemoryText(text, null, { stamps: [], sessionId: 's', now: NOW })).toBe(text)

@@ -49,7 +49,9 @@ export function stampMemoryText(text: string, previous: string | null, policy: S
     changed = true
   }
   if (!changed) return text
-  const yaml = doc.toString({ lineWidth: 0, flowCollectionPadding: false })
+  const printed = doc.toString({ lineWidth: 0, flowCollectionPadding: false })
+  // The YAML library prints LF: a CRLF block stays CRLF.
+  const yaml = block.yaml.includes('\r\n') ? printed.replace(/\r?\n/g, '\r\n') : printed
   return text.slice(0, block.yamlStart) + yaml + text.slice(block.yamlStart + block.yaml.length)
 }
 
