@@ -251,6 +251,32 @@ describe('createAutoMemCanUseTool', () => {
     expect(readFileSync(join(dir, 'mine.md'), 'utf8')).toContain('new line')
   })
 
+  it('an agent’s Edit or Write over a file someone saved since the tool read it changes nothing, and the agent is told to read it again', async () => {
+    const dir = tempDir()
+    const file = join(dir, 'notes.md')
+    writeFileSync(file, 'deploys on Fridays\n')
+    // The user saves in the app between the tool's read and its write.
+    const ctx = {
+      cwd: dir,
+      stamp: (_p: string, _b: string | null, after: string) => (
+        writeFileSync(file, 'saved by the user\n'),
+        after
+      ),
+    }
+    const edit = await editTool
+      .run({ file_path: file, old_string: 'Fridays', new_string: 'Mondays' }, ctx)
+      .catch((e: unknown) => e)
+    expect(edit).toBeInstanceOf(ToolInputError)
+    expect((edit as Error).message).toContain('Read it again')
+    expect(readFileSync(file, 'utf8')).toBe('saved by the user\n')
+    writeFileSync(file, 'deploys on Fridays\n')
+    const write = await writeTool
+      .run({ file_path: file, content: 'deploys on Mondays\n' }, ctx)
+      .catch((e: unknown) => e)
+    expect(write).toBeInstanceOf(ToolInputError)
+    expect(readFileSync(file, 'utf8')).toBe('saved by the user\n')
+  })
+
   it('an agent never adds a link out of the memory dir to an index, in any review mode; a link the user had stays', async () => {
     const dir = tempDir()
     const ctx = { cwd: dir }

@@ -1,7 +1,14 @@
 import { readTextFile } from '../../store/regular-file.js'
 import { isAbsolute } from 'node:path'
-import { putFile } from '../../store/recorded-write.js'
-import { type AgentTool, refuseUnsafeWrite, stringArg, ToolInputError, inputSchema, params } from './types.js'
+import {
+  type AgentTool,
+  putOverRead,
+  refuseUnsafeWrite,
+  stringArg,
+  ToolInputError,
+  inputSchema,
+  params,
+} from './types.js'
 
 export const editTool: AgentTool = {
   name: 'Edit',
@@ -33,7 +40,7 @@ export const editTool: AgentTool = {
         ? text.split(oldString).join(newString)
         : text.replace(oldString, () => newString)
     await refuseUnsafeWrite(filePath, text, next)
-    await putFile(filePath, ctx.stamp ? ctx.stamp(filePath, text, next) : next, ctx.record)
+    await putOverRead(filePath, ctx.stamp ? ctx.stamp(filePath, text, next) : next, ctx.record, text)
     return { content: `Edited ${filePath}`, writtenPath: filePath }
   },
 }

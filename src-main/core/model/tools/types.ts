@@ -3,7 +3,8 @@ import { basename, isAbsolute, resolve } from 'node:path'
 import { agentSecretRefusal } from '../../secrets/secret-guard.js'
 import { linksLeavingIndex, linksLeavingProblem } from '../../../../src-shared/index-links.js'
 import { ENTRYPOINT_NAME } from '../../paths/auto-mem-path.js'
-import type { RecordedWrite } from '../../store/recorded-write.js'
+import { putFile, type RecordedWrite } from '../../store/recorded-write.js'
+import { ConflictError } from '../../store/atomic-write.js'
 
 export interface ToolContext {
   /** Relative paths in tool input resolve against this. */
@@ -30,6 +31,27 @@ export interface AgentTool {
 }
 
 export class ToolInputError extends Error {}
+
+/**
+ * A tool's write over the text it read (null: no file then): a file someone saved since (the user
+ * in the app, another agent) is left alone, and the model is told to read it again, as Claude
+ * Code's own Edit and Write tools refuse a file modified since it was read.
+ */
+export async function putOverRead(
+  path: string,
+  content: string,
+  record: RecordedWrite | undefined,
+  read: string | null,
+): Promise<void> {
+  try {
+    await putFile(path, content, record, read)
+  } catch (e) {
+    if (!(e instanceof ConflictError)) throw e
+    throw new ToolInputError(
+      `${path} changed since it was read (someone saved it meanwhile): Read it again, then make the change`,
+    )
+  }
+}
 
 type Param = { type: 'string' | 'number' | 'boolean'; description?: string; enum?: string[] }
 const param =

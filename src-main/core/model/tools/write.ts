@@ -1,7 +1,14 @@
 import { isAbsolute } from 'node:path'
-import { putFile } from '../../store/recorded-write.js'
 import { readIfExists } from '../../store/atomic-write.js'
-import { type AgentTool, refuseUnsafeWrite, stringArg, ToolInputError, inputSchema, params } from './types.js'
+import {
+  type AgentTool,
+  putOverRead,
+  refuseUnsafeWrite,
+  stringArg,
+  ToolInputError,
+  inputSchema,
+  params,
+} from './types.js'
 
 export const writeTool: AgentTool = {
   name: 'Write',
@@ -17,7 +24,12 @@ export const writeTool: AgentTool = {
     if (!isAbsolute(filePath)) throw new ToolInputError('file_path must be absolute')
     const before = await readIfExists(filePath)
     await refuseUnsafeWrite(filePath, before, content)
-    await putFile(filePath, ctx.stamp ? ctx.stamp(filePath, before, content) : content, ctx.record)
+    await putOverRead(
+      filePath,
+      ctx.stamp ? ctx.stamp(filePath, before, content) : content,
+      ctx.record,
+      before,
+    )
     return { content: `Wrote ${filePath}`, writtenPath: filePath }
   },
 }
