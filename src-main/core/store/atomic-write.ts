@@ -77,6 +77,17 @@ async function existingMode(path: string): Promise<number | undefined> {
   return st?.isFile() ? st.mode & 0o777 : undefined
 }
 
+/**
+ * The file a write to a memory file or index at `path` changes: a symlink's target (as a plain
+ * write would), so that the rename of an atomic write replaces the target and the user's link
+ * stays. Callers check first that the link stays in the memory dir (contained-path.ts).
+ */
+export async function writeTarget(path: string): Promise<string> {
+  const { lstat, realpath } = await import('node:fs/promises')
+  const st = await lstat(path).catch(() => undefined)
+  return st?.isSymbolicLink() ? realpath(path).catch(() => path) : path
+}
+
 /** Temp file in the same dir + fsync + rename: readers see the old or the new file, never half. */
 export async function writeFileAtomic(
   path: string,
@@ -164,7 +175,7 @@ export async function replaceFileIfUnchanged(
 ): Promise<void> {
   const current = await readIfExists(path)
   if (current === null || sha256Hex(current) !== expectedHash) throw new ConflictError(path, current, data)
-  await writeFileAtomic(path, data)
+  await writeFileAtomic(await writeTarget(path), data)
 }
 
 const TEMP_FILE = /^\.(.+)\.(\d+)\.[0-9a-z]+\.tmp$/

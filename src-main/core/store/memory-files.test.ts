@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
@@ -331,6 +331,43 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
       code: 'INVALID_PATH',
     })
     expect(existsSync(join(outside, 'evil.md'))).toBe(false)
+  })
+
+  it('a MEMORY.md or memory the user linked to another file in the memory dir is written through: the link stays', async () => {
+    const dir = tempDir()
+    writeFile(join(dir, 'notes', 'index.md'), '- [Old](old.md) — o\n')
+    symlinkSync('notes/index.md', join(dir, 'MEMORY.md'))
+    writeFile(
+      join(dir, 'notes', 'deploy.md'),
+      '---\nname: Deploy\ndescription: d\ntype: project\n---\n\nold\n',
+    )
+    symlinkSync('notes/deploy.md', join(dir, 'deploy.md'))
+    await createMemory(dir, fields)
+    expect(lstatSync(join(dir, 'MEMORY.md')).isSymbolicLink()).toBe(true)
+    expect(readFileSync(join(dir, 'notes', 'index.md'), 'utf8')).toContain('(testing_policy.md)')
+    const rec = await readMemory(dir, 'deploy.md')
+    await updateMemory(
+      dir,
+      'deploy.md',
+      { name: 'Deploy', description: 'd', type: 'project', body: 'new\n' },
+      rec.hash,
+    )
+    expect(lstatSync(join(dir, 'deploy.md')).isSymbolicLink()).toBe(true)
+    expect(readFileSync(join(dir, 'notes', 'deploy.md'), 'utf8')).toContain('new')
+  })
+
+  it('a MEMORY.md linked outside the memory dir is never written through nor replaced: the pointer is refused, saying where to add it', async () => {
+    const root = tempDir()
+    const dir = join(root, 'memory')
+    const outside = writeFile(join(root, 'dotfiles', 'index.md'), '- [Old](old.md) — o\n')
+    writeFile(join(dir, '.keep'), '')
+    symlinkSync(outside, join(dir, 'MEMORY.md'))
+    await expect(createMemory(dir, fields)).rejects.toMatchObject({
+      code: 'READ_ONLY',
+      message: expect.stringContaining('Add the pointer there yourself'),
+    })
+    expect(lstatSync(join(dir, 'MEMORY.md')).isSymbolicLink()).toBe(true)
+    expect(readFileSync(outside, 'utf8')).toBe('- [Old](old.md) — o\n')
   })
 
   it('requires a name and a description', async () => {

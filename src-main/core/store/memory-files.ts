@@ -166,13 +166,28 @@ export async function readMemory(memoryDir: string, relPath: string): Promise<Me
 }
 
 /** Applies `edit` to a MEMORY.md, retrying once if it changed under us between read and write. */
+/**
+ * Where an index is written: MEMORY.md itself, or (a symlink the user made) the file it links to in
+ * the memory dir, which the write goes through. A link leading outside is never written through.
+ */
+async function writableIndexPath(memoryDir: string, indexRel: string): Promise<string> {
+  const { linkedTo } = await resolveReadablePath(memoryDir, indexRel)
+  if (linkedTo)
+    throw new MemdirError(
+      'READ_ONLY',
+      `${indexRel} is a symlink to ${linkedTo}, outside the memory dir: Memdir reads it but never writes through it. Add the pointer there yourself.`,
+      { linkedTo },
+    )
+  return resolveContainedPath(memoryDir, indexRel)
+}
+
 async function editIndex(
   memoryDir: string,
   indexRel: string,
   edit: (content: string) => string,
   record: RecordedWrite = unrecordedWrite,
 ): Promise<void> {
-  const indexPath = join(memoryDir, indexRel)
+  const indexPath = await writableIndexPath(memoryDir, indexRel)
   for (let attempt = 0; ; attempt++) {
     try {
       // Read, edit and write under the index's lock: another Memdir writer's edit in between

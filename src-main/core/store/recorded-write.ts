@@ -1,5 +1,5 @@
 import { unlink } from 'node:fs/promises'
-import { ConflictError, readIfExists, writeFileAtomic } from './atomic-write.js'
+import { ConflictError, readIfExists, writeFileAtomic, writeTarget } from './atomic-write.js'
 import { withFileLock } from './file-lock.js'
 
 /** What one write did to one file (null: no file). */
@@ -42,7 +42,7 @@ export async function putFile(
         await unlink(absPath).catch((e: NodeJS.ErrnoException) => {
           if (e.code !== 'ENOENT') throw e
         })
-      else await writeFileAtomic(absPath, content)
+      else await writeFileAtomic(await writeTarget(absPath), content)
       return { before, after: content }
     }),
   )
