@@ -1,4 +1,4 @@
-import { characterPairs, CJK_CLASS, hasCjk } from '../../../src-shared/cjk.js'
+import { characterPairs, SPACELESS_CLASS, hasSpacelessScript } from '../../../src-shared/spaceless-scripts.js'
 import type { ModelClient } from '../model/client.js'
 import { sideQuery } from '../model/side-query.js'
 import { finding, type Finding } from './findings.js'
@@ -23,18 +23,22 @@ const STOP = new Set(
     ' ',
   ),
 )
-const CJK_RUN_OR_WORD = new RegExp(`[${CJK_CLASS}]+|(?:(?![${CJK_CLASS}])[\\p{L}\\p{N}])+`, 'gu')
+const SPACELESS_RUN_OR_WORD = new RegExp(
+  `[${SPACELESS_CLASS}]+|(?:(?![${SPACELESS_CLASS}])[\\p{L}\\p{N}])+`,
+  'gu',
+)
 // Japanese hiragana is mostly grammar (の, には): its pairs say nothing about a topic.
 const HIRAGANA_ONLY = /^\p{Script=Hiragana}+$/u
-/** Content words of a memory's name and description; Chinese, Japanese and Korean by pairs of characters. */
+/** Content words of a memory's name and description; Chinese, Japanese, Korean or Thai by pairs of characters. */
 const topicWords = (m: MemoryFacts) =>
   new Set(
-    (`${m.name ?? ''} ${m.description ?? ''}`.toLowerCase().match(CJK_RUN_OR_WORD) ?? []).flatMap((w) =>
-      hasCjk(w)
-        ? characterPairs(w).filter((p) => !HIRAGANA_ONLY.test(p))
-        : w.length > 2 && !STOP.has(w)
-          ? [w]
-          : [],
+    (`${m.name ?? ''} ${m.description ?? ''}`.toLowerCase().match(SPACELESS_RUN_OR_WORD) ?? []).flatMap(
+      (w) =>
+        hasSpacelessScript(w)
+          ? characterPairs(w).filter((p) => !HIRAGANA_ONLY.test(p))
+          : w.length > 2 && !STOP.has(w)
+            ? [w]
+            : [],
     ),
   )
 

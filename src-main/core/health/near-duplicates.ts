@@ -1,4 +1,4 @@
-import { CJK_CLASS, hasCjk } from '../../../src-shared/cjk.js'
+import { SPACELESS_CLASS, hasSpacelessScript } from '../../../src-shared/spaceless-scripts.js'
 
 /**
  * Near-duplicate memories: word 3-shingles compared by Jaccard similarity, with MinHash signatures
@@ -39,16 +39,16 @@ function mix(x: number, seed: number): number {
 const SEEDS = Array.from({ length: HASHES }, (_, i) => fnv1a(`memdir-minhash-${i}`))
 
 /**
- * Words, and each character of Chinese, Japanese or Korean text (written without spaces, where a
+ * Words, and each character of Chinese, Japanese, Korean or Thai text (written without spaces, where a
  * sentence is one "word": two memories differing by a character anywhere shared no shingle).
  */
-const CJK_CHAR = `[${CJK_CLASS}]`
-const WORD_OR_CJK_CHAR = new RegExp(`${CJK_CHAR}|(?:(?!${CJK_CHAR})[\\p{L}\\p{N}])+`, 'gu')
+const SPACELESS_CHAR = `[${SPACELESS_CLASS}]`
+const WORD_OR_SPACELESS_CHAR = new RegExp(`${SPACELESS_CHAR}|(?:(?!${SPACELESS_CHAR})[\\p{L}\\p{N}])+`, 'gu')
 const WORD = /[\p{L}\p{N}]+/gu
 
 export function shingle(text: string): Shingled {
   const lower = text.toLowerCase()
-  const words = (hasCjk(lower) ? lower.match(WORD_OR_CJK_CHAR) : lower.match(WORD)) ?? []
+  const words = (hasSpacelessScript(lower) ? lower.match(WORD_OR_SPACELESS_CHAR) : lower.match(WORD)) ?? []
   const shingles = new Set<number>()
   if (words.length < SHINGLE) {
     if (words.length) shingles.add(fnv1a(words.join(' ')))

@@ -47,6 +47,12 @@ describe('offline ranker', () => {
     // A voiced kana is its own letter: the path memory is not the bus timetable.
     expect(await rank(d, 'パスの設定を変えたい')).toEqual(['path.md'])
     expect(await rank(d, '猫の写真を整理したい')).toEqual([])
+    // Thai is written without spaces too.
+    const thai = dir({
+      'deploy.md': ['การปรับใช้ระบบ', 'ขั้นตอนการปรับใช้ไปยังเซิร์ฟเวอร์จริง', ''],
+      'lunch.md': ['อาหารกลางวันของทีม', 'ทีมกินข้าวด้วยกันทุกวันศุกร์', ''],
+    })
+    expect(await rank(thai, 'ปรับใช้เซิร์ฟเวอร์อย่างไร')).toEqual(['deploy.md'])
     expect(tokenize('v2のデプロイ')).toEqual(['v2', 'デプ', 'プロ', 'ロイ'])
   })
 

@@ -1,6 +1,6 @@
 import { stemmer } from 'stemmer'
 import { STOPWORDS, SYNONYM_GROUPS } from './vocabulary.js'
-import { characterPairs, CJK_CLASS, hasCjk } from '../../../src-shared/cjk.js'
+import { characterPairs, SPACELESS_CLASS, hasSpacelessScript } from '../../../src-shared/spaceless-scripts.js'
 
 const stems = new Map<string, string>()
 const stem = (w: string) => {
@@ -40,11 +40,11 @@ export function tokenize(text: string): string[] {
   // NFC again after the marks go: Hangul, which NFKD splits into letters, is syllables again.
   const folded = lower.normalize('NFKD').replace(MARKS, '').normalize('NFC')
   for (const w of folded.match(WORD) ?? []) {
-    // Chinese, Japanese and Korean (src-shared/cjk.ts): pairs of characters are the terms.
-    if (!hasCjk(w)) addWord(out, w)
+    // Scripts written without spaces (src-shared/spaceless-scripts.ts): pairs of characters are the terms.
+    if (!hasSpacelessScript(w)) addWord(out, w)
     else
-      for (const part of w.match(CJK_RUN_OR_OTHER)!) {
-        if (hasCjk(part)) addBigrams(out, part)
+      for (const part of w.match(SPACELESS_RUN_OR_OTHER)!) {
+        if (hasSpacelessScript(part)) addBigrams(out, part)
         else addWord(out, part)
       }
   }
@@ -58,8 +58,8 @@ const addWord = (out: string[], w: string) => {
 // Pairs stay within one script: Japanese hiragana is mostly grammar (particles, verb endings: の,
 // には, どうすればいい), which would outnumber a question's few content words, so it is left out.
 const HIRAGANA = /^\p{Script=Hiragana}/u
-const CJK_RUN_OR_OTHER = new RegExp(
-  `[\\p{Script=Han}\\p{Script=Katakana}\\u30fc]+|\\p{Script=Hiragana}+|\\p{Script=Hangul}+|[^${CJK_CLASS}]+`,
+const SPACELESS_RUN_OR_OTHER = new RegExp(
+  `[\\p{Script=Han}\\p{Script=Katakana}\\u30fc]+|\\p{Script=Hiragana}+|\\p{Script=Hangul}+|\\p{Script=Thai}+|\\p{Script=Lao}+|\\p{Script=Khmer}+|\\p{Script=Myanmar}+|[^${SPACELESS_CLASS}]+`,
   'gu',
 )
 

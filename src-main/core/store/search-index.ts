@@ -1,6 +1,6 @@
 import { Charset, Index } from 'flexsearch'
 import { MAX_SEARCH_HITS } from '../../../src-shared/limits.js'
-import { characterPairs, CJK_CLASS, hasCjk } from '../../../src-shared/cjk.js'
+import { characterPairs, SPACELESS_CLASS, hasSpacelessScript } from '../../../src-shared/spaceless-scripts.js'
 import { join } from 'node:path'
 import { bodyOf, parseMemoryHeaderFields } from './frontmatter.js'
 import { isMemoryFileName } from './memory-header.js'
@@ -73,7 +73,7 @@ export class MemorySearchIndex {
   private add(d: SearchDoc): void {
     const head = `${d.name}\n${d.description}\n${d.path}\n`
     const text = head + d.body
-    this.index.add(d.id, cjkPairs(text))
+    this.index.add(d.id, spacelessPairs(text))
     this.kept.set(d.id, { lower: text.toLowerCase(), body: d.body, bodyStart: head.toLowerCase().length })
   }
 
@@ -117,7 +117,7 @@ export class MemorySearchIndex {
     await this.load()
     const words = queryWords(query)
     if (!words.length) return []
-    const ids = this.index.search(cjkPairs(query), { limit }) as string[]
+    const ids = this.index.search(spacelessPairs(query), { limit }) as string[]
     return ids.map((id, rank) => {
       // Highlights and snippets for the first screens of hits; further down the list highlights the
       // query's own words. Working them out for all 500 was most of a keystroke's search time.
@@ -141,18 +141,18 @@ export class MemorySearchIndex {
 
 const WORD = /[\p{L}\p{N}]+/gu
 const NON_ASCII = /[\u0080-\uffff]/
-const CJK = new RegExp(`[${CJK_CLASS}]`, 'u')
+const SPACELESS = new RegExp(`[${SPACELESS_CLASS}]`, 'u')
 
-const CJK_RUN = new RegExp(`[${CJK_CLASS}]{2,}`, 'gu')
+const SPACELESS_RUN = new RegExp(`[${SPACELESS_CLASS}]{2,}`, 'gu')
 
 /**
- * Text as the index reads it: a run of Chinese, Japanese or Korean as its pairs of characters,
- * each a word (src-shared/cjk.ts). As one word, "本番環境へのデプロイ" was found by 本番 (its
- * start) and never by 環境; as pairs, a query's own pairs find it, and one character finds the
- * pairs it starts.
+ * Text as the index reads it: a run of a script written without spaces (Chinese, Japanese, Korean,
+ * Thai…; src-shared/spaceless-scripts.ts) as its pairs of characters, each a word. As one word,
+ * "本番環境へのデプロイ" was found by 本番 (its start) and never by 環境; as pairs, a query's own
+ * pairs find it, and one character finds the pairs it starts.
  */
-function cjkPairs(text: string): string {
-  return text.replace(CJK_RUN, (run) => ` ${characterPairs(run).join(' ')} `)
+function spacelessPairs(text: string): string {
+  return text.replace(SPACELESS_RUN, (run) => ` ${characterPairs(run).join(' ')} `)
 }
 
 function queryWords(query: string): string[] {
@@ -171,7 +171,7 @@ function matchedWords(lower: string, words: readonly string[], max = 12, from = 
     for (let at = lower.indexOf(q, from); at >= 0 && found.size < max; at = lower.indexOf(q, at + q.length)) {
       if (at > from && startsMidWord(lower, at)) continue
       WORD_AT.lastIndex = at + q.length
-      const rest = hasCjk(q) ? '' : (WORD_AT.exec(lower)?.[0] ?? '').split(CJK, 1)[0]!
+      const rest = hasSpacelessScript(q) ? '' : (WORD_AT.exec(lower)?.[0] ?? '').split(SPACELESS, 1)[0]!
       found.add(q + rest)
       hitOne = true
     }
@@ -182,11 +182,11 @@ function matchedWords(lower: string, words: readonly string[], max = 12, from = 
   return [...found].slice(0, max)
 }
 
-/** The rest of a word from `lastIndex` on (cut where CJK text, which has no spaces, begins). */
+/** The rest of a word from `lastIndex` on (cut where text without spaces between words begins). */
 const WORD_AT = /[\p{L}\p{N}]*/uy
 const MID_WORD = /[\p{L}\p{N}]/u
 const startsMidWord = (lower: string, at: number) =>
-  MID_WORD.test(lower[at - 1]!) && !CJK.test(lower[at - 1]!)
+  MID_WORD.test(lower[at - 1]!) && !SPACELESS.test(lower[at - 1]!)
 
 const fold = (w: string) => w.normalize('NFD').replace(/\p{M}/gu, '')
 
