@@ -314,3 +314,25 @@ describe('Memdir’s data dir', () => {
     },
   )
 })
+
+describe('memdir web on a port that is taken', () => {
+  it('says so and ends, instead of printing the error and running on', async () => {
+    const { createServer } = await import('node:net')
+    const taken = createServer()
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r))
+    const port = (taken.address() as { port: number }).port
+    try {
+      const { runBuilt } = await import('../../test/helpers/built-cli.js')
+      const home = tempDir()
+      const project = tempDir()
+      const r = await runBuilt(['web', '--port', String(port), '--cwd', project], {
+        env: { HOME: home, MEMDIR_DATA_DIR: join(home, '.memdir') },
+        timeoutMs: 20_000,
+      })
+      expect(r.code).toBe(2)
+      expect(r.stderr).toContain(`port ${port} is in use`)
+    } finally {
+      taken.close()
+    }
+  }, 30_000)
+})
