@@ -72,14 +72,23 @@ async function resolveMemoryPath(memoryDir: string, relPath: string): Promise<st
   if (posix.basename(relPath) === ENTRYPOINT_NAME) {
     throw new MemdirError('INVALID_PATH', 'MEMORY.md is the index, not a memory')
   }
-  const { linkedTo } = await resolveReadablePath(memoryDir, relPath)
+  return writablePath(memoryDir, relPath, 'Edit it where it lives.')
+}
+
+/**
+ * `rel` under the memory dir, to be written there or through a symlink that stays inside it (the
+ * write changes its target, the link stays). A link leading outside is read-only (READ_ONLY,
+ * saying where it leads and `advice`); other escapes are INVALID_PATH.
+ */
+async function writablePath(memoryDir: string, rel: string, advice: string): Promise<string> {
+  const { linkedTo } = await resolveReadablePath(memoryDir, rel)
   if (linkedTo)
     throw new MemdirError(
       'READ_ONLY',
-      `${relPath} is a symlink to ${linkedTo}, outside the memory dir: Memdir reads it but never writes through it. Edit it where it lives.`,
+      `${rel} is a symlink to ${linkedTo}, outside the memory dir: Memdir reads it but never writes through it. ${advice}`,
       { linkedTo },
     )
-  return resolveContainedPath(memoryDir, relPath)
+  return resolveContainedPath(memoryDir, rel)
 }
 
 /**
@@ -165,29 +174,17 @@ export async function readMemory(memoryDir: string, relPath: string): Promise<Me
   }
 }
 
-/** Applies `edit` to a MEMORY.md, retrying once if it changed under us between read and write. */
 /**
- * Where an index is written: MEMORY.md itself, or (a symlink the user made) the file it links to in
- * the memory dir, which the write goes through. A link leading outside is never written through.
+ * Applies `edit` to a MEMORY.md (or the file a symlink of it leads to in the memory dir), retrying
+ * if a writer outside Memdir changed it between read and write.
  */
-async function writableIndexPath(memoryDir: string, indexRel: string): Promise<string> {
-  const { linkedTo } = await resolveReadablePath(memoryDir, indexRel)
-  if (linkedTo)
-    throw new MemdirError(
-      'READ_ONLY',
-      `${indexRel} is a symlink to ${linkedTo}, outside the memory dir: Memdir reads it but never writes through it. Add the pointer there yourself.`,
-      { linkedTo },
-    )
-  return resolveContainedPath(memoryDir, indexRel)
-}
-
 async function editIndex(
   memoryDir: string,
   indexRel: string,
   edit: (content: string) => string,
   record: RecordedWrite = unrecordedWrite,
 ): Promise<void> {
-  const indexPath = await writableIndexPath(memoryDir, indexRel)
+  const indexPath = await writablePath(memoryDir, indexRel, 'Add the pointer there yourself.')
   for (let attempt = 0; ; attempt++) {
     try {
       // Read, edit and write under the index's lock: another Memdir writer's edit in between
