@@ -10,10 +10,13 @@ import { errnoOf, isAbsent, MemdirError, rethrowUnless } from '../../../src-shar
  * second rename dropped the first one's pointer.
  */
 
-/** A holder that has not let go by then has died or hung: its lock is taken over. */
-const STALE_MS = 10_000
-/** How long a writer waits for a live holder before it says so. */
-const WAIT_MS = 5_000
+export interface LockTimes {
+  /** A holder that has not let go by then has died or hung (or its pid is another program's now): its lock is taken over. */
+  staleMs: number
+  /** How long a writer waits before it says the file is busy: longer than staleMs, so only a lock that keeps coming back is. */
+  waitMs: number
+}
+const TIMES: LockTimes = { staleMs: 10_000, waitMs: 15_000 }
 
 const queues = new Map<string, Promise<void>>()
 let seq = 0
@@ -42,26 +45,30 @@ export async function lockHolder(path: string): Promise<number | undefined> {
   return /^\d+ [0-9a-z]+\.[0-9a-z]+$/.test(text) ? pidIn(text) : undefined
 }
 
-/** The lock's text when its holder is gone (its pid is not running, or it is older than STALE_MS). */
-async function staleLock(lock: string): Promise<string | undefined> {
+/**
+ * The lock's text when its holder is gone: its pid is not running, or is this process's (whose own
+ * writers of the file queue before they lock it: a lock with its pid is an earlier process's that
+ * had the same pid, as a container's first process always has), or it is older than `staleMs`.
+ */
+async function staleLock(lock: string, staleMs: number): Promise<string | undefined> {
   const [text, st] = await Promise.all([
     readFile(lock, 'utf8').catch(() => undefined),
     stat(lock).catch(() => undefined),
   ])
   if (text === undefined || !st) return undefined
   const pid = pidIn(text)
-  const dead = pid !== undefined && !processAlive(pid)
-  return dead || Date.now() - st.mtimeMs > STALE_MS ? text : undefined
+  const gone = pid !== undefined && (pid === process.pid || !processAlive(pid))
+  return gone || Date.now() - st.mtimeMs > staleMs ? text : undefined
 }
 
-async function acquire(path: string): Promise<() => Promise<void>> {
+async function acquire(path: string, times: LockTimes): Promise<() => Promise<void>> {
   const lock = lockPathOf(path)
   const mine = `${process.pid} ${Date.now().toString(36)}.${(++seq).toString(36)}`
   const release = async () => {
     // Only our own lock: one taken over from us as stale belongs to its new holder.
     if ((await readFile(lock, 'utf8').catch(() => undefined)) === mine) await unlink(lock).catch(() => {})
   }
-  const deadline = Date.now() + WAIT_MS
+  const deadline = Date.now() + times.waitMs
   for (let wait = 2; ; wait = Math.min(2 * wait, 50)) {
     try {
       const fh = await open(lock, 'wx', 0o600)
@@ -82,7 +89,7 @@ async function acquire(path: string): Promise<() => Promise<void>> {
       if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return async () => {}
       rethrowUnless(code === 'EEXIST', e)
     }
-    const stale = await staleLock(lock)
+    const stale = await staleLock(lock, times.staleMs)
     if (stale !== undefined) {
       if ((await readFile(lock, 'utf8').catch(() => undefined)) === stale) await unlink(lock).catch(() => {})
       continue
@@ -100,7 +107,11 @@ async function acquire(path: string): Promise<() => Promise<void>> {
 }
 
 /** Runs `fn` as the only Memdir writer of `path`: after this process's earlier callers, under the lock file. */
-export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
+export async function withFileLock<T>(
+  path: string,
+  fn: () => Promise<T>,
+  times: LockTimes = TIMES,
+): Promise<T> {
   const key = resolve(path)
   const before = queues.get(key) ?? Promise.resolve()
   let done!: () => void
@@ -109,7 +120,7 @@ export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promi
   queues.set(key, turn)
   await before
   try {
-    const release = await acquire(key)
+    const release = await acquire(key, times)
     try {
       return await fn()
     } finally {
