@@ -3,22 +3,13 @@ import { errnoOf, ignoreFsError, isMissing, orIfMissing, rethrowUnless } from '.
 import { stat, unlink, utimes } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../store/atomic-write.js'
+import { isPidAlive } from '../store/file-lock.js'
 
 export const LOCK_NAME = '.consolidate-lock'
 export const LOCK_STALE_MS = 60 * 60 * 1000
 
 export function lockPath(memoryDir: string): string {
   return join(memoryDir, LOCK_NAME)
-}
-
-export function isPidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    return errnoOf(e) === 'EPERM'
-  }
 }
 
 /**

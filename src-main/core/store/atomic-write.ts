@@ -2,7 +2,7 @@ import { nodeCrypto } from './lazy-crypto.js'
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { link, mkdir, open, rename, stat, unlink } from 'node:fs/promises'
 import { readTextFile } from './regular-file.js'
-import { lockHolder, processAlive, withFileLock } from './file-lock.js'
+import { isPidAlive, lockHolder, withFileLock } from './file-lock.js'
 import { basename, dirname, join } from 'node:path'
 import {
   errnoOf,
@@ -192,7 +192,7 @@ export async function removeStaleTempFiles(dir: string): Promise<string[]> {
   for (const rel of names) {
     const m = TEMP_FILE.exec(basename(rel))
     const pid = m ? Number(m[2]) : await lockHolder(join(dir, rel))
-    if (pid === undefined || pid === process.pid || processAlive(pid)) continue
+    if (pid === undefined || pid === process.pid || isPidAlive(pid)) continue
     await unlink(join(dir, rel)).catch(ignoreFsError)
     removed.push(rel)
   }

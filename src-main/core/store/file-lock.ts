@@ -23,8 +23,9 @@ let seq = 0
 
 export const lockPathOf = (path: string) => join(dirname(path), `.${basename(path)}.lock`)
 
-/** Whether a process with this pid runs (one of another user's counts). */
-export const processAlive = (pid: number) => {
+/** Whether a process with this pid runs (one of another user's counts; 0 or less is no process). */
+export const isPidAlive = (pid: number): boolean => {
+  if (!Number.isInteger(pid) || pid <= 0) return false
   try {
     process.kill(pid, 0)
     return true
@@ -57,7 +58,7 @@ async function staleLock(lock: string, staleMs: number): Promise<string | undefi
   ])
   if (text === undefined || !st) return undefined
   const pid = pidIn(text)
-  const gone = pid !== undefined && (pid === process.pid || !processAlive(pid))
+  const gone = pid !== undefined && (pid === process.pid || !isPidAlive(pid))
   return gone || Date.now() - st.mtimeMs > staleMs ? text : undefined
 }
 
