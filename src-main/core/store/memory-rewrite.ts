@@ -1,6 +1,7 @@
 import {
   frontmatterData,
   isRecord,
+  lineBreaksLike,
   memoryBodyText,
   type MemoryFields,
   type MemoryFormat,
@@ -55,21 +56,19 @@ export function rewriteMemoryFile(
     }
   const closing = existing.slice(block.yamlStart + block.yaml.length, block.bodyStart)
   const eol = closing.endsWith('\r\n') ? '\r\n' : '\n'
-  const crlf = (text: string) => text.replace(/\r?\n/g, '\r\n')
-  // The YAML library prints LF: a CRLF block stays CRLF when a value in it changes.
-  const printed = changed ? doc.toString({ lineWidth: 0, flowCollectionPadding: false }) : block.yaml
-  const yaml = changed && block.yaml.includes('\r\n') ? crlf(printed) : printed
+  const yaml = changed
+    ? lineBreaksLike(doc.toString({ lineWidth: 0, flowCollectionPadding: false }), block.yaml)
+    : block.yaml
   const oldBody = existing.slice(block.bodyStart)
   const gap = /^\r?\n/.test(oldBody) ? eol : ''
-  // The editor and the models hand over LF text: a body saved with CRLF keeps CRLF, so a changed
+  // A body saved with CRLF keeps CRLF (one with no line break follows the block), so a changed
   // description does not show as every line of someone's Windows-saved body changed.
-  const bodyEol = oldBody.includes('\n') ? (oldBody.includes('\r\n') ? '\r\n' : '\n') : eol
-  const body = memoryBodyText(fields.body)
+  const body = lineBreaksLike(memoryBodyText(fields.body), oldBody.includes('\n') ? oldBody : closing)
   return (
     existing.slice(0, block.yamlStart) +
     yaml +
     (closing.endsWith('\n') ? closing : closing + eol) +
     gap +
-    (bodyEol === '\r\n' ? crlf(body) : body)
+    body
   )
 }

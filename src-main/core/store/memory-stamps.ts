@@ -1,7 +1,13 @@
 import { basename } from 'node:path'
 import { ENTRYPOINT_NAME, isPathInside } from '../paths/auto-mem-path.js'
 import type { MemoryStamp } from './memory-format.js'
-import { isRecord, parseFrontmatterData, splitFrontmatter, yamlLibrary } from './frontmatter.js'
+import {
+  isRecord,
+  lineBreaksLike,
+  parseFrontmatterData,
+  splitFrontmatter,
+  yamlLibrary,
+} from './frontmatter.js'
 
 export interface StampPolicy {
   /** What the user's client stamps on every write (empty: nothing new is added). */
@@ -49,9 +55,7 @@ export function stampMemoryText(text: string, previous: string | null, policy: S
     changed = true
   }
   if (!changed) return text
-  const printed = doc.toString({ lineWidth: 0, flowCollectionPadding: false })
-  // The YAML library prints LF: a CRLF block stays CRLF.
-  const yaml = block.yaml.includes('\r\n') ? printed.replace(/\r?\n/g, '\r\n') : printed
+  const yaml = lineBreaksLike(doc.toString({ lineWidth: 0, flowCollectionPadding: false }), block.yaml)
   return text.slice(0, block.yamlStart) + yaml + text.slice(block.yamlStart + block.yaml.length)
 }
 
