@@ -1,11 +1,11 @@
-import { MemdirError, rethrowUnless } from '../../../src-shared/errors.js'
+import { MemdirError } from '../../../src-shared/errors.js'
 import type { UndoOutcome } from '../../../src-shared/types.js'
-import { ConflictError, readIfExists } from '../store/atomic-write.js'
+import { readIfExists } from '../store/atomic-write.js'
 import { resolveContainedPath } from '../store/contained-path.js'
 import { findIndexLine, pointsAt } from '../store/index-lines.js'
 import { indexLocationFor } from '../store/memory-files.js'
 import type { HistoryEntry, HistoryStore } from './history-store.js'
-import { putFile, type RecordedWrite } from '../store/recorded-write.js'
+import { putFile, putFileOver, type RecordedWrite } from '../store/recorded-write.js'
 import { revertChange } from './revert-change.js'
 
 /**
@@ -172,10 +172,7 @@ export async function undoRun(
       continue
     }
     if (current === target) continue // only what must stay is left
-    try {
-      await putFile(abs, target, record, current)
-    } catch (e) {
-      rethrowUnless(e instanceof ConflictError, e)
+    if (!(await putFileOver(abs, target, record, current))) {
       outcome.kept.push({ path, reason: 'changed while it was being undone' })
       continue
     }

@@ -1,4 +1,5 @@
 import { unlink } from 'node:fs/promises'
+import { rethrowUnless } from '../../../src-shared/errors.js'
 import { ConflictError, readIfExists, writeFileAtomic, writeTarget } from './atomic-write.js'
 import { withFileLock } from './file-lock.js'
 
@@ -46,6 +47,25 @@ export async function putFile(
       return { before, after: content }
     }),
   )
+}
+
+/**
+ * putFile over what the caller read (`expected`; null: no file) only: false, and nothing written,
+ * when the file holds anything else by then. For callers that leave such a file to whoever saved it.
+ */
+export async function putFileOver(
+  absPath: string,
+  content: string | null,
+  record: RecordedWrite | undefined,
+  expected: string | null,
+): Promise<boolean> {
+  try {
+    await putFile(absPath, content, record, expected)
+    return true
+  } catch (e) {
+    rethrowUnless(e instanceof ConflictError, e)
+    return false
+  }
 }
 
 /**

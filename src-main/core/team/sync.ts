@@ -1,10 +1,10 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { rethrowUnless, toErrorValue } from '../../../src-shared/errors.js'
+import { toErrorValue } from '../../../src-shared/errors.js'
 import { teamEntryProblem } from '../../../src-shared/team-entry-text.js'
 import { KeyTwins } from '../../../src-shared/key-twins.js'
-import { putFile, type RecordedWrite } from '../store/recorded-write.js'
-import { ConflictError, readIfExists } from '../store/atomic-write.js'
+import { putFileOver, type RecordedWrite } from '../store/recorded-write.js'
+import { readIfExists } from '../store/atomic-write.js'
 import { type PutResult, TeamApiError, type TeamApiClient } from './api-client.js'
 import { entryChecksum } from './checksum.js'
 import { validateTeamMemWritePath } from './keys.js'
@@ -235,7 +235,7 @@ async function pullEntry(
   }
   await mkdir(dirname(path), { recursive: true })
   // Written only over what was read: a save made meanwhile is the user's newer text, left to push.
-  if (!(await putUnlessChanged(path, content, deps, current))) {
+  if (!(await putFileOver(path, content, deps.record, current))) {
     out.pending.push(key)
     return undefined
   }
@@ -243,22 +243,6 @@ async function pullEntry(
   base.set(key, serverSum)
   out.pulled.push(key)
   return undefined
-}
-
-/** putFile over `expected` only; false (nothing written) when the file changed since it was read. */
-async function putUnlessChanged(
-  path: string,
-  content: string | null,
-  deps: SyncDeps,
-  expected: string | null,
-): Promise<boolean> {
-  try {
-    await putFile(path, content, deps.record, expected)
-    return true
-  } catch (e) {
-    rethrowUnless(e instanceof ConflictError, e)
-    return false
-  }
 }
 
 /**
@@ -276,7 +260,7 @@ async function removeDeletedEntry(
   if (local !== null) {
     await deps.beforeOverwrite?.(key, path, local, 'update')
     // An edit made meanwhile keeps the file, as an edited copy does, to be pushed again.
-    if (!(await putUnlessChanged(path, null, deps, local))) return undefined
+    if (!(await putFileOver(path, null, deps.record, local))) return undefined
     out.removed.push(key)
   }
   base.delete(key)

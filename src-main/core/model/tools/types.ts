@@ -3,8 +3,7 @@ import { basename, isAbsolute, resolve } from 'node:path'
 import { agentSecretRefusal } from '../../secrets/secret-guard.js'
 import { linksLeavingIndex, linksLeavingProblem } from '../../../../src-shared/index-links.js'
 import { ENTRYPOINT_NAME } from '../../paths/auto-mem-path.js'
-import { putFile, type RecordedWrite } from '../../store/recorded-write.js'
-import { ConflictError } from '../../store/atomic-write.js'
+import { putFileOver, type RecordedWrite } from '../../store/recorded-write.js'
 
 export interface ToolContext {
   /** Relative paths in tool input resolve against this. */
@@ -43,14 +42,10 @@ export async function putOverRead(
   record: RecordedWrite | undefined,
   read: string | null,
 ): Promise<void> {
-  try {
-    await putFile(path, content, record, read)
-  } catch (e) {
-    if (!(e instanceof ConflictError)) throw e
+  if (!(await putFileOver(path, content, record, read)))
     throw new ToolInputError(
       `${path} changed since it was read (someone saved it meanwhile): Read it again, then make the change`,
     )
-  }
 }
 
 type Param = { type: 'string' | 'number' | 'boolean'; description?: string; enum?: string[] }
