@@ -1,6 +1,6 @@
 import { readBodyWithin, TOO_LARGE } from '../src-shared/http-body.js'
 import { parseJsonOr, splitByteOrderMark } from '../src-shared/json.js'
-import { etagHeaderNames } from '../src-shared/etag.js'
+import { etagHeaderNames, strongEtag } from '../src-shared/etag.js'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { messageOf, rethrowUnless } from '../src-shared/errors.js'
@@ -15,7 +15,7 @@ import {
   TeamMemoryQuerySchema,
   type TeamMemoryDocument,
 } from '../src-shared/team-api.js'
-import { quoteEtag, type RepoSnapshot, type TeamStore } from './store.js'
+import { type RepoSnapshot, type TeamStore } from './store.js'
 
 export interface TeamServerOptions {
   store: TeamStore
@@ -209,7 +209,7 @@ export function createTeamServer(opts: TeamServerOptions): Server {
     if (req.method === 'GET') {
       const snap = await opts.store.getRepo(repo)
       if (!snap) throw new HttpError(404, 'no team memory for this repo yet')
-      const etag = quoteEtag(snap.checksum)
+      const etag = strongEtag(snap.checksum)
       const headers = { etag, 'last-modified': new Date(snap.lastModified).toUTCString() }
       const ifNoneMatch = req.headers['if-none-match']
       if (ifNoneMatch && etagHeaderNames(ifNoneMatch, snap.checksum))
@@ -255,7 +255,7 @@ export function createTeamServer(opts: TeamServerOptions): Server {
         res,
         200,
         { checksum: r.checksum, lastModified: r.lastModified },
-        { etag: quoteEtag(r.checksum) },
+        { etag: strongEtag(r.checksum) },
       )
     }
     if (req.method === 'DELETE') {
@@ -272,7 +272,7 @@ export function createTeamServer(opts: TeamServerOptions): Server {
         res,
         200,
         { checksum: r.checksum, lastModified: r.lastModified, deleted: r.deleted },
-        { etag: quoteEtag(r.checksum) },
+        { etag: strongEtag(r.checksum) },
       )
     }
     throw new HttpError(405, 'method not allowed')

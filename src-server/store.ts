@@ -68,8 +68,6 @@ export function repoChecksum(version: number, checksums: Iterable<[string, strin
   return 'sha256:' + sha256(`${version}\n${lines.join('\n')}`)
 }
 
-export const quoteEtag = (checksum: string) => `"${checksum}"`
-
 /**
  * Whether an `If-Match` header, as the client sent it, rules a write out: it names another version
  * than `checksum` (undefined: the repo has none yet). `*` passes; tags are compared by value

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { toErrorValue } from '../../../src-shared/errors.js'
+import { strongEtag } from '../../../src-shared/etag.js'
 import { teamEntryProblem } from '../../../src-shared/team-entry-text.js'
 import { KeyTwins } from '../../../src-shared/key-twins.js'
 import { putFileOver, type RecordedWrite } from '../store/recorded-write.js'
@@ -406,7 +407,7 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
       }
       out.batches++
       if (r.status === 200) {
-        deps.state.etag = `"${r.result.checksum}"`
+        deps.state.etag = strongEtag(r.result.checksum)
         for (const k of batch) {
           server.set(k, sums.get(k)!)
           base.set(k, sums.get(k)!)
