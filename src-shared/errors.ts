@@ -110,6 +110,14 @@ export const AGENT_ADVICE: Partial<Record<string, string>> = {
   TOO_LARGE: 'Keep a memory short: one fact per memory, detail in a few lines.',
 }
 
+/** The next step for a failure, the field it names considered: a title is not a file name. */
+export function agentAdvice(code: string, details?: unknown): string | undefined {
+  const field = (details as { field?: unknown } | undefined)?.field
+  if (code === 'INVALID_NAME' && (field === 'name' || field === 'description'))
+    return 'Write the name as a short title (under 200 characters) and the description as one sentence, both plain text.'
+  return AGENT_ADVICE[code]
+}
+
 /**
  * The `memdir` exit status for a failure: 2 when the invocation or its input is at fault (fix the
  * command), 1 for everything else.

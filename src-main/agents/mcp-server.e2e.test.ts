@@ -246,6 +246,29 @@ describe('memdir mcp (the SDK client over stdio)', () => {
     expect(after).toContain('](memory_note.md)')
   })
 
+  it('a 300-character title is refused with advice about the title, not about a file name', async () => {
+    const { sb, memoryDir } = setup()
+    const { call } = await connect(sb.env, sb.project)
+    const r = await call('memory_write', {
+      name: 'Staging deploy checklist '.repeat(12),
+      description: 'steps',
+      type: 'project',
+      body: 'x',
+    })
+    expect(r.isError).toBe(true)
+    expect(r.text).toMatch(/^INVALID_NAME: the name is 300 characters long; keep it under 200\. /)
+    expect(r.text).toContain('short title')
+    expect(r.text).not.toContain('file name')
+    const short = await call('memory_write', {
+      name: 'Staging deploy checklist',
+      description: 'steps',
+      type: 'project',
+      body: 'x',
+    })
+    expect(short.isError, short.text).toBeFalsy()
+    expect(readFileSync(join(memoryDir, 'MEMORY.md'), 'utf8')).toContain('(staging_deploy_checklist.md)')
+  })
+
   it('two agents writing memories at once, each through its own server: every MEMORY.md line is kept', async () => {
     const { sb, memoryDir } = setup()
     const agents = [await connect(sb.env, sb.project), await connect(sb.env, sb.project)]

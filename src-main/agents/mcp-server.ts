@@ -1,6 +1,6 @@
 import { readTextFile } from '../core/store/regular-file.js'
 import type { RecallPreview } from '../../src-shared/types.js'
-import { AGENT_ADVICE, MemdirError, orIfMissing, toErrorValue } from '../../src-shared/errors.js'
+import { agentAdvice, MemdirError, orIfMissing, toErrorValue } from '../../src-shared/errors.js'
 import { join } from 'node:path'
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
@@ -23,7 +23,7 @@ export function describeForAgent(e: unknown): string {
       ? `CONFLICT: the memory changed since you read it (its hash is now ${hash}). Read it again with memory_read, merge your change, and retry with the new expected_hash.`
       : 'CONFLICT: the memory no longer exists; create it again without expected_hash if it is still needed.'
   }
-  const advice = AGENT_ADVICE[code]
+  const advice = agentAdvice(code, details)
   const stop = /[.!?]$/.test(message) ? '' : '.'
   return `${code === 'INTERNAL' ? 'ERROR' : code}: ${message}${advice ? `${stop} ${advice}` : ''}`
 }
