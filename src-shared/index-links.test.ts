@@ -18,6 +18,11 @@ describe('the links of a MEMORY.md line, however they are written', () => {
     ['- [T](team%2Fx.md)', 'team%2Fx.md'],
     ['- [T](100%.md) — a literal percent', '100%.md'],
     ['- [日本](日本語のメモ.md)', '日本語のメモ.md'],
+    ['- [[deploy notes]] — an Obsidian wikilink', 'deploy notes.md'],
+    ['- [[deploy.md|Deploy]]', 'deploy.md'],
+    ['- [[ ./team/deploy#Rollback|how]]', 'team/deploy.md'],
+    ['- [[v1.2 release]]', 'v1.2 release.md'],
+    ['- ![[runbook]] embedded', 'runbook.md'],
   ])('%s → %s', (line, target) => {
     expect(targets(line)).toEqual([target])
   })
@@ -28,6 +33,11 @@ describe('the links of a MEMORY.md line, however they are written', () => {
     ).toEqual(['a.md', 'b c.md'])
     expect(targets('- [T](notes.txt) and [T](https://example.com)')).toEqual([])
     expect(targets('- plain text mentioning file.md')).toEqual([])
+    expect(targets('- ![[diagram.png]] and [[a]] then [b](b.md) and [[c|C]]')).toEqual([
+      'a.md',
+      'b.md',
+      'c.md',
+    ])
   })
 
   it('matches a pointer by the name as written or as decoded', () => {
@@ -52,12 +62,24 @@ describe('the links of a MEMORY.md line, however they are written', () => {
       expect(targets(`- [T](${linkDestination(name)}) — hook`)).toEqual([name])
   })
 
+  it('a wikilink names a file in any folder by its name, as Obsidian finds it; a path only there', () => {
+    const [bare] = indexLinksIn('- [[testing]]')
+    expect(linksTo(bare!, 'testing.md')).toBe(true)
+    expect(linksTo(bare!, 'policies/testing.md')).toBe(true)
+    expect(linksTo(bare!, 'policies/other-testing.md')).toBe(false)
+    const [pathed] = indexLinksIn('- [[policies/testing]]')
+    expect(linksTo(pathed!, 'policies/testing.md')).toBe(true)
+    expect(linksTo(pathed!, 'old/policies/testing.md')).toBe(false)
+  })
+
   it('reads a line built to make a regular expression backtrack without stalling (each took minutes once)', () => {
     const lines = [
       '- [x](a' + ' '.repeat(200_000) + 'b',
       '- [x](' + 'ab '.repeat(70_000),
       '- [x](a ' + '"'.repeat(200_000),
       '](a'.repeat(70_000),
+      '[['.repeat(70_000) + 'x',
+      '[[a#' + '#'.repeat(200_000),
     ]
     const started = performance.now()
     for (const line of lines) expect(indexLinksIn(line)).toEqual([])
@@ -82,6 +104,7 @@ describe('links that lead out of an index dir', () => {
           '- [i](．．/．．/w.md)',
           '- [j](sub/../../k.md)',
           '[ref]: ../../ref.md',
+          '- [[../../../.ssh/config]] and ![[/etc/hosts]]',
         ].join('\n'),
       ),
     ).toEqual([
@@ -96,6 +119,8 @@ describe('links that lead out of an index dir', () => {
       '．．/．．/w.md',
       'sub/../../k.md',
       '../../ref.md',
+      '../../../.ssh/config.md',
+      '/etc/hosts.md',
     ])
   })
 

@@ -1,7 +1,8 @@
 /**
  * The links of a MEMORY.md line, as whoever wrote the line wrote them: Memdir's `[T](file.md)`, a
- * user's `[T](./file.md)`, `[T](<my file.md>)`, `[T](my%20file.md)`, `[T](file.md "tooltip")`, or a
- * reference definition `[t]: file.md`. The one reading of pointers that saving, renaming and
+ * user's `[T](./file.md)`, `[T](<my file.md>)`, `[T](my%20file.md)`, `[T](file.md "tooltip")`, a
+ * reference definition `[t]: file.md`, or a wikilink `[[file]]`, `[[file|Title]]` (Obsidian's default
+ * link, which a user who opens the memory dir as a vault gets). The one reading of pointers that saving, renaming and
  * deleting a memory, restoring one and Health all use, so none of them misses a line another one
  * sees (a missed line meant a second pointer appended under the user's own).
  */
@@ -17,6 +18,11 @@ const INLINE =
   /\]\(\s*(?:<([^<>\n]+)>|([^\s()<>]+(?:[ \t]+[^\s()<>"']+)*))(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?\s*\)/dg
 /** `[label]: destination` at the start of a line. */
 const REFERENCE = /^ {0,3}\[[^\]\n]+\]:[ \t]*(?:<([^<>\n]+)>|(\S+))/d
+/** `[[target]]`, `[[target#heading]]`, `[[target|shown text]]` (and `![[…]]`, an embed of one). */
+const WIKI = /\[\[([^[\]|#^\n]+)(?:[#^][^[\]|\n]*)?(?:\|([^[\]\n]*))?\]\]/dg
+/** What a wikilink names when it is not a note: Obsidian's attachments. Any other name is `<name>.md`. */
+const ATTACHMENT =
+  /\.(?:png|jpe?g|gif|bmp|svg|webp|avif|pdf|mp3|wav|m4a|ogg|flac|webm|mp4|mov|mkv|canvas|base)$/i
 
 export interface IndexLink {
   /** The destination as written, without `<…>` or a leading `./`. */
@@ -26,9 +32,11 @@ export interface IndexLink {
   /** Where the destination stands in the line, `<…>` included: what a rename replaces. */
   start: number
   end: number
-  /** Where the whole link ends (after its `)`), and where its `](` or `[label]:` began. */
+  /** Where the whole link ends (after its `)` or `]]`), and where its `](`, `[label]:` or `[[` began. */
   after: number
   from: number
+  /** A wikilink: the text it shows (its `|text`, else its target), and whether it left `.md` out. */
+  wiki?: { shown: string; bare: boolean }
 }
 
 const decoded = (raw: string) => {
@@ -54,10 +62,31 @@ function linkOf(m: RegExpExecArray): IndexLink {
   }
 }
 
-/** Every link of one line, whatever it leads to. */
+function wikiLinkOf(m: RegExpExecArray): IndexLink {
+  const [from] = m.indices![1]!
+  const written = m[1]!.trim()
+  const lead = m[1]!.length - m[1]!.trimStart().length
+  const named = written.startsWith('./') ? written.slice(2) : written
+  const bare = !/\.md$/i.test(named) && !ATTACHMENT.test(named)
+  const raw = bare ? `${named}.md` : named
+  return {
+    raw,
+    decoded: raw,
+    start: from + lead,
+    end: from + lead + written.length,
+    after: m.index + m[0].length,
+    from: m.index,
+    wiki: { shown: m[2]?.trim() || named.replace(/\.md$/i, ''), bare },
+  }
+}
+
+/** Every link of one line, whatever it leads to, in the order they stand. */
 function linksIn(line: string): IndexLink[] {
   const ref = REFERENCE.exec(line)
-  return ref ? [linkOf(ref)] : [...line.matchAll(INLINE)].map(linkOf)
+  if (ref) return [linkOf(ref)]
+  const inline = [...line.matchAll(INLINE)].map(linkOf)
+  if (!line.includes('[[')) return inline
+  return [...inline, ...[...line.matchAll(WIKI)].map(wikiLinkOf)].sort((a, b) => a.from - b.from)
 }
 
 /** Every link of one line that leads to a relative `.md` file (URLs and absolute paths are not pointers). */
@@ -113,8 +142,30 @@ export function linksLeavingProblem(
 export const indexLinkProblem = (content: string, where?: string) =>
   linksLeavingProblem(linksLeavingIndex(content), where)
 
-/** Whether `link` leads to `pointer` (a path relative to the index's dir). */
-export const linksTo = (link: IndexLink, pointer: string) => link.raw === pointer || link.decoded === pointer
+/**
+ * Whether `link` leads to `pointer` (a path relative to the index's dir). A wikilink that names a
+ * file without its folder is found by name in any folder, as Obsidian finds it.
+ */
+export const linksTo = (link: IndexLink, pointer: string) =>
+  link.raw === pointer ||
+  link.decoded === pointer ||
+  (link.wiki !== undefined && !link.raw.includes('/') && pointer.endsWith(`/${link.raw}`))
+
+/** A wikilink's target cannot hold these; a memory whose name has one is linked the Markdown way. */
+const NOT_IN_WIKILINK = /[[\]|#^]/
+
+/**
+ * `line` with `link` (one of its links) leading to `to` instead, written as the line wrote it: a
+ * wikilink stays one, without `.md` if it had none (with the same shown text).
+ */
+export function retargetLink(line: string, link: IndexLink, to: string): string {
+  if (!link.wiki) return line.slice(0, link.start) + linkDestination(to) + line.slice(link.end)
+  if (NOT_IN_WIKILINK.test(to)) {
+    const embed = line[link.from - 1] === '!' ? 1 : 0
+    return `${line.slice(0, link.from - embed)}[${link.wiki.shown}](${linkDestination(to)})${line.slice(link.after)}`
+  }
+  return line.slice(0, link.start) + (link.wiki.bare ? to.replace(/\.md$/, '') : to) + line.slice(link.end)
+}
 
 /** A destination as Memdir writes it: bare, or in `<…>` when the name has a space or parenthesis. */
 export const linkDestination = (pointer: string) => (/[\s()]/.test(pointer) ? `<${pointer}>` : pointer)

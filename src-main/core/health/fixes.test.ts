@@ -35,4 +35,25 @@ describe('compactIndex', () => {
       details + '\r\nA note that sits in the index itself.\r\n',
     )
   })
+
+  it('never moves a line that points at a memory out of the index: a numbered list, a wikilink, a sentence', async () => {
+    const dir = tempDir()
+    const kept = [
+      '1. [Deploys](deploys.md) — how we ship',
+      '- [[testing|Testing]] — real DB only',
+      'Before a release read [the checklist](checklist.md).',
+      '- [[index-details]] — the details memory, linked the Obsidian way',
+    ]
+    writeFile(join(dir, 'MEMORY.md'), [...kept, 'A note that sits in the index itself.', ''].join('\n'))
+    writeFile(
+      join(dir, 'index-details.md'),
+      '---\nname: Details\ndescription: d\ntype: reference\n---\n\nold\n',
+    )
+    await compactIndex(dir, finding)
+    // The index keeps every pointer and gains no second one to the details memory.
+    expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe(kept.join('\n') + '\n')
+    expect(readFileSync(join(dir, 'index-details.md'), 'utf8')).toContain(
+      'A note that sits in the index itself.',
+    )
+  })
 })

@@ -6,7 +6,13 @@ import { readIfExists } from '../store/atomic-write.js'
 import { resolveContainedPath } from '../store/contained-path.js'
 import { parseMemoryFile, serializeMemoryFile } from '../store/frontmatter.js'
 import { memoryNameProblem } from '../../../src-shared/memory-names.js'
-import { escapeRegExp, formatIndexLine, MAX_INDEX_LINE_CHARS, removeIndexLine } from '../store/index-lines.js'
+import {
+  escapeRegExp,
+  formatIndexLine,
+  MAX_INDEX_LINE_CHARS,
+  pointsAt,
+  removeIndexLine,
+} from '../store/index-lines.js'
 import { indexLinksIn } from '../../../src-shared/index-links.js'
 import { indexLocationFor, removePointer, upsertPointer } from '../store/memory-files.js'
 import type { ProposedFile } from '../review/overlay-tools.js'
@@ -58,13 +64,18 @@ export const updateMentionedPath: Fix = async (memoryDir, f, record) => {
   return [f.path]
 }
 
-/** A `- [title](target) — hook` line (its link read as index-links.ts reads every pointer), or undefined. */
+/**
+ * A `- [title](target) — hook` line (its link read as index-links.ts reads every pointer, a
+ * wikilink's shown text as its title), or undefined.
+ */
 function pointerLine(line: string): { title: string; target: string; hook: string } | undefined {
   const link = indexLinksIn(line)[0]
-  const head = link && /^\s*[-*]\s*\[([^\]]*)$/.exec(line.slice(0, link.from))
+  if (!link) return undefined
+  const before = line.slice(0, link.from)
+  const head = link.wiki ? /^\s*[-*]\s*!?$/.exec(before) : /^\s*[-*]\s*\[([^\]]*)$/.exec(before)
   if (!head) return undefined
   const hook = line.slice(link.after).replace(/^\s*(?:[—–:-]+\s*)?/, '')
-  return { title: head[1]!, target: link.decoded, hook }
+  return { title: link.wiki?.shown ?? head[1]!, target: link.decoded, hook }
 }
 
 /**
@@ -93,12 +104,15 @@ export const compactIndex: Fix = async (memoryDir, f, record) => {
       }
       const p = pointerLine(line)
       // A long line is shortened; one whose target no memory may have is left for the user to fix.
+      // Any other line that points at a memory (a numbered list, a sentence) stays in the index as
+      // it is: the memory it names would otherwise drop out of what the agent loads.
       if (p)
         kept.push(
           line.length > MAX_INDEX_LINE_CHARS && !memoryNameProblem(p.target)
             ? formatIndexLine(p.title, p.target, p.hook)
             : line,
         )
+      else if (indexLinksIn(line).length) kept.push(line)
       else if (!line.trim() || /^#{1,6}\s/.test(line) || /^\s*<!--/.test(line)) kept.push(line)
       else moved.push(line)
     })
@@ -124,7 +138,7 @@ export const compactIndex: Fix = async (memoryDir, f, record) => {
       'index-details.md',
       'notes that used to sit in the index',
     )
-    if (!kept.some((l) => l.includes('](index-details.md)'))) kept.push(pointer)
+    if (!kept.some((l) => pointsAt(l, 'index-details.md'))) kept.push(pointer)
     changed.push(detailRel)
   }
   await putFile(abs, kept.join(eol).replace(/(?:\r?\n)*$/, eol), record, read)

@@ -134,11 +134,12 @@ export class HealthChecker {
     const all = files.map((f) => this.facts.get(f)).filter((f): f is MemoryFacts => !!f)
     for (const m of all) findings.push(...m.own)
 
+    const names = new Map(all.flatMap((m) => (m.name ? [[m.relPath, m.name] as const] : [])))
     for (const indexRel of [ENTRYPOINT_NAME, `${TEAM_DIRNAME}/${ENTRYPOINT_NAME}`]) {
       const content = await this.readIndex(indexRel)
       const hasTeamFiles = files.some((f) => f.startsWith(`${TEAM_DIRNAME}/`))
       if (indexRel !== ENTRYPOINT_NAME && content === null && !hasTeamFiles) continue
-      findings.push(...checkIndex(indexRel, content, files))
+      findings.push(...checkIndex(indexRel, content, files, names))
     }
 
     const dupes = duplicates(all, this.similar)

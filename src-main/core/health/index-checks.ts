@@ -15,7 +15,7 @@ import { finding, type Finding } from './findings.js'
 export function pointersOf(
   indexRel: string,
   content: string,
-): { target: string; also: string; raw: string; line: number; text: string }[] {
+): { target: string; also: string; raw: string; line: number; text: string; byName: boolean }[] {
   const base = posix.dirname(indexRel) === '.' ? '' : posix.dirname(indexRel) + '/'
   return content.split(/\r?\n/).flatMap((text, i) =>
     indexLinksIn(text).map((l) => ({
@@ -24,18 +24,47 @@ export function pointersOf(
       raw: l.raw,
       line: i + 1,
       text,
+      byName: l.wiki !== undefined && !l.raw.includes('/'),
     })),
   )
+}
+
+/**
+ * A wikilink naming a file without its folder leads where Obsidian finds that name: the file of
+ * that name nearest the top of the index's dir (`files`: the memories this index lists). Newer
+ * Claude Code links a memory as `[[its-name]]`, by the `name` in its frontmatter: failing a file,
+ * the memory of that name.
+ */
+function foundByName(
+  p: { target: string; raw: string; byName: boolean },
+  files: readonly string[],
+  names: ReadonlyMap<string, string>,
+): string {
+  if (!p.byName) return p.target
+  const named = files.filter((f) => f === p.target || f.endsWith(`/${p.raw}`))
+  const nearest = named.sort((a, b) => a.split('/').length - b.split('/').length || a.length - b.length)[0]
+  if (nearest) return nearest
+  const wanted = p.raw.replace(/\.md$/, '').trim().toLowerCase()
+  return files.find((f) => names.get(f)?.trim().toLowerCase() === wanted) ?? p.target
 }
 
 /**
  * One index (MEMORY.md or team/MEMORY.md) against the files it indexes: pointers to missing
  * files, files without a pointer, lines past the limits Claude Code applies, over-long lines.
  */
-export function checkIndex(indexRel: string, content: string | null, files: readonly string[]): Finding[] {
+export function checkIndex(
+  indexRel: string,
+  content: string | null,
+  files: readonly string[],
+  /** Each memory's `name`, by path (what a wikilink may name it by). */
+  names: ReadonlyMap<string, string> = new Map(),
+): Finding[] {
   const out: Finding[] = []
   const mine = files.filter((f) => indexLocationFor(f).indexRel === indexRel)
-  const pointers = content === null ? [] : pointersOf(indexRel, content)
+  const pointers = (content === null ? [] : pointersOf(indexRel, content)).map((p) => ({
+    ...p,
+    target: foundByName(p, mine, names),
+  }))
   const present = new Set(files)
   const outside = content === null ? [] : linksLeavingIndex(content)
   const where = indexRel === ENTRYPOINT_NAME ? 'the memory dir' : `${posix.dirname(indexRel)}/`

@@ -2,7 +2,13 @@ import { cutText } from '../../../src-shared/unicode.js'
 import { memoryNameProblem } from '../../../src-shared/memory-names.js'
 import { MemdirError } from '../../../src-shared/errors.js'
 import { kebabSlug } from './frontmatter.js'
-import { type IndexLink, indexLinksIn, linkDestination, linksTo } from '../../../src-shared/index-links.js'
+import {
+  type IndexLink,
+  indexLinksIn,
+  linkDestination,
+  linksTo,
+  retargetLink,
+} from '../../../src-shared/index-links.js'
 
 /** MEMORY.md pointer lines: `- [Title](file.md) — one-line hook` (SPEC §10). */
 
@@ -111,7 +117,7 @@ export function retargetedLine(content: string, from: string, to: string): strin
     const link = indexLinksIn(line).find((l) => linksTo(l, from))
     if (!link) continue
     formatIndexLine('', to, '') // the new target passes the name rule
-    return line.slice(0, link.start) + linkDestination(to) + line.slice(link.end)
+    return retargetLink(line, link, to)
   }
   return undefined
 }
@@ -142,10 +148,15 @@ export function removeIndexLine(content: string, relPath: string): string {
   return joinLines(kept)
 }
 
-/** `line` with each of `links` (inline ones) replaced by its link text. */
+/** `line` with each of `links` (inline ones and wikilinks) replaced by the text it shows. */
 function unlinked(line: string, links: readonly IndexLink[]): string {
   let out = line
   for (const l of [...links].reverse()) {
+    if (l.wiki) {
+      const embed = out[l.from - 1] === '!' ? 1 : 0
+      out = out.slice(0, l.from - embed) + l.wiki.shown + out.slice(l.after)
+      continue
+    }
     const open = out.lastIndexOf('[', l.from)
     if (open < 0) continue
     out = out.slice(0, open) + out.slice(open + 1, l.from) + out.slice(l.after)

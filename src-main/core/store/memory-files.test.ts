@@ -276,6 +276,19 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     ],
     ['a star bullet', '* [Mine](notes.md): mine', 'notes.md', '* [Mine](<renamed file.md>): mine'],
     ['a reference definition', '[mine]: notes.md', 'notes.md', '[mine]: <renamed file.md>'],
+    ['a wikilink (Obsidian)', '- [[notes]] — mine', 'notes.md', '- [[renamed file]] — mine'],
+    [
+      'a wikilink with .md and shown text',
+      '- [[my notes.md|Mine]] — mine',
+      'my notes.md',
+      '- [[renamed file.md|Mine]] — mine',
+    ],
+    [
+      'a wikilink to a heading',
+      '1. [[notes#Why|Mine]]: mine',
+      'notes.md',
+      '1. [[renamed file#Why|Mine]]: mine',
+    ],
   ])(
     'a pointer someone wrote with %s stays theirs: kept on update, retargeted on rename, removed on delete, seen by Health',
     async (_how, line, rel, renamedLine) => {
@@ -298,6 +311,39 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
       expect(up.relPath).toBe(rel)
     },
   )
+
+  it('a wikilink naming a memory in a folder finds it by name, as Obsidian does', async () => {
+    const dir = tempDir()
+    writeFile(join(dir, 'policies/testing.md'), '---\nname: Mine\ndescription: d\ntype: user\n---\n\nbody\n')
+    writeFile(join(dir, 'MEMORY.md'), '- [[testing|Testing]] — how we test\n')
+    expect(checkIndex('MEMORY.md', index(dir), ['policies/testing.md'])).toEqual([])
+    const rec = await readMemory(dir, 'policies/testing.md')
+    await updateMemory(dir, rec.relPath, { ...fields, name: 'Mine' }, rec.hash)
+    expect(index(dir)).toBe('- [[testing|Testing]] — how we test\n')
+    await renameMemory(dir, rec.relPath, 'policies/testing [draft].md')
+    // A name a wikilink cannot hold: the line links it the Markdown way, with the same text.
+    expect(index(dir)).toBe('- [Testing](<policies/testing [draft].md>) — how we test\n')
+  })
+
+  it("a wikilink by a memory's name (newer Claude Code links [[its-name]]) is no dead pointer in Health", () => {
+    const content = '- [[deploy-notes]] — how we ship\n'
+    const files = ['deploy_notes.md']
+    expect(checkIndex('MEMORY.md', content, files, new Map([['deploy_notes.md', 'deploy-notes']]))).toEqual(
+      [],
+    )
+    // A name nothing has is still reported, and the memory it does not reach too.
+    const other = checkIndex('MEMORY.md', content, files, new Map([['deploy_notes.md', 'Deploy notes']]))
+    expect(other.map((f) => f.kind).sort()).toEqual(['dead-pointer', 'unindexed'])
+  })
+
+  it("deleting a memory that a wikilink in someone's prose names keeps the prose, unlinked", async () => {
+    const dir = tempDir()
+    const rec = await createMemory(dir, fields)
+    writeFile(join(dir, 'other.md'), '---\nname: Other\ndescription: o\ntype: user\n---\n\no\n')
+    writeFile(join(dir, 'MEMORY.md'), `Read [[testing_policy|the policy]] and ![[other]] first.\n`)
+    await deleteMemory(dir, rec.relPath, rec.hash)
+    expect(index(dir)).toBe('Read the policy and ![[other]] first.\n')
+  })
 
   it("deleting a memory that someone's prose line also names keeps the line and its other pointers", async () => {
     const dir = tempDir()
