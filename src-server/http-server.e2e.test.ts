@@ -31,6 +31,40 @@ describe.each(backends)('team server ($name)', ({ databaseUrl }) => {
     )
   })
 
+  it('a repo is one team memory whatever the case of its name: origins that differ in case share it', async () => {
+    const s = await startTeamServer({ databaseUrl })
+    const id = Math.random().toString(36).slice(2, 8)
+    const t = await s.token(`Acme/Shop-${id}`)
+    expect(
+      (await call(s.url, t, 'PUT', `acme/shop-${id}`, { body: { entries: { 'a.md': 'A' } } })).status,
+    ).toBe(200)
+    const other = await call(s.url, t, 'GET', `ACME/SHOP-${id}`)
+    expect(other.status).toBe(200)
+    expect(other.body.content.entries).toEqual({ 'a.md': 'A' })
+    expect(other.body.repo).toBe(`acme/shop-${id}`)
+    expect(
+      (await call(s.url, t, 'PUT', `Acme/Shop-${id}`, { body: { entries: { 'b.md': 'B' } } })).status,
+    ).toBe(200)
+    expect(Object.keys((await call(s.url, t, 'GET', `acme/shop-${id}`)).body.content.entries)).toEqual([
+      'a.md',
+      'b.md',
+    ])
+    // A repo an earlier server kept in mixed case is found by any case, and written where it is.
+    await s.store.upsert(`Acme/Old-${id}`, { 'old.md': 'O' }, undefined, 100)
+    const t2 = await s.token(`acme/old-${id}`)
+    const legacy = await call(s.url, t2, 'GET', `acme/old-${id}`)
+    expect(legacy.body).toMatchObject({ repo: `Acme/Old-${id}`, content: { entries: { 'old.md': 'O' } } })
+    expect(
+      (await call(s.url, t2, 'PUT', `ACME/OLD-${id}`, { body: { entries: { 'new.md': 'N' } } })).status,
+    ).toBe(200)
+    expect([...(await s.store.getRepo(`Acme/Old-${id}`))!.entries.keys()].sort()).toEqual([
+      'new.md',
+      'old.md',
+    ])
+    // Another repo's token is still refused.
+    expect((await call(s.url, t2, 'GET', `acme/shop-${id}`)).status).toBe(403)
+  })
+
   it('view=hashes has checksums and no bodies; If-None-Match gives 304; If-Match mismatch gives 412', async () => {
     const s = await startTeamServer({ databaseUrl })
     const r = repo()

@@ -15,7 +15,7 @@ import {
   TeamMemoryQuerySchema,
   type TeamMemoryDocument,
 } from '../src-shared/team-api.js'
-import { type RepoSnapshot, type TeamStore } from './store.js'
+import { type RepoSnapshot, type TeamStore, tokenAllows } from './store.js'
 
 export interface TeamServerOptions {
   store: TeamStore
@@ -178,8 +178,7 @@ export function createTeamServer(opts: TeamServerOptions): Server {
     if (!m) throw await failedAuth(req, 'missing bearer token')
     const repos = await opts.store.tokenRepos(m[1] as string)
     if (!repos) throw await failedAuth(req, 'unknown, revoked or expired token')
-    if (!repos.includes(repo) && !repos.includes('*'))
-      throw new HttpError(403, `token is not allowed for ${repo}`)
+    if (!tokenAllows(repos, repo)) throw new HttpError(403, `token is not allowed for ${repo}`)
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, seen: { repo?: string }) {
@@ -202,9 +201,10 @@ export function createTeamServer(opts: TeamServerOptions): Server {
     if (url.pathname !== TEAM_MEMORY_PATH) throw new HttpError(404, 'not found')
     const query = check(TeamMemoryQuerySchema, Object.fromEntries(url.searchParams))
     if (!query.ok) throw new HttpError(400, query.message)
-    const { repo, view, key } = query.value
-    seen.repo = repo
-    await authorize(req, repo)
+    const { view, key } = query.value
+    seen.repo = query.value.repo
+    await authorize(req, query.value.repo)
+    const repo = await opts.store.storedRepoName(query.value.repo)
 
     if (req.method === 'GET') {
       const snap = await opts.store.getRepo(repo)

@@ -93,6 +93,13 @@ export async function openPostgresStore(
   }
 
   return {
+    async storedRepoName(repo) {
+      const r = await pool.query(
+        'SELECT repo FROM team_repos WHERE lower(repo) = lower($1) ORDER BY repo = $1 DESC, version DESC LIMIT 1',
+        [repo],
+      )
+      return (r.rows[0] as { repo: string } | undefined)?.repo ?? repo.toLowerCase()
+    },
     getRepo(repo) {
       return tx('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (c) => {
         const r = await c.query('SELECT version, last_modified, checksum FROM team_repos WHERE repo = $1', [

@@ -35,6 +35,10 @@ export function openSqliteStore(file: string): TeamStore {
   const getRepoRow = db.prepare<[string], { version: number; last_modified: string; checksum: string }>(
     'SELECT version, last_modified, checksum FROM repos WHERE repo = ?',
   )
+  // Repo names are ASCII (the query schema's rule): NOCASE folds all of their case.
+  const repoNamed = db.prepare<[string, string], { repo: string }>(
+    'SELECT repo FROM repos WHERE repo = ? COLLATE NOCASE ORDER BY repo = ? DESC, version DESC LIMIT 1',
+  )
   const getEntries = db.prepare<[string], { key: string; content: string; checksum: string }>(
     'SELECT key, content, checksum FROM entries WHERE repo = ?',
   )
@@ -119,6 +123,9 @@ export function openSqliteStore(file: string): TeamStore {
   })
 
   return {
+    async storedRepoName(repo) {
+      return repoNamed.get(repo, repo)?.repo ?? repo.toLowerCase()
+    },
     async getRepo(repo) {
       return readRepo(repo)
     },

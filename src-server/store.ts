@@ -31,6 +31,13 @@ export interface AuthFailures {
 
 /** Storage behind the team server; SQLite and PostgreSQL implement it. */
 export interface TeamStore {
+  /**
+   * The name this store keeps `repo` under. Owner and repo names are case-insensitive where they
+   * come from (GitHub, GitLab: `ACME/Shop` clones the same repo as `acme/shop`), so teammates whose
+   * origins differ in case share one team memory: an existing repo of that name in any case (the
+   * exact spelling first), else the name in lower case.
+   */
+  storedRepoName(repo: string): Promise<string>
   getRepo(repo: string): Promise<RepoSnapshot | undefined>
   /** Upserts `entries` (absent keys kept). `ifMatch` is the quoted ETag the client saw. */
   upsert(
@@ -77,3 +84,7 @@ export const ifMatchFails = (ifMatch: string | undefined, checksum: string | und
   ifMatch !== undefined &&
   ifMatch.trim() !== '*' &&
   (checksum === undefined || !etagHeaderNames(ifMatch, checksum))
+
+/** Whether a token's repos (`*`: every repo) include `repo`, whose case does not matter (see storedRepoName). */
+export const tokenAllows = (repos: readonly string[], repo: string) =>
+  repos.some((r) => r === '*' || r.toLowerCase() === repo.toLowerCase())

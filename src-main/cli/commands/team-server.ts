@@ -81,8 +81,9 @@ async function keyCommand(io: CliIO, store: TeamStore, args: TeamServerArgs): Pr
   const [, action, key, ...rest] = args.sub
   if (!args.repo || !/^[\w.-]+\/[\w.-]+$/.test(args.repo))
     throw new UsageError('--repo owner/repo is required')
+  const repo = await store.storedRepoName(args.repo)
   if (action === 'list') {
-    const snap = await store.getRepo(args.repo)
+    const snap = await store.getRepo(repo)
     const keys = [...(snap?.entries.keys() ?? [])].sort().map((k) => ({
       key: k,
       bytes: Buffer.byteLength(snap!.entries.get(k)!.content),
@@ -93,19 +94,19 @@ async function keyCommand(io: CliIO, store: TeamStore, args: TeamServerArgs): Pr
       io.stdout(
         keys
           .map((k) => `${JSON.stringify(k.key)}  ${k.bytes} bytes${k.problem ? `  (${k.problem})` : ''}`)
-          .join('\n') + (keys.length ? '\n' : `${args.repo} holds no keys\n`),
+          .join('\n') + (keys.length ? '\n' : `${repo} holds no keys\n`),
       )
     return 0
   }
   if (action === 'delete') {
     if (key === undefined || rest.length)
       throw new UsageError('key delete takes one KEY (as `key list` prints it)')
-    const r = await store.deleteKeys(args.repo, [key], undefined)
+    const r = await store.deleteKeys(repo, [key], undefined)
     if (r.status !== 'ok') {
-      io.stderr(`${args.repo} has no key ${JSON.stringify(key)}\n`)
+      io.stderr(`${repo} has no key ${JSON.stringify(key)}\n`)
       return 1
     }
-    io.stdout(`deleted ${JSON.stringify(key)} from ${args.repo}\n`)
+    io.stdout(`deleted ${JSON.stringify(key)} from ${repo}\n`)
     return 0
   }
   throw new UsageError(KEY_USAGE)
