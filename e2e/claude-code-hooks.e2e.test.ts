@@ -286,6 +286,42 @@ describe.each(CLIENT_VERSIONS)('Claude Code %s with Memdir hooks', (requested) =
     await detachedRunsDone(sb.env.MEMDIR_DATA_DIR!)
     expect(fake.requests.filter(isMemdirExtraction)).toHaveLength(0)
   }, 300_000)
+
+  it('five long memories recalled at once all reach the model: the client passes 10,000 characters of hook context on whole', async (t) => {
+    if (!found.client) return t.skip(`no Claude Code ${requested}: ${found.skipped}`)
+    const { sb, memoryDir } = world()
+    const files = [0, 1, 2, 3, 4].map((i) => {
+      const body = Array.from(
+        { length: 70 },
+        (_, k) => `memory ${i} line ${k}: how the deploy pipeline works`,
+      )
+      writeFile(
+        join(memoryDir, `deploy_${i}.md`),
+        `---\nname: Deploy ${i}\ndescription: deploy pipeline fact ${i}\ntype: project\n---\n\n${body.join('\n')}\n`,
+      )
+      return `deploy_${i}.md`
+    })
+    const { fake, env } = await scenarioWithMemdir(sb, memoryDir, files)
+    const prompt = '[scenario:again] How does the deploy pipeline work?'
+    const run = await runClient(found.client, ['-p', prompt, '--dangerously-skip-permissions'], {
+      cwd: sb.project,
+      env,
+    })
+    expect(run.code, run.out).toBe(0)
+    const sent = fake.requests
+      .filter((r) => !isMemdirSelector(r) && !isMemdirExtraction(r) && textOf(r).includes('[scenario:again]'))
+      .map(textOf)
+      .join('\n')
+    // 2.1.88 cut hook context off past 10,000 characters; 2.1.33x put it all in a file instead.
+    expect(sent).not.toContain('output truncated')
+    expect(sent).not.toContain('Output too large')
+    for (const [i, f] of files.entries()) {
+      expect(sent).toContain(`${join(memoryDir, f)}:`)
+      expect(sent).toContain(`memory ${i} line 0: how the deploy pipeline works`)
+      expect(sent).toContain(`(truncated — Read ${join(memoryDir, f)} for the rest)`)
+    }
+    await detachedRunsDone(sb.env.MEMDIR_DATA_DIR!)
+  }, 300_000)
 })
 
 /**

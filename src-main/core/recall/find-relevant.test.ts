@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { recallMemoryDir as memoryDir } from '../../../test/helpers/recall.js'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import { findRelevantMemories } from './find-relevant.js'
-import { buildRecallInjection, formatRecalledMemory } from './inject.js'
+import { buildRecallInjection, formatRecalledMemory, MAX_INJECTED_CHARS, recallInjections } from './inject.js'
 import { RecallSession } from './recall-session.js'
 
 const DAY = 86_400_000
@@ -57,6 +57,41 @@ describe('injection', () => {
     const content = injected!.split(`${p}:\n\n`)[1]!
     expect(content).toContain(`(truncated — Read ${p} for the rest)`)
     expect(Buffer.byteLength(content.split('\n\n(truncated')[0]!)).toBeLessThanOrEqual(4096)
+  })
+
+  it('fits five full memories in the 10,000 characters a hook may add: each keeps its header, start and note', async () => {
+    const dir = tempDir()
+    const lines = (i: number, n: number) =>
+      Array.from({ length: n }, (_, k) => `memory ${i} line ${k}: ${'detail '.repeat(8)}`).join('\n')
+    const memories = [0, 1, 2, 3, 4].map((i) => ({
+      // The third is short: it keeps all of it, and the others share the rest.
+      path: writeFile(join(dir, `m${i}.md`), i === 2 ? 'short and whole\n' : lines(i, 80)),
+      mtimeMs: now - (i + 2) * DAY,
+    }))
+    const injected = await recallInjections(memories, now)
+    const joined = injected.map((i) => i.text).join('\n\n')
+    expect(joined.length).toBeLessThanOrEqual(MAX_INJECTED_CHARS)
+    expect(joined.length).toBeGreaterThan(MAX_INJECTED_CHARS - 500) // the room is used, not wasted
+    expect(injected.map((i) => i.path)).toEqual(memories.map((m) => m.path))
+    for (const [i, m] of memories.entries()) {
+      const text = injected[i]!.text
+      expect(text).toMatch(/^Memory \(saved today\): /)
+      expect(text).toContain(`${m.path}:\n\n`)
+      if (i === 2) {
+        expect(text).toMatch(/short and whole\n?$/)
+        continue
+      }
+      expect(text).toContain(`memory ${i} line 0:`)
+      expect(text).toMatch(
+        new RegExp(
+          `memory ${i} line \\d+: (detail ){7}detail\\n\\n\\(truncated — Read ${m.path} for the rest\\)$`,
+        ),
+      )
+    }
+    // Memories that fit are left as they are.
+    const two = await recallInjections(memories.slice(0, 2), now)
+    expect(two.map((i) => i.text)).toEqual(await buildRecallInjection(memories.slice(0, 2), now))
+    expect(two[0]!.text.split('\n\n(truncated')[0]!.length).toBeGreaterThan(4000)
   })
 })
 

@@ -1,4 +1,4 @@
-import { buildRecallInjection } from './inject.js'
+import { recallInjections } from './inject.js'
 import { findRelevantMemories, type RecallOptions, type RecallResult } from './find-relevant.js'
 
 export const SESSION_RECALL_BUDGET_BYTES = 60 * 1024
@@ -14,7 +14,14 @@ export interface RecallShape {
 
 export type SurfaceOutcome =
   | { skipped: true; reason: string }
-  | { skipped: false; result: RecallResult; injections: string[]; bytes: number }
+  | {
+      skipped: false
+      result: RecallResult
+      injections: string[]
+      /** The memories the injections show (all of the result's that were still there, and fitted). */
+      injected: string[]
+      bytes: number
+    }
 
 /**
  * Per-session recall state: what was already surfaced, how many bytes were injected (stops at
@@ -47,15 +54,13 @@ export class RecallSession {
       alreadySurfaced: this.surfaced,
       recentTools,
     })
-    const injections = await buildRecallInjection(
-      result.memories,
-      now,
-      this.opts.projectRoot,
-      this.opts.scanner,
-    )
+    const injected = await recallInjections(result.memories, now, this.opts.projectRoot, this.opts.scanner)
+    const injections = injected.map((i) => i.text)
     const bytes = injections.reduce((n, s) => n + Buffer.byteLength(s, 'utf8'), 0)
     this.injectedBytes += bytes
-    for (const m of result.memories) this.surfaced.add(m.path)
+    // A memory left out for room (see recallInjections) may come at a later prompt.
+    const shown = new Set(injected.map((i) => i.path))
+    for (const m of result.memories) if (shown.has(m.path)) this.surfaced.add(m.path)
     this.shapes.push({
       at: now,
       query,
@@ -64,6 +69,6 @@ export class RecallSession {
       selected: result.memories.length,
       empty: result.memories.length === 0,
     })
-    return { skipped: false, result, injections, bytes }
+    return { skipped: false, result, injections, injected: [...shown], bytes }
   }
 }

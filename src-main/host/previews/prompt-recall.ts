@@ -97,7 +97,7 @@ export async function recallForPrompt(
     return { skipped: outcome.skipped ? outcome.reason : 'no relevant memory' }
   }
   await save()
-  const files = outcome.result.memories.map((m) => relative(memoryDir, m.path).split(sep).join('/'))
+  const files = outcome.injected.map((p) => relative(memoryDir, p).split(sep).join('/'))
   await appendActivity(
     activityFileFor(ctx, memoryDir),
     newActivityItem({
