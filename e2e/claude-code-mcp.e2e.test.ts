@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -45,6 +45,19 @@ function answeredTool(req: RecordedRequest): string | undefined {
   const lastUser = msgs.findLastIndex((m) => m.role === 'user')
   const blocks = msgs[lastUser - 1]?.content
   return Array.isArray(blocks) ? (blocks as Block[]).findLast((b) => b.type === 'tool_use')?.name : undefined
+}
+
+type ResultBlock = { type: string; content?: { type: string; text: string }[] | string }
+/** The text of the last tool result a request carries (newer clients put a system message last). */
+function lastToolResult(r: RecordedRequest): string | undefined {
+  const messages = (r.body.messages ?? []) as { role: string; content: ResultBlock[] | string }[]
+  for (const m of [...messages].reverse()) {
+    if (typeof m.content === 'string') continue
+    const result = m.content.find((b) => b.type === 'tool_result')
+    if (!result) continue
+    return typeof result.content === 'string' ? result.content : result.content?.map((c) => c.text).join('')
+  }
+  return undefined
 }
 
 describe.each(CLIENT_VERSIONS)('Claude Code %s with Memdir as its MCP server', (requested) => {
@@ -153,5 +166,58 @@ describe.each(CLIENT_VERSIONS)('Claude Code %s with Memdir as its MCP server', (
     expect(readFileSync(join(memoryDir, 'MEMORY.md'), 'utf8')).toContain(`(${file})`)
     const history = await new HistoryStore(historyDirFor(ctx, memoryDir)).list({ path: file })
     expect(history.map((e) => e.author)).toEqual(['mcp'])
+  }, 300_000)
+
+  it('pages through memory_list over 300 memories, every page reaching the model whole', async (t) => {
+    if (!found.client) return t.skip(`no Claude Code ${requested}: ${found.skipped}`)
+    const sb = sandbox()
+    sb.env.MEMDIR_DATA_DIR = join(sb.root, 'data')
+    delete sb.env.CLAUDE_CONFIG_DIR
+    clearAutoMemPathCache()
+    const memoryDir = getAutoMemPath(sb.ctx({ env: sb.env }))
+    const description = 'a one-line description of what this memory holds, as long as they get, '.repeat(2)
+    for (let i = 0; i < 300; i++)
+      writeFile(
+        join(memoryDir, `note_${i}.md`),
+        `---\nname: Note ${i}\ndescription: ${description}${i}\ntype: project\n---\n\nbody ${i}\n`,
+      )
+    writeClientConfig(sb.home, sb.project, {})
+    const config = join(sb.root, 'mcp.json')
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: { memdir: { command: process.execPath, args: [BIN, 'mcp', '--cwd', sb.project] } },
+      }),
+    )
+    const answers: string[] = []
+    const fake = await startFakeAnthropic([], {
+      fallback: {
+        kind: 'dynamic',
+        respond: (req) => {
+          const sent = JSON.stringify(req.body.messages ?? [])
+          if (!sent.includes('[list-all]')) return reply(text('ok'))
+          const answer = lastToolResult(req)
+          if (answer === undefined) return reply(toolUse('mcp__memdir__memory_list', {}))
+          answers.push(answer)
+          const next = /"next_offset":(\d+)/.exec(answer)
+          if (next && answers.length < 10)
+            return reply(toolUse('mcp__memdir__memory_list', { offset: Number(next[1]) }))
+          return reply(text('Listed them all.'))
+        },
+      },
+    })
+    fakes.push(fake)
+    const run = await runClient(
+      found.client,
+      ['-p', '[list-all] List every memory.', '--mcp-config', config, '--dangerously-skip-permissions'],
+      { cwd: sb.project, env: clientEnv(sb.env, fake.url) },
+    )
+    expect(run.code, run.out).toBe(0)
+    expect(answers.length).toBeGreaterThan(1)
+    const listed = answers.flatMap((a) => {
+      expect(a).not.toContain('persisted-output')
+      return (JSON.parse(a) as { memories: { relPath: string }[] }).memories.map((m) => m.relPath)
+    })
+    expect(new Set(listed).size).toBe(300)
   }, 300_000)
 })

@@ -25,6 +25,9 @@ export const McpToolInput = {
     scope: z
       ._default(z.enum(['all', 'private', 'team']), 'all')
       .check(about('Which memories: all (default), private only, or the team/ folder only')),
+    offset: z
+      ._default(z.int().check(z.gte(0, 'a count of memories to skip: 0 or more')), 0)
+      .check(about('How many of the newest to skip: the next_offset of the page before (default 0)')),
   }),
   memory_read: z.strictObject({ path: memoryPath }),
   memory_search: z.strictObject({

@@ -6,7 +6,6 @@ import type { ProjectContext } from '../core/paths/context.js'
 import { getAutoMemoryEnablement, getTeamMemoryEnablement } from '../core/paths/enablement.js'
 import { ProposalStore } from '../core/review/proposals.js'
 import { planMemoryDelete, planMemoryWrite, readMemory } from '../core/store/memory-files.js'
-import { scanMemoryFiles } from '../core/store/scan.js'
 import {
   appendActivity,
   activityFileFor,
@@ -19,7 +18,7 @@ import { historyForCli } from '../host/history/recording.js'
 import { agentMemoryRoot, docOf, listItemOf, scopeOf } from '../host/memories/memory-views.js'
 import { createMemoriesService, newMemoryPath } from '../host/memories/service.js'
 import { modelRuntimeFor } from '../host/settings/model-runtime.js'
-import { headerCachedScan, termIndexFor } from '../host/memories/memory-caches.js'
+import { cachedScan, headerCachedScan, termIndexFor } from '../host/memories/memory-caches.js'
 import { recallPreview } from '../host/previews/recall-view.js'
 import { memoryStyleOf } from '../host/previews/prompt-view.js'
 import { scannerFor } from '../core/store/scan-worker-client.js'
@@ -52,9 +51,10 @@ export class AgentMemory {
     return appendActivity(activityFileFor(this.ctx, this.memoryDir), item)
   }
 
+  /** Every memory of the scope, newest first (not only the 200 newest a model selector is shown). */
   async list(scope: McpArgs<'memory_list'>['scope']): Promise<MemoryListItem[]> {
     const now = Date.now()
-    return (await scanMemoryFiles(this.memoryDir, { scanner: scannerFor(this.ctx) }))
+    return (await cachedScan(this.ctx, Infinity)(this.memoryDir))
       .map((h) => listItemOf(h, h.filename, now))
       .filter((m) => scope === 'all' || m.scope === scope)
   }

@@ -58,8 +58,13 @@ describe('memdir mcp (the SDK client over stdio)', () => {
     const tools = (await client.listTools()).tools.map((t) => t.name).sort()
     expect(tools).toEqual(['memory_delete', 'memory_list', 'memory_read', 'memory_search', 'memory_write'])
 
-    const list = JSON.parse((await call('memory_list', {})).text) as { relPath: string }[]
-    expect(list.map((m) => m.relPath)).toEqual(['testing.md'])
+    const list = JSON.parse((await call('memory_list', {})).text) as {
+      total: number
+      memories: { relPath: string }[]
+    }
+    expect(list.total).toBe(1)
+    expect(list.memories.map((m) => m.relPath)).toEqual(['testing.md'])
+    expect(list).not.toHaveProperty('next_offset')
 
     const search = await call('memory_search', { query: 'how do we run the postgres integration tests' })
     expect(search.isError).toBeFalsy()
@@ -287,6 +292,50 @@ describe('memdir mcp (the SDK client over stdio)', () => {
     for (let a = 0; a < 2; a++)
       for (let i = 0; i < 6; i++) expect(index).toContain(`(agent_${a}_note_${i}.md)`)
     expect(index).toContain('(testing.md)')
+  })
+
+  it('lists every memory of a large project, in pages an MCP client keeps whole (each under 50,000 characters)', async () => {
+    const { sb, memoryDir } = setup()
+    const description = 'a one-line description of what this memory holds, as long as they get, '.repeat(2)
+    for (let i = 0; i < 450; i++) {
+      const file = writeFile(
+        join(memoryDir, `note_${String(i).padStart(3, '0')}.md`),
+        `---\nname: Note ${i}\ndescription: ${description}${i}\ntype: project\n---\n\nbody ${i}\n`,
+      )
+      utimesSync(
+        file,
+        new Date(Date.UTC(2026, 0, 1) + i * 60_000),
+        new Date(Date.UTC(2026, 0, 1) + i * 60_000),
+      )
+    }
+    const { call } = await connect(sb.env, sb.project)
+    const seen: string[] = []
+    let offset: number | undefined = 0
+    let pages = 0
+    while (offset !== undefined) {
+      const r = await call('memory_list', { offset })
+      expect(r.isError, r.text).toBeFalsy()
+      expect(r.text.length).toBeLessThan(50_000)
+      const page = JSON.parse(r.text) as {
+        total: number
+        next_offset?: number
+        memories: { relPath: string }[]
+      }
+      expect(page.total).toBe(451)
+      seen.push(...page.memories.map((m) => m.relPath))
+      offset = page.next_offset
+      pages++
+    }
+    expect(pages).toBeGreaterThan(1)
+    // Every memory once, newest first: not only the 200 newest a model selector is shown.
+    expect(seen).toHaveLength(451)
+    expect(new Set(seen).size).toBe(451)
+    expect(seen.slice(0, 2)).toEqual(['testing.md', 'note_449.md'])
+    expect(seen.at(-1)).toBe('note_000.md')
+    const team = JSON.parse((await call('memory_list', { scope: 'team' })).text) as { total: number }
+    expect(team.total).toBe(0)
+    const bad = await call('memory_list', { offset: -1 })
+    expect(bad.isError).toBe(true)
   })
 
   it('searching a project with no memories says so in words', async () => {

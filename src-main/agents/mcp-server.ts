@@ -1,5 +1,5 @@
 import { readTextFile } from '../core/store/regular-file.js'
-import type { RecallPreview } from '../../src-shared/types.js'
+import type { MemoryListItem, RecallPreview } from '../../src-shared/types.js'
 import { agentAdvice, MemdirError, orIfMissing, toErrorValue } from '../../src-shared/errors.js'
 import { join } from 'node:path'
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
@@ -13,6 +13,28 @@ import { AgentMemory } from './agent-memory.js'
 const json = (value: unknown): CallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
 })
+
+/**
+ * How much of the list one memory_list answer holds. Claude Code keeps an MCP answer over 50,000
+ * characters out of the conversation (2.1.88: in a file, with a 2,000-character preview), so a
+ * long list comes in pages, each told where the next starts.
+ */
+export const LIST_PAGE_CHARS = 40_000
+
+/** One page of the list from `offset`, in compact JSON, with the total and where the next page starts. */
+export function listPage(all: readonly MemoryListItem[], offset: number): string {
+  const items: string[] = []
+  let size = 0
+  for (let i = offset; i < all.length; i++) {
+    const item = JSON.stringify(all[i])
+    if (items.length && size + item.length + 2 > LIST_PAGE_CHARS) break
+    items.push(item)
+    size += item.length + 2
+  }
+  const next = offset + items.length
+  const head = `{"total":${all.length},"offset":${offset},${next < all.length ? `"next_offset":${next},` : ''}"memories":[`
+  return `${head}\n${items.join(',\n')}\n]}`
+}
 
 /** What an agent needs to hear to recover: the code, what happened, and what to do next. */
 export function describeForAgent(e: unknown): string {
@@ -56,11 +78,12 @@ export function createMcpServer(ctx: ProjectContext, version: string): McpServer
     'memory_list',
     {
       title: 'List memories',
-      description: 'Every memory of this project: path, name, one-line description, type, scope and age.',
+      description:
+        'Every memory of this project, newest first: path, name, one-line description, type, scope and age. A long list comes in pages: call again with offset set to next_offset for the next one.',
       inputSchema: McpToolInput.memory_list,
       annotations: { readOnlyHint: true },
     },
-    (args) => answer(() => mem.list(args.scope)),
+    (args) => answer(async () => listPage(await mem.list(args.scope), args.offset)),
   )
   server.registerTool(
     'memory_read',
