@@ -23,8 +23,12 @@ import { recallPreview } from '../host/previews/recall-view.js'
 import { memoryStyleOf } from '../host/previews/prompt-view.js'
 import { scannerFor } from '../core/store/scan-worker-client.js'
 
+/**
+ * What a write answers: the memory without its text, which the agent just sent (echoing it twice,
+ * body and raw, made a long memory's answer too large for a client to keep in the conversation).
+ */
 export type WriteOutcome =
-  | { status: 'created' | 'updated'; memory: MemoryDoc }
+  | { status: 'created' | 'updated'; memory: Omit<MemoryDoc, 'body' | 'raw'> }
   | { status: 'proposed'; proposalId: string; files: string[] }
 
 export type DeleteOutcome = { status: 'deleted'; path: string } | { status: 'proposed'; proposalId: string }
@@ -160,7 +164,8 @@ export class AgentMemory {
       detail: args.name,
       files: [relPath],
     })
-    return { status: created ? 'created' : 'updated', memory }
+    const { body: _body, raw: _raw, ...saved } = memory
+    return { status: created ? 'created' : 'updated', memory: saved }
   }
 
   async delete(args: McpArgs<'memory_delete'>): Promise<DeleteOutcome> {

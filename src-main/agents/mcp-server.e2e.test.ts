@@ -81,8 +81,11 @@ describe('memdir mcp (the SDK client over stdio)', () => {
     expect(created.isError).toBeFalsy()
     expect(JSON.parse(created.text)).toMatchObject({
       status: 'created',
-      memory: { relPath: 'deploy_freeze.md' },
+      memory: { relPath: 'deploy_freeze.md', hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
     })
+    // The text the agent just sent is not echoed back (twice, as body and raw, it was).
+    expect(JSON.parse(created.text).memory).not.toHaveProperty('body')
+    expect(created.text).not.toContain('ask in #release first')
     expect(readFileSync(join(memoryDir, 'deploy_freeze.md'), 'utf8')).toContain(
       'description: no deploys on Fridays',
     )

@@ -274,7 +274,8 @@ describe('memdir hook prompt never blocks a prompt', () => {
 
   it('stops injecting once the session has used its 60 KiB', async () => {
     const { sb, memoryDir } = project()
-    for (let i = 0; i < 30; i++)
+    // A prompt's memories share 10,000 characters: six prompts of five memories stay under 60 KiB.
+    for (let i = 0; i < 60; i++)
       writeFile(
         join(memoryDir, `big_${i}.md`),
         `---\nname: Postgres note ${i}\ndescription: postgres integration test detail ${i}\ntype: project\n---\n\n${'postgres integration tests detail.\n'.repeat(150)}\n`,
