@@ -119,6 +119,27 @@ describe.each(VERSIONS)('memdir hook prompt (input captured from Claude Code %s)
     const r = await runBuilt(['hook', 'prompt'], { env: sb.env, input: JSON.stringify(input) })
     expect(r).toMatchObject({ code: 0, stdout: '' })
   })
+  it('after the conversation is compacted, a memory recalled before it is recalled again', async () => {
+    const { sb } = project()
+    const input = hookInput(version, 'UserPromptSubmit', sb, {
+      prompt: 'how do we run the integration tests against postgres?',
+    })
+    const transcript = input.transcript_path as string
+    // A real session of 2.1.88 that was compacted (/compact): its lines before the boundary first.
+    const lines = readFileSync(TRANSCRIPT, 'utf8').trimEnd().split('\n')
+    const boundary = lines.findIndex((l) => l.includes('"compact_boundary"'))
+    mkdirSync(dirname(transcript), { recursive: true })
+    writeFileSync(transcript, lines.slice(0, boundary).join('\n') + '\n')
+    const context = (r: { stdout: string }) =>
+      r.stdout ? (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }) : undefined
+    const prompt = () => runBuilt(['hook', 'prompt'], { env: sb.env, input: JSON.stringify(input) })
+    expect(context(await prompt())?.hookSpecificOutput.additionalContext).toContain('TEST_DATABASE_URL')
+    expect((await prompt()).stdout).toBe('') // in context already
+    // The compaction replaced that context with a summary: the memory is not in it any more.
+    writeFileSync(transcript, lines.join('\n') + '\n')
+    expect(context(await prompt())?.hookSpecificOutput.additionalContext).toContain('TEST_DATABASE_URL')
+    expect((await prompt()).stdout).toBe('')
+  })
 })
 
 /** A stand-in for a running app on the data dir's socket: records the turns hooks hand it. */

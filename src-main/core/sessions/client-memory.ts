@@ -64,32 +64,44 @@ export interface TranscriptMark {
 /**
  * The memories the client surfaced itself in a session since `mark`, read from the lines appended
  * to its transcript since then, with the new mark: a prompt hook runs this before every prompt, and
- * a long session's transcript runs to many MB. Only lines that name the attachment are parsed. A
- * transcript replaced under its name is read from its start; one that is missing or not a regular
- * file gives nothing.
+ * a long session's transcript runs to many MB. Only lines that name the attachment or a compaction
+ * are parsed. `compacted`: the conversation was compacted since (`/compact`, or the client's own
+ * when its context fills up), so what was put in context before is no longer there; `paths` are
+ * then only what the client surfaced after the last compaction. A transcript replaced under its
+ * name is read from its start; one that is missing or not a regular file gives nothing.
  */
 export async function recalledInTranscript(
   path: string | undefined,
   mark?: TranscriptMark,
-): Promise<{ paths: string[]; mark?: TranscriptMark }> {
-  if (!path) return { paths: [] }
+): Promise<{ paths: string[]; compacted: boolean; mark?: TranscriptMark }> {
+  if (!path) return { paths: [], compacted: false }
   const got = await readAppendedBytes(path, { offset: mark?.offset ?? 0, ino: mark?.ino })
-  if (!got) return { paths: [] }
-  const entries = linesNaming(got.bytes, '"relevant_memories"')
+  if (!got) return { paths: [], compacted: false }
+  const entries = linesNaming(got.bytes, ['"relevant_memories"', '"compact_boundary"'])
     .map((l) => parseJsonOr(l, null))
-    .filter((e): e is object => typeof e === 'object' && e !== null)
-  return { paths: recalledByClient(entries), mark: { offset: got.end, ino: got.ino } }
+    .filter((e): e is Entry => typeof e === 'object' && e !== null)
+  const last = entries.findLastIndex((e) => e.type === 'system' && e.subtype === 'compact_boundary')
+  return {
+    paths: recalledByClient(entries.slice(last + 1)),
+    compacted: last >= 0,
+    mark: { offset: got.end, ino: got.ino },
+  }
 }
 
-/** The lines of `bytes` that contain `needle`, decoded; the rest is never turned into strings. */
-function linesNaming(bytes: Buffer, needle: string): string[] {
-  const out: string[] = []
-  for (let at = bytes.indexOf(needle); at !== -1;) {
-    const start = bytes.lastIndexOf(0x0a, at) + 1
-    const nl = bytes.indexOf(0x0a, at)
-    const end = nl === -1 ? bytes.length : nl
-    out.push(bytes.toString('utf8', start, end))
-    at = bytes.indexOf(needle, end)
-  }
-  return out
+/** The lines of `bytes` that contain one of `needles`, in order, decoded; the rest is never turned into strings. */
+function linesNaming(bytes: Buffer, needles: readonly string[]): string[] {
+  const starts = new Set<number>()
+  for (const needle of needles)
+    for (let at = bytes.indexOf(needle); at !== -1;) {
+      const start = bytes.lastIndexOf(0x0a, at) + 1
+      const nl = bytes.indexOf(0x0a, at)
+      starts.add(start)
+      at = nl === -1 ? -1 : bytes.indexOf(needle, nl)
+    }
+  return [...starts]
+    .sort((a, b) => a - b)
+    .map((start) => {
+      const nl = bytes.indexOf(0x0a, start)
+      return bytes.toString('utf8', start, nl === -1 ? bytes.length : nl)
+    })
 }

@@ -64,17 +64,22 @@ export async function recallForPrompt(
     scan: deps.scan,
     scanner: deps.scanner,
   })
-  state.surfaced.forEach((p) => session.surfaced.add(p))
   // What the client recalled itself in this session is in its context already.
   // A transcript that cannot be read (gone, a directory, a FIFO: see transcript-file.ts) only
   // means nothing is known to be in context yet; recall goes on.
   // Only the lines appended since the last prompt are read: the ones before are in `surfaced`.
   const byClient = await recalledInTranscript(input.transcript_path, state.transcript).catch((e: unknown) => {
     rethrowUnless(isFsError(e) || e instanceof MemdirError, e)
-    return { paths: [], mark: state.transcript }
+    return { paths: [], compacted: false, mark: state.transcript }
   })
+  // A compaction since the last prompt replaced what was recalled before with a summary: those
+  // memories may come again, and the session's budget starts anew (as the client's own recall,
+  // which counts what its context holds).
+  if (!byClient.compacted) {
+    state.surfaced.forEach((p) => session.surfaced.add(p))
+    session.injectedBytes = state.injectedBytes
+  }
   byClient.paths.forEach((p) => session.surfaced.add(p))
-  session.injectedBytes = state.injectedBytes
   // Only the model selector reads which tools the agent just used: the offline ranker needs no
   // transcript, so a hook without a model never parses the transcript's tail.
   const recentTools = client
