@@ -335,7 +335,7 @@ describe(`Claude Code ${NEWEST} recalling memories itself`, () => {
     found = realClient(NEWEST)
   }, 600_000)
 
-  it('never injects a memory the client already recalled itself in the session (at a terminal)', async (t) => {
+  it('leaves recall to a client that recalls memories itself: nothing injected twice (at a terminal)', async (t) => {
     if (!found.client) return t.skip(`no Claude Code ${NEWEST}: ${found.skipped}`)
     const client = found.client
     const { sb, ctx, memoryDir } = world({
@@ -350,9 +350,8 @@ describe(`Claude Code ${NEWEST} recalling memories itself`, () => {
       fallback: {
         kind: 'dynamic',
         respond: (req) => {
-          // Memdir's selector finds nothing for the first prompt: only the client recalls then.
-          if (isMemdirSelector(req))
-            return reply(text(JSON.stringify({ selected_memories: prompts > 1 ? ['testing.md'] : [] })))
+          // Were Memdir to recall too, its selector would pick the memory the client picks.
+          if (isMemdirSelector(req)) return reply(text(JSON.stringify({ selected_memories: ['testing.md'] })))
           if (isMemdirExtraction(req)) return reply(text('Nothing to save.'))
           if (isClientSelector(req)) return reply(text('{"selected_memories":["testing.md"]}'))
           // One tool call per turn: the client attaches what it recalled to the turn's next request.
@@ -399,8 +398,16 @@ describe(`Claude Code ${NEWEST} recalling memories itself`, () => {
     // The client surfaced the memory itself on the first prompt...
     expect(transcript().includes('"relevant_memories"'), 'the client recorded its own recall').toBe(true)
     expect(fake.requests.some(isClientSelector)).toBe(true)
-    // ...so on the second Memdir had nothing left to choose from: no selector call, nothing added.
-    expect(fake.requests.filter(isMemdirSelector)).toHaveLength(1)
+    // ...and Memdir's hook stood back at both prompts: it runs before the client's own recall of
+    // the same prompt, so anything it added would have been that memory a second time.
+    expect(fake.requests.filter(isMemdirSelector)).toHaveLength(0)
+    expect(readFileSync(hookLogPath(sb.env.MEMDIR_DATA_DIR!), 'utf8')).toContain(
+      'Claude Code recalls memories itself',
+    )
+    const sentMemory = fake.requests
+      .filter((r) => !isClientSelector(r) && textOf(r).includes('[scenario:again]'))
+      .at(-1)!
+    expect(textOf(sentMemory).split('TEST_DATABASE_URL').length - 1).toBeLessThanOrEqual(1)
     const feed = activityFileFor(ctx, memoryDir)
     const recalls = existsSync(feed) ? (await readActivity(feed)).filter((i) => i.kind === 'recall') : []
     expect(recalls).toEqual([])

@@ -9,7 +9,7 @@ import { sanitizePath } from '../../core/paths/sanitize.js'
 import type { ModelClient } from '../../core/model/client.js'
 import { RecallSession } from '../../core/recall/recall-session.js'
 import type { TermSource } from '../../core/recall/term-source.js'
-import { recalledInTranscript } from '../../core/sessions/client-memory.js'
+import { clientOwnMemory, recalledInTranscript } from '../../core/sessions/client-memory.js'
 import type { MemoryHeader } from '../../core/store/memory-header.js'
 import type { Scanner } from '../../core/store/scan.js'
 import { activityFileFor, appendActivity, newActivityItem } from '../activity/activity-store.js'
@@ -50,6 +50,10 @@ export async function recallForPrompt(
 ): Promise<PromptRecallResult> {
   const auto = getAutoMemoryEnablement(ctx)
   if (!auto.enabled) return { skipped: `auto memory is off: ${auto.reason}` }
+  // A client that recalls memories itself does so for this very prompt, after this hook: what the
+  // hook added would be a second recall of the same memories (its earlier recalls are in the
+  // transcript, this one is not yet). The prompt is left to it, as a turn it extracts itself is.
+  if ((await clientOwnMemory(ctx)).recalls) return { skipped: 'Claude Code recalls memories itself' }
   const memoryDir = getAutoMemPath(ctx)
   const stateDir = join(getAppDataDir(ctx), 'hooks', 'recall', sanitizePath(memoryDir))
   const state = await loadRecallState(stateDir, input.session_id)

@@ -262,7 +262,7 @@ function ClientLine({ client }: { client: ClientMemoryView }) {
     <p className="muted small" data-testid="client-line">
       {who}: new memories are written with {format}
       {stamps}.
-      {client.recalls ? ' It recalls memories itself: Memdir never injects one it already showed.' : ''}
+      {client.recalls ? ' It recalls memories itself: Memdir’s prompt hook leaves recall to it.' : ''}
     </p>
   )
 }
