@@ -193,4 +193,50 @@ describe.each(Object.keys(AGENTS) as AgentName[])('%s CLI with Memdir as its MCP
     expect(history.map((e) => e.author)).toEqual(['mcp'])
     expect(steps).toEqual(['prompt', wire.search, wire.write])
   }, 300_000)
+
+  it('pages through memory_list over 300 memories, each page reaching the model whole', async (t) => {
+    if (!agent) return t.skip(`no ${name} CLI: ${skipped}`)
+    const wire = WIRES[name]
+    const list = wire.search.replace('memory_search', 'memory_list')
+    const sb = sandbox()
+    delete sb.env.CLAUDE_CONFIG_DIR
+    clearAutoMemPathCache()
+    const memoryDir = getAutoMemPath(sb.ctx({ env: sb.env, projectRoot: sb.project }))
+    const description = 'a one-line description of what this memory holds, as long as they get, '.repeat(2)
+    for (let i = 0; i < 300; i++)
+      writeFile(
+        join(memoryDir, `note_${i}.md`),
+        `---\nname: Note ${i}\ndescription: ${description}${i}\ntype: project\n---\n\nbody ${i}\n`,
+      )
+    const answers: string[] = []
+    const fake = await wire.start((req) => {
+      if (!JSON.stringify(req.body).includes('[mcp]')) return { text: 'ok' }
+      const answered = wire.answered(req)
+      if (answered?.tool !== list) return { call: { name: list, args: {} } }
+      answers.push(answered.answer)
+      const next = /\\?"next_offset\\?":(\d+)/.exec(answered.answer)
+      if (next && answers.length < 10) return { call: { name: list, args: { offset: Number(next[1]) } } }
+      return { text: 'Listed them all.' }
+    })
+    fakes.push(fake)
+    const snippet = mcpConfigs(process.execPath, [BIN], sb.project)[name]
+    const env = {
+      HOME: sb.home,
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      ...wire.configure(sb, fake.url, snippet),
+    }
+    const run = await runClient({ cmd: agent.cmd, args: [] }, wire.args, {
+      cwd: sb.project,
+      env,
+      timeoutMs: 180_000,
+    })
+    expect(run.code, run.out).toBe(0)
+    // Every memory once, and no answer cut short on its way to the model (Codex cuts out the middle
+    // of a long one).
+    expect(answers.length).toBeGreaterThan(1)
+    for (const a of answers) expect(a).not.toMatch(/truncated/)
+    const listed = answers.flatMap((a) => [...a.matchAll(/note_\d+\.md/g)].map((m) => m[0]))
+    expect(listed).toHaveLength(300)
+    expect(new Set(listed).size).toBe(300)
+  }, 300_000)
 })

@@ -15,19 +15,22 @@ const json = (value: unknown): CallToolResult => ({
 })
 
 /**
- * How much of the list one memory_list answer holds. Claude Code keeps an MCP answer over 50,000
- * characters out of the conversation (2.1.88: in a file, with a 2,000-character preview), so a
- * long list comes in pages, each told where the next starts.
+ * How much of the list one memory_list answer holds. Agents show a tool's answer to their model
+ * only up to a size: Claude Code keeps one over 50,000 characters out of the conversation (2.1.88:
+ * in a file, with a 2,000-character preview), Codex shows ~12,000 characters of it and cuts the
+ * middle out. So a list comes in pages that every one of them passes on whole, each told where
+ * the next starts.
  */
-export const LIST_PAGE_CHARS = 40_000
+export const LIST_PAGE_CHARS = 10_000
 
 /** One page of the list from `offset`, in compact JSON, with the total and where the next page starts. */
 export function listPage(all: readonly MemoryListItem[], offset: number): string {
   const items: string[] = []
   let size = 0
   for (let i = offset; i < all.length; i++) {
-    const item = JSON.stringify(all[i])
-    if (items.length && size + item.length + 2 > LIST_PAGE_CHARS) break
+    const { relPath, name, description, type, scope, age } = all[i]!
+    const item = JSON.stringify({ relPath, name, description, type, scope, age })
+    if (items.length && size + item.length + 2 > LIST_PAGE_CHARS - 100) break
     items.push(item)
     size += item.length + 2
   }
