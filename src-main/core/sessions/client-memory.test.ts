@@ -56,7 +56,7 @@ describe("the client's own memory work, as its transcripts record it", () => {
     const names = (r: { paths: string[] }) => r.paths.map((p) => p.split('/').pop())
     const first = await recalledInTranscript(path)
     expect(names(first)).toEqual(['plain-flat.md'])
-    expect(await recalledInTranscript(join(sb.root, 'gone.jsonl'))).toEqual({ paths: [] })
+    expect(await recalledInTranscript(join(sb.root, 'gone.jsonl'))).toEqual({ paths: [], compacted: false })
     // The next prompt reads only what was appended since: the earlier recall is not read again.
     const recallLine = readFileSync(path, 'utf8')
       .split('\n')
@@ -72,7 +72,20 @@ describe("the client's own memory work, as its transcripts record it", () => {
     // A transcript replaced under its name (another inode) is read from its start.
     writeFileSync(`${path}.new`, readFileSync(path, 'utf8'))
     renameSync(`${path}.new`, path)
-    expect(names(await recalledInTranscript(path, second.mark))).toEqual(['plain-flat.md', 'later.md'])
+    const third = await recalledInTranscript(path, second.mark)
+    expect(names(third)).toEqual(['plain-flat.md', 'later.md'])
+    expect(third.compacted).toBe(false)
+    // A compaction: what was recalled before it is no longer in context; only what comes after counts.
+    appendFileSync(
+      path,
+      '{"partial":1}\n' +
+        '{"type":"system","subtype":"compact_boundary","content":"Conversation compacted"}\n' +
+        recallLine.replace(/plain-flat\.md/g, 'after.md') +
+        '\n',
+    )
+    const fourth = await recalledInTranscript(path, third.mark)
+    expect(fourth.compacted).toBe(true)
+    expect(names(fourth)).toEqual(['after.md'])
   })
 
   it('knows the switches it keeps in its global config (CLAUDE_CONFIG_DIR or ~)', async () => {
