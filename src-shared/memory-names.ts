@@ -45,12 +45,12 @@ export function spellingsOf(name: string): string[] {
 }
 
 /**
- * Why `name` cannot name a memory file (or a team key), or undefined when it can. A `/`-separated
- * relative path: no control, invisible or bidi characters, no absolute path, `..`, `.` or empty
- * segment, no backslash, nothing NTFS refuses, no hidden segment, NFC, ends in `.md`, and within
- * the segment and total byte limits.
+ * Why a MEMORY.md line may not point at `name`, or undefined: the part of the name rule that keeps
+ * an index safe whoever named the file — no character that breaks or hides part of the line, and
+ * nothing that leads out of the memory dir. A file someone else named (`deploy:prod.md`, written by
+ * Claude Code on Linux) keeps its pointer though a new file may not be named so (memoryNameProblem).
  */
-export function memoryNameProblem(name: string): NameProblem | undefined {
+export function pointerTargetProblem(name: string): NameProblem | undefined {
   if (typeof name !== 'string' || name.length === 0) return invalid('a memory file name is empty')
   const unsafe = UNSAFE.exec(name)
   if (unsafe)
@@ -61,11 +61,6 @@ export function memoryNameProblem(name: string): NameProblem | undefined {
     return invalid(
       `${JSON.stringify(name)} is not well-formed Unicode (a lone surrogate): no file system can hold it`,
     )
-  if (utf8Bytes(name) > MAX_NAME_BYTES)
-    return {
-      code: 'PATH_TOO_LONG',
-      message: `the name is ${utf8Bytes(name)} bytes long; the limit is ${MAX_NAME_BYTES}`,
-    }
   if (name.includes('\\')) return invalid(`${name}: use / between folders, not a backslash`)
   if (name.startsWith('/') || /^[A-Za-z]:/.test(name))
     return invalid(`${name}: give a path relative to the memory dir, not an absolute one`)
@@ -73,6 +68,23 @@ export function memoryNameProblem(name: string): NameProblem | undefined {
     if (v.split('/').some((seg) => seg === '..') || v.includes('\\') || v.startsWith('/'))
       return invalid(`${name}: the path leaves the memory dir`)
   }
+  return undefined
+}
+
+/**
+ * Why `name` cannot name a memory file (or a team key), or undefined when it can. A `/`-separated
+ * relative path: no control, invisible or bidi characters, no absolute path, `..`, `.` or empty
+ * segment, no backslash, nothing NTFS refuses, no hidden segment, NFC, ends in `.md`, and within
+ * the segment and total byte limits.
+ */
+export function memoryNameProblem(name: string): NameProblem | undefined {
+  const unsafe = pointerTargetProblem(name)
+  if (unsafe) return unsafe
+  if (utf8Bytes(name) > MAX_NAME_BYTES)
+    return {
+      code: 'PATH_TOO_LONG',
+      message: `the name is ${utf8Bytes(name)} bytes long; the limit is ${MAX_NAME_BYTES}`,
+    }
   for (const seg of name.split('/')) {
     if (seg === '' || seg === '.') return invalid(`${name}: empty or "." path segment`)
     if (utf8Bytes(seg) > MAX_NAME_SEGMENT_BYTES)

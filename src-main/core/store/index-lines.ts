@@ -1,5 +1,5 @@
 import { cutText } from '../../../src-shared/unicode.js'
-import { memoryNameProblem } from '../../../src-shared/memory-names.js'
+import { pointerTargetProblem } from '../../../src-shared/memory-names.js'
 import { MemdirError } from '../../../src-shared/errors.js'
 import { kebabSlug } from './frontmatter.js'
 import {
@@ -25,11 +25,12 @@ export interface PointerFields {
 }
 
 /**
- * The line Memdir writes for a memory. The target passes the one name rule: a line Memdir writes
- * never points outside the memory dir, and no name can break it into two lines.
+ * The line Memdir writes for a memory. A line Memdir writes never points outside the memory dir,
+ * and no name can break it into two lines (pointerTargetProblem); a new file's name has passed the
+ * whole name rule before it gets here.
  */
 export function formatIndexLine(title: string, relPath: string, hook: string): string {
-  const problem = memoryNameProblem(relPath)
+  const problem = pointerTargetProblem(relPath)
   if (problem)
     throw new MemdirError(
       problem.code,
@@ -116,7 +117,7 @@ export function retargetedLine(content: string, from: string, to: string): strin
   for (const line of splitLines(content)) {
     const link = indexLinksIn(line).find((l) => linksTo(l, from))
     if (!link) continue
-    formatIndexLine('', to, '') // the new target passes the name rule
+    formatIndexLine('', to, '') // the new target is one a line may point at
     return retargetLink(line, link, to)
   }
   return undefined

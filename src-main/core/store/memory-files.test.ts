@@ -345,6 +345,30 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     expect(index(dir)).toBe('Read the policy and ![[other]] first.\n')
   })
 
+  it('a memory someone named as Linux allows (deploy:prod.md) is updated with its pointer; a new one is not named so', async () => {
+    const dir = tempDir()
+    writeFile(
+      join(dir, 'deploy:prod.md'),
+      '---\nname: Prod deploy\ndescription: d\ntype: project\n---\n\nbody\n',
+    )
+    const rec = await readMemory(dir, 'deploy:prod.md')
+    const up = await updateMemory(dir, 'deploy:prod.md', { ...fields, name: 'Prod deploy' }, rec.hash)
+    expect(up.body).toBe(fields.body)
+    expect(index(dir)).toBe('- [Prod deploy](deploy:prod.md) — Integration tests hit a real DB\n')
+    await expect(createMemory(dir, { ...fields, relPath: 'other:name.md' })).rejects.toMatchObject({
+      code: 'INVALID_NAME',
+    })
+    await expect(renameMemory(dir, 'deploy:prod.md', 'still?odd.md')).rejects.toMatchObject({
+      code: 'INVALID_NAME',
+    })
+    // A name that would break the index line: refused before anything is written.
+    const bidi = 'spoof\u202egpj.md'
+    writeFile(join(dir, bidi), '---\nname: x\ndescription: d\ntype: user\n---\n\nold\n')
+    const hash = (await readMemory(dir, bidi)).hash
+    await expect(updateMemory(dir, bidi, fields, hash)).rejects.toMatchObject({ code: 'INVALID_NAME' })
+    expect(readFileSync(join(dir, bidi), 'utf8')).toContain('old')
+  })
+
   it("deleting a memory that someone's prose line also names keeps the line and its other pointers", async () => {
     const dir = tempDir()
     const rec = await createMemory(dir, fields)
