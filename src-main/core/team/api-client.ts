@@ -63,6 +63,8 @@ export type PutResult =
   | { status: 412 }
   /** The repo would hold more keys than the server allows. */
   | { status: 413; maxEntries: number; receivedEntries: number; heldEntries?: number }
+  /** The request was larger than the server, or a proxy before it, takes (what it said). */
+  | { status: 'body_too_large'; said: string }
 
 /**
  * Whether retrying cannot help: every 4xx but 408 (timeout), 409 and 429 (come back later) is
@@ -242,12 +244,7 @@ export class TeamApiClient {
       const tooMany = check(TooManyEntriesSchema, safeJson(text))
       if (!tooMany.ok) {
         const said = check(TeamErrorBodySchema, safeJson(text))
-        throw new TeamApiError(
-          `team server refused the push as too large: ${said.ok ? said.value.error.message : text.slice(0, 200)}`,
-          413,
-          true,
-          text,
-        )
+        return { status: 'body_too_large', said: said.ok ? said.value.error.message : text.slice(0, 200) }
       }
       const d = tooMany.value.error.details
       return {

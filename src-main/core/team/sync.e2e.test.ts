@@ -54,7 +54,10 @@ async function twoClients() {
  * (stripped on the way in) and weaken its ETags, as nginx with gzip on does. `outside`: requests
  * it got outside the prefix (answered 404, as a proxy's other sites would).
  */
-async function startProxy(target: string, opts: { prefix?: string; weakenEtags?: boolean }) {
+async function startProxy(
+  target: string,
+  opts: { prefix?: string; weakenEtags?: boolean; maxBodyBytes?: number },
+) {
   const statuses: string[] = []
   const outside: string[] = []
   const proxy = createServer((req, res) => {
@@ -62,6 +65,15 @@ async function startProxy(target: string, opts: { prefix?: string; weakenEtags?:
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', async () => {
       const path = req.url ?? '/'
+      if (opts.maxBodyBytes !== undefined && Buffer.concat(chunks).length > opts.maxBodyBytes) {
+        // nginx's answer past client_max_body_size: its own HTML page.
+        statuses.push(`${req.method} 413`)
+        res.writeHead(413, { 'content-type': 'text/html' })
+        res.end(
+          '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+        )
+        return
+      }
       if (opts.prefix && !path.startsWith(opts.prefix + '/')) {
         outside.push(path)
         res.writeHead(404).end()
@@ -390,6 +402,41 @@ describe('batching and retries', () => {
       { key: 'c.md', kind: 'over_entry_limit', reason: expect.stringContaining('at most 2') },
     ])
     expect(c.deps.state.serverMaxEntries).toBe(2)
+  })
+
+  it('a server or a proxy that takes smaller requests than a batch gets smaller batches; a file too large alone is reported', async () => {
+    const files = (dir: string) => {
+      for (let i = 0; i < 12; i++)
+        writeFile(join(dir, `note-${String(i).padStart(2, '0')}.md`), `${i} ${'x'.repeat(20_000)}`)
+      writeFile(join(dir, 'huge.md'), 'y'.repeat(70_000))
+    }
+    // The team server run with --max-body 50000, and nginx with client_max_body_size 50k before it.
+    const own = await startTeamServer({ maxBodyBytes: 50_000 })
+    const direct = await startTeamServer()
+    const proxy = await startProxy(direct.url, { maxBodyBytes: 50_000 })
+    for (const [url, server] of [
+      [own.url, own],
+      [proxy.url, direct],
+    ] as const) {
+      const token = await server.token(REPO)
+      const c = client(url, token, join(tempDir(), 'team'))
+      files(c.deps.teamDir)
+      const r = await pushTeamMemory(c.deps)
+      expect(r.pushed).toHaveLength(12)
+      expect(r.skipped).toEqual([
+        { key: 'huge.md', kind: 'too_large', reason: expect.stringMatching(/refuses a request this large/) },
+      ])
+      // Halving found the size: a few refused requests, not one per file.
+      expect(c.puts.length).toBeLessThan(r.batches + 6)
+      const stored = await server.store.getRepo(await server.store.storedRepoName(REPO))
+      expect([...stored!.entries.keys()].sort()).toEqual(
+        [...Array(12).keys()].map((i) => `note-${String(i).padStart(2, '0')}.md`),
+      )
+      // The next sync has nothing left to send but the file no request can carry.
+      const again = await pushTeamMemory(c.deps)
+      expect(again.pushed).toEqual([])
+    }
+    proxy.close()
   })
 
   it('a push the server refused leaves no note that it may have been stored', async () => {

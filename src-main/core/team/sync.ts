@@ -280,13 +280,17 @@ async function refreshHashes(deps: SyncDeps): Promise<void> {
 }
 
 /** Greedy batches over sorted keys, each body under 200,000 bytes; an oversized entry goes alone. */
-export function planBatches(keys: readonly string[], entries: ReadonlyMap<string, string>): string[][] {
+export function planBatches(
+  keys: readonly string[],
+  entries: ReadonlyMap<string, string>,
+  maxBytes = MAX_PUT_BODY_BYTES,
+): string[][] {
   const batches: string[][] = []
   let current: string[] = []
   let size = 2 + '{"entries":{}}'.length
   for (const key of [...keys].sort()) {
-    const cost = Buffer.byteLength(JSON.stringify(key) + ':' + JSON.stringify(entries.get(key) ?? '') + ',')
-    if (current.length && size + cost > MAX_PUT_BODY_BYTES) {
+    const cost = batchCost(key, entries)
+    if (current.length && size + cost > maxBytes) {
       batches.push(current)
       current = []
       size = 2 + '{"entries":{}}'.length
@@ -297,6 +301,10 @@ export function planBatches(keys: readonly string[], entries: ReadonlyMap<string
   if (current.length) batches.push(current)
   return batches
 }
+
+/** What one entry adds to a PUT body, in bytes. */
+const batchCost = (key: string, entries: ReadonlyMap<string, string>) =>
+  Buffer.byteLength(JSON.stringify(key) + ':' + JSON.stringify(entries.get(key) ?? '') + ',')
 
 /**
  * The keys that can join what the server holds: a new key that a teammate on macOS or Windows could
@@ -335,6 +343,9 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
   const scanned = new Set<string>()
   const done = new Set<string>()
   const sums = new Map([...entries].map(([k, text]) => [k, entryChecksum(text)]))
+  // Halved whenever the server, or a proxy before it (nginx's client_max_body_size, a body
+  // parser's limit), refuses a request as too large; a key too large alone is reported.
+  let batchBytes = MAX_PUT_BODY_BYTES
   for (;;) {
     const server = deps.state.serverChecksums ?? new Map<string, string>()
     adoptStoredPushes(base, pushing, server)
@@ -390,7 +401,7 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
       return sortedSkips(out)
     }
     let restart = false
-    for (const batch of planBatches(delta, entries)) {
+    for (const batch of planBatches(delta, entries, batchBytes)) {
       const body = Object.fromEntries(batch.map((k) => [k, entries.get(k) as string]))
       // Noted before it leaves: if no answer comes, the next sync can still tell it was stored.
       for (const k of batch) pushing.set(k, sums.get(k)!)
@@ -420,7 +431,21 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
       }
       // 412 and 413 are answers too: the server stored nothing of the batch.
       await forgetPushes(deps, base, pushing, batch)
-      if (r.status === 412) {
+      if (r.status === 'body_too_large') {
+        if (batch.length > 1) {
+          const bytes = batch.reduce((n, k) => n + batchCost(k, entries), 0)
+          batchBytes = Math.max(1, Math.floor(bytes / 2))
+        } else {
+          const key = batch[0]!
+          const bytes = batchCost(key, entries)
+          entries.delete(key)
+          out.skipped.push({
+            key,
+            kind: 'too_large',
+            reason: `not uploaded: the team server (or a proxy before it) refuses a request this large (${bytes} bytes): ${r.said}`,
+          })
+        }
+      } else if (r.status === 412) {
         out.conflicts++
         if (out.conflicts > MAX_CONFLICT_RETRIES) {
           throw new TeamApiError(
