@@ -111,6 +111,20 @@ const WIRES: Record<AgentName, AgentWire> = {
   },
 }
 
+/**
+ * The agent, configured with exactly what Settings → Integrations shows for this install and
+ * `project`, run once in the sandbox's own dir (`--cwd` in the snippet names the project).
+ */
+function runAgent(agent: InstalledAgent, wire: AgentWire, sb: Sandbox, fake: FakeProvider, project: string) {
+  const snippet = mcpConfigs(process.execPath, [BIN], project)[agent.name]
+  const env = {
+    HOME: sb.home,
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    ...wire.configure(sb, fake.url, snippet),
+  }
+  return runClient({ cmd: agent.cmd, args: [] }, wire.args, { cwd: sb.project, env, timeoutMs: 180_000 })
+}
+
 describe.each(Object.keys(AGENTS) as AgentName[])('%s CLI with Memdir as its MCP server', (name) => {
   let agent: InstalledAgent | undefined
   let skipped: string | undefined
@@ -154,19 +168,7 @@ describe.each(Object.keys(AGENTS) as AgentName[])('%s CLI with Memdir as its MCP
       return { text: 'The memdir tools are not there.' }
     })
     fakes.push(fake)
-    // Exactly what Settings → Integrations shows for this install and project.
-    const snippet = mcpConfigs(process.execPath, [BIN], project)[name]
-    const env = {
-      HOME: sb.home,
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      ...wire.configure(sb, fake.url, snippet),
-    }
-    // The agent runs in another dir: `--cwd` in the snippet names the project.
-    const run = await runClient({ cmd: agent.cmd, args: [] }, wire.args, {
-      cwd: sb.project,
-      env,
-      timeoutMs: 180_000,
-    })
+    const run = await runAgent(agent, wire, sb, fake, project)
     expect(run.code, run.out).toBe(0)
 
     const turns = fake.requests.map((r) => ({ req: r, answered: wire.answered(r) }))
@@ -219,17 +221,7 @@ describe.each(Object.keys(AGENTS) as AgentName[])('%s CLI with Memdir as its MCP
       return { text: 'Listed them all.' }
     })
     fakes.push(fake)
-    const snippet = mcpConfigs(process.execPath, [BIN], sb.project)[name]
-    const env = {
-      HOME: sb.home,
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      ...wire.configure(sb, fake.url, snippet),
-    }
-    const run = await runClient({ cmd: agent.cmd, args: [] }, wire.args, {
-      cwd: sb.project,
-      env,
-      timeoutMs: 180_000,
-    })
+    const run = await runAgent(agent, wire, sb, fake, sb.project)
     expect(run.code, run.out).toBe(0)
     // Every memory once, and no answer cut short on its way to the model (Codex cuts out the middle
     // of a long one).
