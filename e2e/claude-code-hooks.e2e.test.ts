@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { SCENARIO_TEXT, scenarioResponder } from '../test/fake-anthropic/claude-code-scenario.js'
@@ -411,5 +411,40 @@ describe(`Claude Code ${NEWEST} recalling memories itself`, () => {
     const feed = activityFileFor(ctx, memoryDir)
     const recalls = existsSync(feed) ? (await readActivity(feed)).filter((i) => i.kind === 'recall') : []
     expect(recalls).toEqual([])
+  }, 300_000)
+
+  it('a session resumed after Memdir forgot it (its recall state pruned after a week) is not given the memory it holds twice', async (t) => {
+    if (!found.client) return t.skip(`no Claude Code ${NEWEST}: ${found.skipped}`)
+    const { sb, ctx } = world()
+    sb.env.MEMDIR_EXTRACTION = '0'
+    const fake = await startFakeAnthropic([], {
+      fallback: {
+        kind: 'dynamic',
+        respond: (req) =>
+          isMemdirSelector(req) ? reply(text('{"selected_memories":["testing.md"]}')) : reply(text('Noted.')),
+      },
+    })
+    fakes.push(fake)
+    const env = clientEnv(sb.env, fake.url)
+    await installHooks(env, sb.project)
+    const ask = (prompt: string, ...more: string[]) =>
+      runClient(found.client!, ['-p', prompt, ...more, '--dangerously-skip-permissions'], {
+        cwd: sb.project,
+        env,
+      })
+    expect((await ask('How do we run the integration tests?')).code).toBe(0)
+    const session = readdirSync(getProjectTranscriptDir(ctx))
+      .find((f) => f.endsWith('.jsonl'))!
+      .replace('.jsonl', '')
+    // What a week without the session does to Memdir's note of what it recalled there.
+    rmSync(join(sb.env.MEMDIR_DATA_DIR!, 'hooks', 'recall'), { recursive: true, force: true })
+    const before = fake.requests.length
+    expect((await ask('Which database do those tests use?', '--resume', session)).code).toBe(0)
+    const resumed = fake.requests
+      .slice(before)
+      .filter((r) => !isMemdirSelector(r) && textOf(r).includes('Which database'))
+      .at(-1)!
+    // Once: the client keeps the hook's context in the transcript, and the hook read it there.
+    expect(textOf(resumed).split('never mock the database').length - 1).toBe(1)
   }, 300_000)
 })

@@ -4,7 +4,13 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { sandbox } from '../../../test/helpers/temp-env.js'
 import { clientStyle } from '../store/memory-format.js'
-import { clientOwnMemory, recalledByClient, recalledInTranscript, savedByClient } from './client-memory.js'
+import {
+  clientOwnMemory,
+  recalledByClient,
+  recalledByHook,
+  recalledInTranscript,
+  savedByClient,
+} from './client-memory.js'
 import { detectClientVersion, newestTranscriptVersion } from './client-version.js'
 
 const CLIENT_MEMORY = fileURLToPath(new URL('../../../test/fixtures/client-memory/', import.meta.url))
@@ -117,5 +123,19 @@ describe('which client the user runs', () => {
       version: '2.1.336',
       source: 'installed',
     })
+  })
+
+  it("reads the memories a prompt hook added from the newer clients' record of hook context", () => {
+    const attachment = (content: string[]) => ({
+      type: 'attachment',
+      attachment: { type: 'hook_additional_context', content, hookName: 'UserPromptSubmit' },
+    })
+    const injected = [
+      'Memory (saved today): /m/memory/a.md:\n\nbody a',
+      'This memory is 12 days old. Memories are point-in-time observations.\n\nMemory: /m/memory/b c.md:\n\nbody b\nMemory: not a header line',
+    ].join('\n\n')
+    expect(
+      recalledByHook([attachment([injected]), attachment(['unrelated context']), { type: 'user' }]),
+    ).toEqual(['/m/memory/a.md', '/m/memory/b c.md'])
   })
 })

@@ -55,6 +55,24 @@ export function recalledByClient(entries: readonly object[]): string[] {
   })
 }
 
+/** A recalled memory's header line, as recallHeader writes it: `Memory (saved today): <path>:` or `Memory: <path>:`. */
+const RECALL_HEADER = /^Memory(?: \(saved [^)\n]*\))?: (\/.+\.md|[A-Za-z]:\\.+\.md):$/gm
+
+/**
+ * The memories a prompt hook put into the session's context (absolute paths), as the newer clients
+ * record hook context in the transcript: a session forked or resumed from it (`--fork-session`) has
+ * them in its context already, under a session id Memdir has not seen.
+ */
+export function recalledByHook(entries: readonly object[]): string[] {
+  return (entries as readonly Entry[]).flatMap((e) => {
+    const a = e.type === 'attachment' ? (e.attachment as Entry | undefined) : undefined
+    if (a?.type !== 'hook_additional_context' || !Array.isArray(a.content)) return []
+    return a.content.flatMap((c) =>
+      typeof c === 'string' ? [...c.matchAll(RECALL_HEADER)].map((m) => m[1]!) : [],
+    )
+  })
+}
+
 /** How far a session's transcript has been read (readAppended's offset, and the file's inode). */
 export interface TranscriptMark {
   offset: number
@@ -62,7 +80,8 @@ export interface TranscriptMark {
 }
 
 /**
- * The memories the client surfaced itself in a session since `mark`, read from the lines appended
+ * The memories put into a session's context since `mark` — by the client's own recall, or by a
+ * prompt hook as the newer clients record its context — read from the lines appended
  * to its transcript since then, with the new mark: a prompt hook runs this before every prompt, and
  * a long session's transcript runs to many MB. Only lines that name the attachment or a compaction
  * are parsed. `compacted`: the conversation was compacted since (`/compact`, or the client's own
@@ -77,12 +96,17 @@ export async function recalledInTranscript(
   if (!path) return { paths: [], compacted: false }
   const got = await readAppendedBytes(path, { offset: mark?.offset ?? 0, ino: mark?.ino })
   if (!got) return { paths: [], compacted: false }
-  const entries = linesNaming(got.bytes, ['"relevant_memories"', '"compact_boundary"'])
+  const entries = linesNaming(got.bytes, [
+    '"relevant_memories"',
+    '"compact_boundary"',
+    '"hook_additional_context"',
+  ])
     .map((l) => parseJsonOr(l, null))
     .filter((e): e is Entry => typeof e === 'object' && e !== null)
   const last = entries.findLastIndex((e) => e.type === 'system' && e.subtype === 'compact_boundary')
+  const kept = entries.slice(last + 1)
   return {
-    paths: recalledByClient(entries.slice(last + 1)),
+    paths: [...recalledByClient(kept), ...recalledByHook(kept)],
     compacted: last >= 0,
     mark: { offset: got.end, ino: got.ino },
   }
