@@ -55,10 +55,10 @@ export class AgentMemory {
     return appendActivity(activityFileFor(this.ctx, this.memoryDir), item)
   }
 
-  /** Every memory of the scope, newest first (not only the 200 newest a model selector is shown). */
-  async list(scope: McpArgs<'memory_list'>['scope']): Promise<MemoryListItem[]> {
+  /** The memories of the scope, newest first: every one (not only the 200 a model selector is shown), or the newest `limit`. */
+  async list(scope: McpArgs<'memory_list'>['scope'], limit = Infinity): Promise<MemoryListItem[]> {
     const now = Date.now()
-    return (await cachedScan(this.ctx, Infinity)(this.memoryDir))
+    return (await cachedScan(this.ctx, limit)(this.memoryDir))
       .map((h) => listItemOf(h, h.filename, now))
       .filter((m) => scope === 'all' || m.scope === scope)
   }

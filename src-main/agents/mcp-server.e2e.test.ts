@@ -335,6 +335,12 @@ describe('memdir mcp (the SDK client over stdio)', () => {
     expect(new Set(seen).size).toBe(451)
     expect(seen.slice(0, 2)).toEqual(['testing.md', 'note_449.md'])
     expect(seen.at(-1)).toBe('note_000.md')
+    // Resources are listed whole by a client: the newest 200, as a model selector sees them.
+    const { client } = await connect(sb.env, sb.project)
+    const resources = (await client.listResources()).resources.map((r) => r.uri)
+    expect(resources.filter((u) => u !== 'memory:///MEMORY.md')).toEqual(
+      seen.slice(0, 200).map((p) => `memory:///${p}`),
+    )
     const team = JSON.parse((await call('memory_list', { scope: 'team' })).text) as { total: number }
     expect(team.total).toBe(0)
     const bad = await call('memory_list', { offset: -1 })

@@ -6,6 +6,7 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { McpToolInput } from '../../src-shared/mcp-tools.js'
 import { ENTRYPOINT_NAME } from '../core/paths/auto-mem-path.js'
+import { MAX_MEMORY_FILES } from '../core/store/memory-header.js'
 import type { ProjectContext } from '../core/paths/context.js'
 import { TEAM_DIRNAME } from '../core/paths/team-agent-paths.js'
 import { AgentMemory } from './agent-memory.js'
@@ -157,8 +158,10 @@ export function createMcpServer(ctx: ProjectContext, version: string): McpServer
   server.registerResource(
     'memory-file',
     new ResourceTemplate(`${URI_PREFIX}{+path}`, {
+      // The newest 200, as the list Claude Code's own selector sees: a client lists resources whole
+      // (at 10,000 memories that is megabytes), and memory_list pages through every one.
       list: async () => ({
-        resources: (await mem.list('all')).map((m) => ({
+        resources: (await mem.list('all', MAX_MEMORY_FILES)).map((m) => ({
           uri: uriOf(m.relPath),
           name: m.relPath,
           title: m.name,
