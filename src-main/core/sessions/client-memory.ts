@@ -14,6 +14,7 @@ import { resolveHomeDir, type ProjectContext } from '../paths/context.js'
  */
 const EXTRACTS = 'tengu_passport_quail'
 const RECALLS = 'tengu_moth_copse'
+const MAY_BE_ON = new RegExp(`"(?:${EXTRACTS}|${RECALLS})"\\s*:\\s*true`)
 
 export interface ClientOwnMemory {
   extracts: boolean
@@ -27,6 +28,9 @@ export function clientGlobalConfigPath(ctx: ProjectContext): string {
 /** What the client's cached switches say it does by itself (off when it has none, or no config). */
 export async function clientOwnMemory(ctx: ProjectContext): Promise<ClientOwnMemory> {
   const text = await orIfMissing(readFile(clientGlobalConfigPath(ctx), 'utf8'), '')
+  // The prompt hook asks before every prompt, and this file holds the client's history of every
+  // project (megabytes for some): it is parsed only when a switch may be on.
+  if (!MAY_BE_ON.test(text)) return { extracts: false, recalls: false }
   const config = parseJsonOr(text, {}) as Record<string, unknown> | null
   const cached = [config?.cachedGrowthBookFeatures, config?.cachedFeatureFlags].filter(
     (v): v is Record<string, unknown> => typeof v === 'object' && v !== null,
