@@ -1,14 +1,6 @@
 import { readTextFile } from '../../store/regular-file.js'
 import { isAbsolute } from 'node:path'
-import {
-  type AgentTool,
-  putOverRead,
-  refuseUnsafeWrite,
-  stringArg,
-  ToolInputError,
-  inputSchema,
-  params,
-} from './types.js'
+import { type AgentTool, stringArg, ToolInputError, inputSchema, params, writeOverRead } from './types.js'
 
 export const editTool: AgentTool = {
   name: 'Edit',
@@ -39,8 +31,7 @@ export const editTool: AgentTool = {
       input.replace_all === true
         ? text.split(oldString).join(newString)
         : text.replace(oldString, () => newString)
-    await refuseUnsafeWrite(filePath, text, next)
-    await putOverRead(filePath, ctx.stamp ? ctx.stamp(filePath, text, next) : next, ctx.record, text)
+    await writeOverRead(ctx, filePath, text, next)
     return { content: `Edited ${filePath}`, writtenPath: filePath }
   },
 }

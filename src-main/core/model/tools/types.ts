@@ -32,17 +32,20 @@ export interface AgentTool {
 export class ToolInputError extends Error {}
 
 /**
- * A tool's write over the text it read (null: no file then): a file someone saved since (the user
- * in the app, another agent) is left alone, and the model is told to read it again, as Claude
- * Code's own Edit and Write tools refuse a file modified since it was read.
+ * Write's and Edit's last step: `after` written over the text the tool read (`before`; null: no
+ * file then), once the secret and link checks pass, with the stamps `ctx` adds. A file someone
+ * saved since (the user in the app, another agent) is left alone, and the model is told to read
+ * it again, as Claude Code's own Edit and Write tools refuse a file modified since it was read.
  */
-export async function putOverRead(
+export async function writeOverRead(
+  ctx: ToolContext,
   path: string,
-  content: string,
-  record: RecordedWrite | undefined,
-  read: string | null,
+  before: string | null,
+  after: string,
 ): Promise<void> {
-  if (!(await putFileOver(path, content, record, read)))
+  await refuseUnsafeWrite(path, before, after)
+  const content = ctx.stamp ? ctx.stamp(path, before, after) : after
+  if (!(await putFileOver(path, content, ctx.record, before)))
     throw new ToolInputError(
       `${path} changed since it was read (someone saved it meanwhile): Read it again, then make the change`,
     )

@@ -1,14 +1,6 @@
 import { isAbsolute } from 'node:path'
 import { readIfExists } from '../../store/atomic-write.js'
-import {
-  type AgentTool,
-  putOverRead,
-  refuseUnsafeWrite,
-  stringArg,
-  ToolInputError,
-  inputSchema,
-  params,
-} from './types.js'
+import { type AgentTool, stringArg, ToolInputError, inputSchema, params, writeOverRead } from './types.js'
 
 export const writeTool: AgentTool = {
   name: 'Write',
@@ -23,13 +15,7 @@ export const writeTool: AgentTool = {
     const content = stringArg(input, 'content', true)
     if (!isAbsolute(filePath)) throw new ToolInputError('file_path must be absolute')
     const before = await readIfExists(filePath)
-    await refuseUnsafeWrite(filePath, before, content)
-    await putOverRead(
-      filePath,
-      ctx.stamp ? ctx.stamp(filePath, before, content) : content,
-      ctx.record,
-      before,
-    )
+    await writeOverRead(ctx, filePath, before, content)
     return { content: `Wrote ${filePath}`, writtenPath: filePath }
   },
 }
