@@ -25,17 +25,25 @@ export interface PointerFields {
 }
 
 /**
- * The line Memdir writes for a memory. A line Memdir writes never points outside the memory dir,
- * and no name can break it into two lines (pointerTargetProblem); a new file's name has passed the
- * whole name rule before it gets here.
+ * Throws unless a MEMORY.md line may point at `pointer`: a line Memdir writes never points outside
+ * the memory dir, and no name can break it into two lines (pointerTargetProblem); a new file's
+ * name has passed the whole name rule before it gets here.
  */
-export function formatIndexLine(title: string, relPath: string, hook: string): string {
-  const problem = pointerTargetProblem(relPath)
+export function checkPointerTarget(pointer: string): void {
+  const problem = pointerTargetProblem(pointer)
   if (problem)
     throw new MemdirError(
       problem.code,
-      `no MEMORY.md pointer to ${JSON.stringify(relPath)}: ${problem.message}`,
+      `no MEMORY.md pointer to ${JSON.stringify(pointer)}: ${problem.message}`,
+      {
+        name: pointer,
+      },
     )
+}
+
+/** The line Memdir writes for a memory (its target checked by checkPointerTarget). */
+export function formatIndexLine(title: string, relPath: string, hook: string): string {
+  checkPointerTarget(relPath)
   const cleanTitle =
     title
       .replace(/[[\]\n]/g, ' ')
@@ -117,7 +125,7 @@ export function retargetedLine(content: string, from: string, to: string): strin
   for (const line of splitLines(content)) {
     const link = indexLinksIn(line).find((l) => linksTo(l, from))
     if (!link) continue
-    formatIndexLine('', to, '') // the new target is one a line may point at
+    checkPointerTarget(to)
     return retargetLink(line, link, to)
   }
   return undefined

@@ -2,7 +2,7 @@ import type { MemoryStamp } from './memory-format.js'
 import { stampMemoryText } from './memory-stamps.js'
 import { errnoOf, isAbsent, MemdirError } from '../../../src-shared/errors.js'
 import { formatBytes, MAX_MEMORY_BYTES, MAX_OPENED_MEMORY_BYTES } from '../../../src-shared/limits.js'
-import { checkMemoryName, checkMemoryTitle, pointerTargetProblem } from '../../../src-shared/memory-names.js'
+import { checkMemoryName, checkMemoryTitle } from '../../../src-shared/memory-names.js'
 import { memoryFileSlug } from './file-slug.js'
 import { mkdir, rename, stat, unlink, link } from 'node:fs/promises'
 import { dirname, join, posix } from 'node:path'
@@ -25,6 +25,7 @@ import {
   serializeMemoryFile,
 } from './frontmatter.js'
 import {
+  checkPointerTarget,
   type PointerFields,
   removeIndexLine,
   replaceIndexLine,
@@ -286,8 +287,7 @@ export async function updateMemory(
 ): Promise<MemoryRecord> {
   const path = await resolveMemoryPath(memoryDir, relPath)
   // Before the file is written: an update that then failed at its pointer was saved but reported failed.
-  const unpointable = pointerTargetProblem(indexLocationFor(relPath).pointer)
-  if (unpointable) throw new MemdirError(unpointable.code, unpointable.message, { name: relPath })
+  checkPointerTarget(indexLocationFor(relPath).pointer)
   const existing = await readIfExists(path)
   const parsed = existing === null ? undefined : parseMemoryFile(existing)
   validateFields(fields, parsed?.data)
