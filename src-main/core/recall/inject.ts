@@ -1,4 +1,5 @@
 import { cutText } from '../../../src-shared/unicode.js'
+import { memoryHeaderLine } from '../../../src-shared/recall-header.js'
 import { rethrowUnless, isMissing } from '../../../src-shared/errors.js'
 import { codeStalenessNotes } from '../staleness/recall-notes.js'
 import { readHeadsOrErrors, type Scanner } from '../store/scan.js'
@@ -82,8 +83,9 @@ function fitParts(parts: Part[], max = MAX_INJECTED_CHARS): Part[] {
 
 /** The header line: the freshness warning for memories older than a day, else "saved today/yesterday". */
 export function recallHeader(path: string, mtimeMs: number, now: number = Date.now()): string {
-  if (memoryAgeDays(mtimeMs, now) > 1) return `${memoryFreshnessText(mtimeMs, now)}\n\nMemory: ${path}:`
-  return `Memory (saved ${memoryAge(mtimeMs, now)}): ${path}:`
+  if (memoryAgeDays(mtimeMs, now) > 1)
+    return `${memoryFreshnessText(mtimeMs, now)}\n\n${memoryHeaderLine(path)}`
+  return memoryHeaderLine(path, memoryAge(mtimeMs, now))
 }
 
 /**

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { orIfMissing } from '../../../src-shared/errors.js'
 import { parseJsonOr } from '../../../src-shared/json.js'
 import { resolveHomeDir, type ProjectContext } from '../paths/context.js'
+import { injectedPathsIn } from '../../../src-shared/recall-header.js'
 
 /**
  * Claude Code can save and recall memories itself. Whether it does is a switch it keeps among the
@@ -59,9 +60,6 @@ export function recalledByClient(entries: readonly object[]): string[] {
   })
 }
 
-/** A recalled memory's header line, as recallHeader writes it: `Memory (saved today): <path>:` or `Memory: <path>:`. */
-const RECALL_HEADER = /^Memory(?: \(saved [^)\n]*\))?: (\/.+\.md|[A-Za-z]:\\.+\.md):$/gm
-
 /**
  * The memories a prompt hook put into the session's context (absolute paths), as the newer clients
  * record hook context in the transcript: a session forked or resumed from it (`--fork-session`) has
@@ -71,9 +69,7 @@ export function recalledByHook(entries: readonly object[]): string[] {
   return (entries as readonly Entry[]).flatMap((e) => {
     const a = e.type === 'attachment' ? (e.attachment as Entry | undefined) : undefined
     if (a?.type !== 'hook_additional_context' || !Array.isArray(a.content)) return []
-    return a.content.flatMap((c) =>
-      typeof c === 'string' ? [...c.matchAll(RECALL_HEADER)].map((m) => m[1]!) : [],
-    )
+    return a.content.flatMap((c) => (typeof c === 'string' ? injectedPathsIn(c) : []))
   })
 }
 
