@@ -58,9 +58,9 @@ export class RecallSession {
     const injections = injected.map((i) => i.text)
     const bytes = injections.reduce((n, s) => n + Buffer.byteLength(s, 'utf8'), 0)
     this.injectedBytes += bytes
-    // A memory left out for room (see recallInjections) may come at a later prompt.
-    const shown = new Set(injected.map((i) => i.path))
-    for (const m of result.memories) if (shown.has(m.path)) this.surfaced.add(m.path)
+    // Only what was shown: a memory left out for room (see recallInjections) may come at a later prompt.
+    const shown = injected.map((i) => i.path)
+    for (const path of shown) this.surfaced.add(path)
     this.shapes.push({
       at: now,
       query,
@@ -69,6 +69,6 @@ export class RecallSession {
       selected: result.memories.length,
       empty: result.memories.length === 0,
     })
-    return { skipped: false, result, injections, injected: [...shown], bytes }
+    return { skipped: false, result, injections, injected: shown, bytes }
   }
 }

@@ -62,13 +62,16 @@ async function staleLock(lock: string, staleMs: number): Promise<string | undefi
   return gone || Date.now() - st.mtimeMs > staleMs ? text : undefined
 }
 
+/** Removes the lock file if it still holds `text` (a lock taken over meanwhile is its new holder's). */
+async function unlinkIfHolding(lock: string, text: string): Promise<void> {
+  if ((await readFile(lock, 'utf8').catch(() => undefined)) === text) await unlink(lock).catch(() => {})
+}
+
 async function acquire(path: string, times: LockTimes): Promise<() => Promise<void>> {
   const lock = lockPathOf(path)
   const mine = `${process.pid} ${Date.now().toString(36)}.${(++seq).toString(36)}`
-  const release = async () => {
-    // Only our own lock: one taken over from us as stale belongs to its new holder.
-    if ((await readFile(lock, 'utf8').catch(() => undefined)) === mine) await unlink(lock).catch(() => {})
-  }
+  // Only our own lock: one taken over from us as stale belongs to its new holder.
+  const release = () => unlinkIfHolding(lock, mine)
   const deadline = Date.now() + times.waitMs
   for (let wait = 2; ; wait = Math.min(2 * wait, 50)) {
     try {
@@ -92,11 +95,11 @@ async function acquire(path: string, times: LockTimes): Promise<() => Promise<vo
     }
     const stale = await staleLock(lock, times.staleMs)
     if (stale !== undefined) {
-      if ((await readFile(lock, 'utf8').catch(() => undefined)) === stale) await unlink(lock).catch(() => {})
+      await unlinkIfHolding(lock, stale)
       continue
     }
     if (Date.now() > deadline) {
-      const holder = (await readFile(lock, 'utf8').catch(() => '')).split(' ')[0]
+      const holder = pidIn(await readFile(lock, 'utf8').catch(() => ''))
       throw new MemdirError(
         'BUSY',
         `${basename(path)} is being written by another process${holder ? ` (pid ${holder})` : ''}: nothing was changed, try again`,
