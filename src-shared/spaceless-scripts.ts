@@ -10,10 +10,11 @@ export const SPACELESS_CLASS =
   '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\u30fc' +
   '\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}'
 
-const ANY = new RegExp(`[${SPACELESS_CLASS}]`, 'u')
+/** One letter of those scripts. */
+export const SPACELESS_LETTER = new RegExp(`[${SPACELESS_CLASS}]`, 'u')
 
 /** Whether `text` has a letter of those scripts. */
-export const hasSpacelessScript = (text: string) => ANY.test(text)
+export const hasSpacelessScript = (text: string) => SPACELESS_LETTER.test(text)
 
 /** A run of those letters as its overlapping pairs of characters; a lone character is itself. */
 export function characterPairs(run: string): string[] {

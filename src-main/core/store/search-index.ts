@@ -1,6 +1,11 @@
 import { Charset, Index } from 'flexsearch'
 import { MAX_SEARCH_HITS } from '../../../src-shared/limits.js'
-import { characterPairs, SPACELESS_CLASS, hasSpacelessScript } from '../../../src-shared/spaceless-scripts.js'
+import {
+  characterPairs,
+  SPACELESS_CLASS,
+  SPACELESS_LETTER,
+  hasSpacelessScript,
+} from '../../../src-shared/spaceless-scripts.js'
 import { join } from 'node:path'
 import { bodyOf, parseMemoryHeaderFields } from './frontmatter.js'
 import { isMemoryFileName } from './memory-header.js'
@@ -141,8 +146,6 @@ export class MemorySearchIndex {
 
 const WORD = /[\p{L}\p{N}]+/gu
 const NON_ASCII = /[\u0080-\uffff]/
-const SPACELESS = new RegExp(`[${SPACELESS_CLASS}]`, 'u')
-
 const SPACELESS_RUN = new RegExp(`[${SPACELESS_CLASS}]{2,}`, 'gu')
 
 /**
@@ -171,7 +174,9 @@ function matchedWords(lower: string, words: readonly string[], max = 12, from = 
     for (let at = lower.indexOf(q, from); at >= 0 && found.size < max; at = lower.indexOf(q, at + q.length)) {
       if (at > from && startsMidWord(lower, at)) continue
       WORD_AT.lastIndex = at + q.length
-      const rest = hasSpacelessScript(q) ? '' : (WORD_AT.exec(lower)?.[0] ?? '').split(SPACELESS, 1)[0]!
+      const rest = hasSpacelessScript(q)
+        ? ''
+        : (WORD_AT.exec(lower)?.[0] ?? '').split(SPACELESS_LETTER, 1)[0]!
       found.add(q + rest)
       hitOne = true
     }
@@ -186,7 +191,7 @@ function matchedWords(lower: string, words: readonly string[], max = 12, from = 
 const WORD_AT = /[\p{L}\p{N}]*/uy
 const MID_WORD = /[\p{L}\p{N}]/u
 const startsMidWord = (lower: string, at: number) =>
-  MID_WORD.test(lower[at - 1]!) && !SPACELESS.test(lower[at - 1]!)
+  MID_WORD.test(lower[at - 1]!) && !hasSpacelessScript(lower[at - 1]!)
 
 const fold = (w: string) => w.normalize('NFD').replace(/\p{M}/gu, '')
 
