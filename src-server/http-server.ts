@@ -15,7 +15,7 @@ import {
   TeamMemoryQuerySchema,
   type TeamMemoryDocument,
 } from '../src-shared/team-api.js'
-import { type RepoSnapshot, type TeamStore, tokenAllows } from './store.js'
+import { type RepoSnapshot, storedRepoName, type TeamStore, tokenAllows } from './store.js'
 
 export interface TeamServerOptions {
   store: TeamStore
@@ -204,7 +204,7 @@ export function createTeamServer(opts: TeamServerOptions): Server {
     const { view, key } = query.value
     seen.repo = query.value.repo
     await authorize(req, query.value.repo)
-    const repo = await opts.store.storedRepoName(query.value.repo)
+    const repo = await storedRepoName(opts.store, query.value.repo)
 
     if (req.method === 'GET') {
       const snap = await opts.store.getRepo(repo)

@@ -93,12 +93,12 @@ export async function openPostgresStore(
   }
 
   return {
-    async storedRepoName(repo) {
+    async repoSpelledAs(repo) {
       const r = await pool.query(
         'SELECT repo FROM team_repos WHERE lower(repo) = lower($1) ORDER BY repo = $1 DESC, version DESC LIMIT 1',
         [repo],
       )
-      return (r.rows[0] as { repo: string } | undefined)?.repo ?? repo.toLowerCase()
+      return (r.rows[0] as { repo: string } | undefined)?.repo
     },
     getRepo(repo) {
       return tx('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (c) => {

@@ -123,8 +123,8 @@ export function openSqliteStore(file: string): TeamStore {
   })
 
   return {
-    async storedRepoName(repo) {
-      return repoNamed.get(repo, repo)?.repo ?? repo.toLowerCase()
+    async repoSpelledAs(repo) {
+      return repoNamed.get(repo, repo)?.repo
     },
     async getRepo(repo) {
       return readRepo(repo)

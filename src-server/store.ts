@@ -31,13 +31,8 @@ export interface AuthFailures {
 
 /** Storage behind the team server; SQLite and PostgreSQL implement it. */
 export interface TeamStore {
-  /**
-   * The name this store keeps `repo` under. Owner and repo names are case-insensitive where they
-   * come from (GitHub, GitLab: `ACME/Shop` clones the same repo as `acme/shop`), so teammates whose
-   * origins differ in case share one team memory: an existing repo of that name in any case (the
-   * exact spelling first), else the name in lower case.
-   */
-  storedRepoName(repo: string): Promise<string>
+  /** The spelling of the repo the store holds under `repo` in any case (the exact one first), if any. */
+  repoSpelledAs(repo: string): Promise<string | undefined>
   getRepo(repo: string): Promise<RepoSnapshot | undefined>
   /** Upserts `entries` (absent keys kept). `ifMatch` is the quoted ETag the client saw. */
   upsert(
@@ -84,6 +79,16 @@ export const ifMatchFails = (ifMatch: string | undefined, checksum: string | und
   ifMatch !== undefined &&
   ifMatch.trim() !== '*' &&
   (checksum === undefined || !etagHeaderNames(ifMatch, checksum))
+
+/**
+ * The name `store` keeps `repo` under. Owner and repo names are case-insensitive where they come
+ * from (GitHub, GitLab: `ACME/Shop` clones the same repo as `acme/shop`), so teammates whose origins
+ * differ in case share one team memory: an existing repo of that name in any case, else the name
+ * in lower case.
+ */
+export async function storedRepoName(store: TeamStore, repo: string): Promise<string> {
+  return (await store.repoSpelledAs(repo)) ?? repo.toLowerCase()
+}
 
 /** Whether a token's repos (`*`: every repo) include `repo`, whose case does not matter (see storedRepoName). */
 export const tokenAllows = (repos: readonly string[], repo: string) =>

@@ -1,6 +1,6 @@
 import { closeGracefully, createTeamServer, listen } from '../../../src-server/http-server.js'
 import { defaultDataFile, openTeamStore } from '../../../src-server/open-store.js'
-import type { TeamStore } from '../../../src-server/store.js'
+import { storedRepoName, type TeamStore } from '../../../src-server/store.js'
 import { memoryNameProblem } from '../../../src-shared/memory-names.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
@@ -81,7 +81,7 @@ async function keyCommand(io: CliIO, store: TeamStore, args: TeamServerArgs): Pr
   const [, action, key, ...rest] = args.sub
   if (!args.repo || !/^[\w.-]+\/[\w.-]+$/.test(args.repo))
     throw new UsageError('--repo owner/repo is required')
-  const repo = await store.storedRepoName(args.repo)
+  const repo = await storedRepoName(store, args.repo)
   if (action === 'list') {
     const snap = await store.getRepo(repo)
     const keys = [...(snap?.entries.keys() ?? [])].sort().map((k) => ({

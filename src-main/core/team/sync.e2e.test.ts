@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startTeamServer } from '../../../test/helpers/team-server.js'
+import { storedRepoName } from '../../../src-server/store.js'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import { until } from '../../../test/helpers/until.js'
 import { TeamApiClient, TeamApiError } from './api-client.js'
@@ -428,7 +429,7 @@ describe('batching and retries', () => {
       ])
       // Halving found the size: a few refused requests, not one per file.
       expect(c.puts.length).toBeLessThan(r.batches + 6)
-      const stored = await server.store.getRepo(await server.store.storedRepoName(REPO))
+      const stored = await server.store.getRepo(await storedRepoName(server.store, REPO))
       expect([...stored!.entries.keys()].sort()).toEqual(
         [...Array(12).keys()].map((i) => `note-${String(i).padStart(2, '0')}.md`),
       )
