@@ -2,7 +2,7 @@ import { frontmatterProblem, parseMemoryFile } from '../store/frontmatter.js'
 import { parseMemoryType } from '../store/memory-types.js'
 import { MAX_INJECTED_BYTES, MAX_INJECTED_LINES } from '../recall/inject.js'
 import { scanForSecrets } from '../../../src-shared/secret-scan.js'
-import { findCodeMentions, type CodeMentions } from '../staleness/code-mentions.js'
+import { findMemoryCodeMentions, type CodeMentions } from '../staleness/code-mentions.js'
 import { finding, type Finding } from './findings.js'
 import { shingle, type Shingled } from './near-duplicates.js'
 
@@ -123,7 +123,7 @@ export async function memoryFacts(relPath: string, text: string, mtimeMs: number
     name: parsed.name,
     description: parsed.description,
     body: parsed.body.slice(0, 2_000),
-    mentions: findCodeMentions(parsed.body),
+    mentions: findMemoryCodeMentions(parsed),
     shingled: shingle(`${parsed.description ?? ''}\n${parsed.body}`),
     own,
   }

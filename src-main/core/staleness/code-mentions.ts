@@ -81,3 +81,12 @@ export function findCodeMentions(body: string): CodeMentions {
   }
   return { paths: [...paths], commands, symbols: [...symbols] }
 }
+
+/**
+ * What a memory says about the code, in its description as in its body: a description often names
+ * the file the memory is about ("the connection is made in src/db.ts"). Health and recall both read
+ * a memory's mentions here.
+ */
+export function findMemoryCodeMentions(memory: { description?: string | null; body: string }): CodeMentions {
+  return findCodeMentions(`${memory.description ?? ''}\n${memory.body}`)
+}

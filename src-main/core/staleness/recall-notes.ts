@@ -1,6 +1,6 @@
 import { findGitRoot } from '../paths/git-root.js'
-import { bodyOf } from '../store/frontmatter.js'
-import { findCodeMentions } from './code-mentions.js'
+import { parseMemoryFile } from '../store/frontmatter.js'
+import { findMemoryCodeMentions } from './code-mentions.js'
 import { GitHistory } from './git-history.js'
 import { describePathStaleness, pathStaleness } from './path-staleness.js'
 
@@ -24,7 +24,7 @@ export async function codeStalenessNotes(
   let budget = MAX_PATHS
   const named = memories.flatMap((m) => {
     if (budget <= 0) return []
-    const paths = findCodeMentions(bodyOf(m.text)).paths.slice(0, budget)
+    const paths = findMemoryCodeMentions(parseMemoryFile(m.text)).paths.slice(0, budget)
     budget -= paths.length
     return paths.length ? [{ ...m, paths }] : []
   })

@@ -15,12 +15,18 @@ const SAID = 'src/db.ts, which moved to src/database.ts'
 /**
  * A memory names `src/db.ts`; after it was saved, git renamed the file to `src/database.ts`. Health
  * (`memdir doctor`), recall (`memdir recall`) and MCP `memory_search` all say so, in the same
- * words — also when the project's folder is below the repository's root.
+ * words — also when the project's folder is below the repository's root, and when only the
+ * memory's description names the file.
  */
+const IN_BODY =
+  '---\nname: Project DB\ndescription: where the database connection is made\ntype: project\n---\n\nThe connection is made in `src/db.ts`.\n'
+const IN_DESCRIPTION =
+  '---\nname: Project DB\ndescription: the database connection is made in src/db.ts\ntype: project\n---\n\nUse the shared pool.\n'
 describe.each([
-  ['at the repository root', ''],
-  ['in a folder below the repository root', 'services/api'],
-])('a renamed file, the project %s', (_, sub) => {
+  ['at the repository root, named in the body', '', IN_BODY],
+  ['in a folder below the repository root, named in the body', 'services/api', IN_BODY],
+  ['at the repository root, named only in the description', '', IN_DESCRIPTION],
+])('a renamed file, the project %s', (_, sub, memoryText) => {
   it('is the same finding in Health, memdir doctor, recall and the MCP search note', async () => {
     const sb = sandbox()
     sb.env.MEMDIR_DATA_DIR = join(sb.root, 'data')
@@ -32,10 +38,7 @@ describe.each([
     clearAutoMemPathCache()
     const ctx = sb.ctx({ projectRoot: project })
     const memoryDir = getAutoMemPath(ctx)
-    const file = writeFile(
-      join(memoryDir, 'project_db.md'),
-      '---\nname: Project DB\ndescription: where the database connection is made\ntype: project\n---\n\nThe connection is made in `src/db.ts`.\n',
-    )
+    const file = writeFile(join(memoryDir, 'project_db.md'), memoryText)
     utimesSync(file, (T0 + DAY) / 1000, (T0 + DAY) / 1000)
     writeFile(join(memoryDir, 'MEMORY.md'), '- [Project DB](project_db.md) — the database connection\n')
     repo.git(['mv', at('src/db.ts'), at('src/database.ts')])
