@@ -179,6 +179,12 @@ export async function startFakeAnthropic(
   script: FakeStep[] = [],
   opts: {
     /** Answers every request once the script is used up (a scripted client session). */ fallback?: FakeStep
+    /**
+     * The model's context window in tokens (counted as `usage` counts them, 4 characters each): a
+     * request over it is refused as the API refuses one, 400 "prompt is too long: N tokens > M
+     * maximum", without using a scripted step.
+     */
+    contextWindow?: number
   } = {},
 ): Promise<FakeAnthropic> {
   const queue = [...script]
@@ -206,6 +212,20 @@ export async function startFakeAnthropic(
     if (req.method !== 'POST' || !(req.url ?? '').startsWith('/v1/messages')) {
       res.writeHead(404, { 'content-type': 'application/json' })
       res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'no such route' } }))
+      return
+    }
+    const tokens = Math.ceil(rawBody.length / 4)
+    if (opts.contextWindow !== undefined && tokens > opts.contextWindow) {
+      res.writeHead(400, { 'content-type': 'application/json' })
+      res.end(
+        JSON.stringify({
+          type: 'error',
+          error: {
+            type: 'invalid_request_error',
+            message: `prompt is too long: ${tokens} tokens > ${opts.contextWindow} maximum`,
+          },
+        }),
+      )
       return
     }
     let step = queue.shift() ?? opts.fallback ?? failWith(500, {}, 'fake-anthropic: script exhausted')

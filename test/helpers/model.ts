@@ -11,8 +11,9 @@ afterEach(async () => {
 export async function fakeModel(
   script: FakeStep[] = [],
   maxRetries = 0,
+  opts: { contextWindow?: number } = {},
 ): Promise<{ fake: FakeAnthropic; client: ModelClient }> {
-  const fake = await startFakeAnthropic(script)
+  const fake = await startFakeAnthropic(script, opts)
   servers.push(fake)
   const client = createModelClient(
     { apiKey: 'sk-test-fake', baseURL: fake.url, selectorModel: 'fake-selector', agentModel: 'fake-agent' },

@@ -152,6 +152,51 @@ describe('extraction service', () => {
     expect(extractor.state.cursor).toBe(msgs.at(-1)!.uuid)
   })
 
+  it('extracts from a session longer than the model’s context: its oldest messages are left out, the turn is kept', async () => {
+    // ~60,000 tokens of earlier work (with tool calls) against a 20,000-token window.
+    const { fake, client } = await fakeModel([], 0, { contextWindow: 20_000 })
+    const { memoryDir, events, extractor } = setup(client)
+    const earlier: TranscriptMessage[] = []
+    for (let i = 0; i < 30; i++) {
+      earlier.push(
+        user(`step ${i}: ${'read the logs and fix it. '.repeat(150)}`),
+        assistant(`looking at step ${i}`, [
+          { type: 'tool_use', id: `toolu_${i}`, name: 'Read', input: { file_path: `/src/f${i}.ts` } },
+        ]),
+        {
+          uuid: `m${++n}`,
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: 'x'.repeat(4_000) }],
+        },
+        assistant(`done with step ${i}`),
+      )
+    }
+    const msgs = [...earlier, user('from now on, release notes go in docs/RELEASES.md'), assistant('noted')]
+    fake.enqueue(
+      reply(
+        toolUse('Write', {
+          file_path: join(memoryDir, 'release_notes.md'),
+          content:
+            '---\nname: Release notes\ndescription: release notes go in docs/RELEASES.md\ntype: feedback\n---\n\nWrite release notes in docs/RELEASES.md.\n',
+        }),
+      ),
+      reply(text('Saved.')),
+    )
+    await extractor.executeExtractMemories({ messages: msgs })
+    expect(events.at(-1)).toMatchObject({ type: 'wrote', memories: 1 })
+    expect(existsSync(join(memoryDir, 'release_notes.md'))).toBe(true)
+    expect(extractor.state.cursor).toBe(msgs.at(-1)!.uuid)
+    // The first request was refused; the one answered fits, opens with the note, and holds the turn.
+    const answered = fake.requests.filter((r) => r.rawBody.length / 4 <= 20_000)
+    expect(answered.length).toBeGreaterThanOrEqual(2)
+    const sent = answered[0]!.body.messages as { role: string; content: { type: string; text?: string }[] }[]
+    expect(sent[0]!.role).toBe('user')
+    expect(sent[0]!.content[0]!.text).toMatch(/earlier part of this conversation was left out/)
+    expect(sent[0]!.content.some((b) => b.type === 'tool_result')).toBe(false)
+    expect(JSON.stringify(sent)).toContain('release notes go in docs/RELEASES.md')
+    expect(JSON.stringify(sent)).not.toContain('step 0:')
+  })
+
   it('coalesces two calls during a run into exactly one trailing run over only the new messages', async () => {
     const { fake, client } = await fakeModel([delayed(300, reply(text('nothing'))), reply(text('nothing'))])
     const { events, extractor } = setup(client)

@@ -3,6 +3,7 @@ import type Anthropic from '@anthropic-ai/sdk'
 import type { RecordedWrite } from '../store/recorded-write.js'
 import type { ModelClient } from './client.js'
 import { type CacheSafeParams, withMessageBreakpoint } from './cache-safe.js'
+import { newestMessagesWithin, tooLongBy } from './context-fit.js'
 import type { CanUseTool } from './permissions.js'
 import { type AgentTool, ToolInputError, type ToolContext } from './tools/types.js'
 
@@ -42,6 +43,26 @@ export interface AgentLoopResult {
   /** The last request sent, as sent: a fork of this run reuses it via createCacheSafeParams. */
   lastRequest: Anthropic.MessageCreateParamsNonStreaming
   lastReply: Anthropic.MessageParam
+  /** How many of the prefix's messages were left out because the model's context could not hold them. */
+  prefixLeftOut: number
+}
+
+/** At most this many cuts of the prefix for one run: each is a refused request. */
+const MAX_CUTS = 3
+
+/**
+ * The parent's messages cut (from the oldest) so that `request`, which carried `sent` of them,
+ * shrinks to `keepShare` of its size; undefined when nothing of them would be left.
+ */
+function cutPrefix(
+  parent: CacheSafeParams,
+  sent: CacheSafeParams,
+  request: Anthropic.MessageCreateParamsNonStreaming,
+  keepShare: number,
+): { base: CacheSafeParams; leftOut: number } | undefined {
+  const keep = JSON.stringify(sent.messages).length - (1 - keepShare) * JSON.stringify(request).length
+  const cut = keep > 0 ? newestMessagesWithin(parent.messages, keep) : undefined
+  return cut?.leftOut ? { base: { ...parent, messages: cut.messages }, leftOut: cut.leftOut } : undefined
 }
 
 async function runToolUse(
@@ -88,18 +109,32 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
   const written = new Set<string>()
   const denials: ToolDenial[] = []
   let turns = 0
+  let base = opts.base
+  let cuts = 0
+  let prefixLeftOut = 0
   for (;;) {
     const tail = conversation.length
       ? [...conversation.slice(0, -1), withMessageBreakpoint(conversation[conversation.length - 1]!)]
       : []
     const request: Anthropic.MessageCreateParamsNonStreaming = {
-      model: opts.base.model,
+      model: base.model,
       max_tokens: opts.maxTokens ?? 4096,
-      system: opts.base.system as Anthropic.TextBlockParam[],
-      tools: opts.base.tools as Anthropic.Tool[],
-      messages: [...(opts.base.messages as Anthropic.MessageParam[]), ...tail],
+      system: base.system as Anthropic.TextBlockParam[],
+      tools: base.tools as Anthropic.Tool[],
+      messages: [...(base.messages as Anthropic.MessageParam[]), ...tail],
     }
-    const reply = await opts.client.createMessage(request, { signal: opts.signal })
+    let reply: Anthropic.Message
+    try {
+      reply = await opts.client.createMessage(request, { signal: opts.signal })
+    } catch (e) {
+      // A conversation longer than the model's context: its oldest messages go, the newest stay.
+      const over = tooLongBy(e)
+      const cut = over && cuts < MAX_CUTS ? cutPrefix(opts.base, base, request, over.keepShare) : undefined
+      if (!cut || cut.leftOut <= prefixLeftOut) throw e
+      ;({ base, leftOut: prefixLeftOut } = cut)
+      cuts++
+      continue
+    }
     turns++
     const replyParam: Anthropic.MessageParam = {
       role: 'assistant',
@@ -120,6 +155,7 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
       finalText,
       lastRequest: request,
       lastReply: replyParam,
+      prefixLeftOut,
     })
     if (toolUses.length === 0) return done('end_turn')
     // Sequential on purpose: two edits of one MEMORY.md must not race.
