@@ -1,3 +1,4 @@
+import { utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
@@ -16,6 +17,32 @@ const rank = async (d: string, q: string) =>
   (await rankMemoriesOffline(q, await scanMemoryFiles(d))).map((r) => r.header.filename)
 
 describe('offline ranker', () => {
+  it('of thousands that match alike, returns the five best: the higher score, then the newer', async () => {
+    const d = tempDir()
+    const t0 = Date.UTC(2026, 0, 1) / 1000
+    for (let i = 0; i < 3_000; i++) {
+      // Three scores (the extra words lengthen a memory), and mtimes that repeat every 500.
+      const extra = ' and more'.repeat(i % 3)
+      const file = writeFile(
+        join(d, `m${String(i).padStart(4, '0')}.md`),
+        `---\nname: Release flags ${i}\ndescription: release flags for the deploy${extra}\ntype: project\n---\n\nx\n`,
+      )
+      utimesSync(file, t0 + (i % 500), t0 + (i % 500))
+    }
+    const all = await scanMemoryFiles(d, { limit: Infinity })
+    const ranked = await rankMemoriesOffline('release flags deploy', all)
+    // The reference: every memory ranked, sorted whole (stable: the scan's order breaks full ties).
+    const reference = (await rankMemoriesOffline('release flags deploy', all, { limit: Infinity }))
+      .slice()
+      .sort((a, b) => b.score - a.score || b.header.mtimeMs - a.header.mtimeMs)
+    expect(ranked.length).toBe(5)
+    expect(ranked.map((r) => r.header.filename)).toEqual(reference.slice(0, 5).map((r) => r.header.filename))
+    expect(new Set(ranked.map((r) => r.score)).size).toBe(1)
+    expect(ranked.map((r) => r.header.mtimeMs)).toEqual(
+      [...ranked.map((r) => r.header.mtimeMs)].sort((a, b) => b - a),
+    )
+  })
+
   it('returns every memory close to the best one, and nothing when the best covers too little', async () => {
     const d = dir({
       'canary.md': [
