@@ -51,6 +51,39 @@ describe('agent tool loop', () => {
     expect(turn3).toContain('2 notes.md')
   })
 
+  it('reads on past the model’s context: its oldest tool results are cleared, the newest kept', async () => {
+    // Each file is ~6,000 tokens; the window holds two of them, not three.
+    const dir = tempDir()
+    for (const n of ['a', 'b', 'c']) writeFile(join(dir, `${n}.md`), `${n} line of notes\n`.repeat(1_500))
+    const { fake, client } = await fakeModel([], 0, { contextWindow: 15_000 })
+    fake.enqueue(
+      reply(toolUse('Read', { file_path: join(dir, 'a.md') })),
+      reply(toolUse('Read', { file_path: join(dir, 'b.md') })),
+      reply(toolUse('Read', { file_path: join(dir, 'c.md') })),
+      reply(text('done')),
+    )
+    const base = buildCacheSafeParams({
+      model: 'm',
+      system: 'sys',
+      tools: MEMORY_AGENT_TOOLS.map(toAnthropicTool),
+    })
+    const r = await runAgentLoop({
+      client,
+      base,
+      messages: [{ role: 'user', content: 'read them all' }],
+      tools: MEMORY_AGENT_TOOLS,
+      canUseTool: allow,
+      maxTurns: 10,
+      cwd: dir,
+    })
+    expect(r).toMatchObject({ turns: 4, stopReason: 'end_turn', finalText: 'done' })
+    const last = JSON.stringify(fake.requests.at(-1)!.body.messages)
+    expect(last.length / 4).toBeLessThan(15_000)
+    expect(last).toContain('cleared to fit the model')
+    expect(last).toContain('c line of notes')
+    expect(last).not.toContain('a line of notes')
+  })
+
   it('stops at the turn limit', async () => {
     const dir = tempDir()
     const loop = Array.from({ length: 3 }, () => reply(toolUse('Glob', { pattern: '*' })))

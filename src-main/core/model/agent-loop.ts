@@ -3,7 +3,7 @@ import type Anthropic from '@anthropic-ai/sdk'
 import type { RecordedWrite } from '../store/recorded-write.js'
 import type { ModelClient } from './client.js'
 import { type CacheSafeParams, withMessageBreakpoint } from './cache-safe.js'
-import { newestMessagesWithin, tooLongBy } from './context-fit.js'
+import { clearOldToolResults, newestMessagesWithin, tooLongBy } from './context-fit.js'
 import type { CanUseTool } from './permissions.js'
 import { type AgentTool, ToolInputError, type ToolContext } from './tools/types.js'
 
@@ -127,12 +127,17 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
     try {
       reply = await opts.client.createMessage(request, { signal: opts.signal })
     } catch (e) {
-      // A conversation longer than the model's context: its oldest messages go, the newest stay.
+      // Longer than the model's context: the parent conversation's oldest messages go first (the
+      // newest stay), then the contents of this run's own oldest tool results.
       const over = tooLongBy(e)
-      const cut = over && cuts < MAX_CUTS ? cutPrefix(opts.base, base, request, over.keepShare) : undefined
-      if (!cut || cut.leftOut <= prefixLeftOut) throw e
-      ;({ base, leftOut: prefixLeftOut } = cut)
+      if (!over || cuts >= MAX_CUTS) throw e
       cuts++
+      const cut = cutPrefix(opts.base, base, request, over.keepShare)
+      if (cut && cut.leftOut > prefixLeftOut) {
+        ;({ base, leftOut: prefixLeftOut } = cut)
+        continue
+      }
+      if (!clearOldToolResults(conversation, (1 - over.keepShare) * JSON.stringify(request).length)) throw e
       continue
     }
     turns++

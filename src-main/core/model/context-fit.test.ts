@@ -1,6 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { describe, expect, it } from 'vitest'
-import { CUT_NOTE, newestMessagesWithin, tooLongBy } from './context-fit.js'
+import {
+  CLEARED_RESULT,
+  clearOldToolResults,
+  CUT_NOTE,
+  newestMessagesWithin,
+  tooLongBy,
+} from './context-fit.js'
 
 const say = (role: 'user' | 'assistant', text: string): Anthropic.MessageParam => ({
   role,
@@ -84,5 +90,31 @@ describe('a conversation cut to fit the model', () => {
     const messages = [say('user', 'hi'), say('assistant', 'hello')]
     expect(newestMessagesWithin(messages, size(messages))).toEqual({ messages, leftOut: 0 })
     expect(newestMessagesWithin(messages, 5)).toBeUndefined()
+  })
+
+  it('clears the oldest tool results first, never the newest message’s, and changes no message object', () => {
+    const first = result('t1', 'a'.repeat(2_000))
+    const messages = [
+      say('user', 'go'),
+      call('t1'),
+      first,
+      call('t2'),
+      result('t2', 'b'.repeat(2_000)),
+      call('t3'),
+      result('t3', 'c'.repeat(2_000)),
+    ]
+    const copy = JSON.parse(JSON.stringify(messages)) as Anthropic.MessageParam[]
+    expect(clearOldToolResults(messages, 1_000)).toBeGreaterThanOrEqual(1_000)
+    const contents = messages.flatMap((m) =>
+      typeof m.content === 'string'
+        ? []
+        : m.content.flatMap((b) => (b.type === 'tool_result' ? [b.content] : [])),
+    )
+    expect(contents).toEqual([CLEARED_RESULT, 'b'.repeat(2_000), 'c'.repeat(2_000)])
+    expect(first).toEqual(copy[2]) // the caller's object is as it was
+    // Asked for more than there is: all but the newest are cleared, and the next call frees nothing.
+    clearOldToolResults(messages, 1_000_000)
+    expect(clearOldToolResults(messages, 1_000_000)).toBe(0)
+    expect(JSON.stringify(messages.at(-1))).toContain('c'.repeat(2_000))
   })
 })

@@ -54,3 +54,30 @@ export function newestMessagesWithin(
         ]
   return { messages: opened, leftOut: start }
 }
+
+/** What stands in a tool result cleared to make room. */
+export const CLEARED_RESULT =
+  '[This tool result was cleared to fit the model’s context: run the tool again if it is needed.]'
+
+/**
+ * Clears a run's own oldest tool results, oldest first, until about `chars` characters are freed
+ * (replacing messages in the array, never changing a message object). The newest message's
+ * results stay: the model is about to read them. Returns the characters freed (0: none left).
+ */
+export function clearOldToolResults(messages: Anthropic.MessageParam[], chars: number): number {
+  let freed = 0
+  for (let i = 0; i < messages.length - 1 && freed < chars; i++) {
+    const m = messages[i]!
+    if (m.role !== 'user' || typeof m.content === 'string') continue
+    const before = freed
+    const content = m.content.map((b) => {
+      if (freed >= chars || b.type !== 'tool_result') return b
+      const size = JSON.stringify(b.content ?? '').length
+      if (size <= CLEARED_RESULT.length * 2) return b
+      freed += size - CLEARED_RESULT.length
+      return { ...b, content: CLEARED_RESULT }
+    })
+    if (freed > before) messages[i] = { ...m, content }
+  }
+  return freed
+}
