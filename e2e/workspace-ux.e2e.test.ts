@@ -189,7 +189,11 @@ describe('4. editor', () => {
       const dir = getAutoMemPath(sb.ctx())
       writeFile(
         join(dir, 'deploy.md'),
-        memory('Deploys', 'how releases go out', 'Tag first. See [[Code style]].'),
+        memory(
+          'Deploys',
+          'how releases go out',
+          'Tag first. See [[Code style]], [[style#Why|why we do it]] and [the guide](./style.md).',
+        ),
       )
       writeFile(join(dir, 'style.md'), memory('Code style', 'prefer early returns', 'Early returns.'))
     })
@@ -215,6 +219,15 @@ describe('4. editor', () => {
       await page.getByRole('button', { name: 'Preview' }).click()
       await page.locator('.markdown').getByRole('button', { name: 'Code style' }).click()
       await until(async () => (await page.locator('input[name=name]').inputValue()) === 'Code style')
+      // A wikilink to a heading and a relative Markdown link lead to the memory too.
+      for (const link of ['why we do it', 'the guide']) {
+        await page.locator('[data-relpath="deploy.md"]').click()
+        await until(async () => (await page.locator('input[name=name]').inputValue()) === 'Deploys')
+        if (!(await page.locator('.markdown').isVisible()))
+          await page.getByRole('button', { name: 'Preview' }).click()
+        await page.locator('.markdown').getByRole('button', { name: link }).click()
+        await until(async () => (await page.locator('input[name=name]').inputValue()) === 'Code style')
+      }
 
       // Ctrl+N: a new memory, with Name focused.
       await page.keyboard.press('Control+n')

@@ -151,6 +151,44 @@ export const linksTo = (link: IndexLink, pointer: string) =>
   link.decoded === pointer ||
   (link.wiki !== undefined && !link.raw.includes('/') && pointer.endsWith(`/${link.raw}`))
 
+/** `rel` (which may climb with `..`) from the folder `dir` ('' for the top); undefined when it climbs above the top. */
+function joinedPath(dir: string, rel: string): string | undefined {
+  const out = dir ? dir.split('/') : []
+  for (const seg of rel.split('/')) {
+    if (seg === '..') {
+      if (!out.length) return undefined
+      out.pop()
+    } else if (seg && seg !== '.') out.push(seg)
+  }
+  return out.join('/')
+}
+
+/**
+ * The memory a link leads to, among `files` (paths from the memory dir), for a link written in a
+ * file in the folder `fromDir` ('' for the top): the file at its path from there; for a wikilink
+ * that names a file without its folder, the file of that name nearest the top (as Obsidian finds
+ * it), else the memory whose frontmatter `name` it is (newer Claude Code links memories by name).
+ * Undefined when it leads to none of them.
+ */
+export function linkedMemory(
+  link: Pick<IndexLink, 'raw' | 'decoded' | 'wiki'>,
+  fromDir: string,
+  files: readonly string[],
+  nameOf: (file: string) => string | undefined = () => undefined,
+): string | undefined {
+  const present = new Set(files)
+  for (const written of [link.decoded, link.raw]) {
+    const path = joinedPath(fromDir, written)
+    if (path !== undefined && present.has(path)) return path
+  }
+  if (!link.wiki || link.raw.includes('/')) return undefined
+  const named = files.filter((f) => f === link.raw || f.endsWith(`/${link.raw}`))
+  const nearest = named.sort((a, b) => a.split('/').length - b.split('/').length || a.length - b.length)[0]
+  if (nearest) return nearest
+  const wanted = link.raw.replace(/\.md$/, '').trim().toLowerCase()
+  return files.find((f) => nameOf(f)?.trim().toLowerCase() === wanted)
+}
+
 /** A wikilink's target cannot hold these; a memory whose name has one is linked the Markdown way. */
 const NOT_IN_WIKILINK = /[[\]|#^]/
 

@@ -1,7 +1,7 @@
 import { cutText } from '../../../src-shared/unicode.js'
 import { posix } from 'node:path'
 import { MAX_INDEX_LINE_CHARS } from '../store/index-lines.js'
-import { indexLinksIn, linksLeavingIndex } from '../../../src-shared/index-links.js'
+import { indexLinksIn, linkedMemory, linksLeavingIndex } from '../../../src-shared/index-links.js'
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { indexLocationFor } from '../store/memory-files.js'
 import { truncateEntrypointContent } from '../store/truncate.js'
@@ -30,25 +30,6 @@ export function pointersOf(
 }
 
 /**
- * A wikilink naming a file without its folder leads where Obsidian finds that name: the file of
- * that name nearest the top of the index's dir (`files`: the memories this index lists). Newer
- * Claude Code links a memory as `[[its-name]]`, by the `name` in its frontmatter: failing a file,
- * the memory of that name.
- */
-function foundByName(
-  p: { target: string; raw: string; byName: boolean },
-  files: readonly string[],
-  names: ReadonlyMap<string, string>,
-): string {
-  if (!p.byName) return p.target
-  const named = files.filter((f) => f === p.target || f.endsWith(`/${p.raw}`))
-  const nearest = named.sort((a, b) => a.split('/').length - b.split('/').length || a.length - b.length)[0]
-  if (nearest) return nearest
-  const wanted = p.raw.replace(/\.md$/, '').trim().toLowerCase()
-  return files.find((f) => names.get(f)?.trim().toLowerCase() === wanted) ?? p.target
-}
-
-/**
  * One index (MEMORY.md or team/MEMORY.md) against the files it indexes: pointers to missing
  * files, files without a pointer, lines past the limits Claude Code applies, over-long lines.
  */
@@ -61,9 +42,16 @@ export function checkIndex(
 ): Finding[] {
   const out: Finding[] = []
   const mine = files.filter((f) => indexLocationFor(f).indexRel === indexRel)
+  const indexDir = posix.dirname(indexRel) === '.' ? '' : posix.dirname(indexRel)
+  // A wikilink by name alone leads where linkedMemory finds it (its name in any folder, or a
+  // memory's frontmatter name); one that leads nowhere stays a pointer to its missing file.
   const pointers = (content === null ? [] : pointersOf(indexRel, content)).map((p) => ({
     ...p,
-    target: foundByName(p, mine, names),
+    target: p.byName
+      ? (linkedMemory({ raw: p.raw, decoded: p.raw, wiki: { shown: '', bare: true } }, indexDir, mine, (f) =>
+          names.get(f),
+        ) ?? p.target)
+      : p.target,
   }))
   const present = new Set(files)
   const outside = content === null ? [] : linksLeavingIndex(content)

@@ -1,8 +1,10 @@
 import type { ReactNode } from 'react'
 import ReactMarkdown, { type Components } from 'react-markdown'
 import remarkGfm from 'remark-gfm'
+import { indexLinksIn } from '../../../src-shared/index-links'
 
-const WIKI = 'memdir-memory:'
+/** A link to a memory: `w:` a wikilink's target, `m:` a relative Markdown link's destination. */
+const MEMORY = 'memdir-memory:'
 
 interface MdNode {
   type: string
@@ -11,23 +13,28 @@ interface MdNode {
   children?: MdNode[]
 }
 
-/** `[[name]]` and `[[name|label]]` (how newer Claude Code links memories) become links to the memory. */
+/**
+ * `[[name]]`, `[[name|label]]`, `[[name#heading]]` and `[[folder/name.md]]` (how Obsidian and newer
+ * Claude Code link memories) become links to the memory, read as index-links.ts reads them in
+ * MEMORY.md; an embed of an attachment (`![[diagram.png]]`) stays text.
+ */
 function remarkWikiLinks() {
   const split = (node: MdNode): MdNode[] => {
     if (node.type !== 'text' || !node.value?.includes('[[')) return [node]
+    const value = node.value
     const out: MdNode[] = []
     let last = 0
-    for (const m of node.value.matchAll(/\[\[([^\]|#\n]+)(?:\|([^\]\n]+))?\]\]/g)) {
-      if (m.index > last) out.push({ type: 'text', value: node.value.slice(last, m.index) })
-      const name = m[1]!.trim()
+    for (const l of indexLinksIn(value)) {
+      if (!l.wiki) continue
+      if (l.from > last) out.push({ type: 'text', value: value.slice(last, l.from) })
       out.push({
         type: 'link',
-        url: WIKI + encodeURIComponent(name),
-        children: [{ type: 'text', value: (m[2] ?? name).trim() }],
+        url: MEMORY + 'w:' + encodeURIComponent(value.slice(l.start, l.end)),
+        children: [{ type: 'text', value: l.wiki.shown }],
       })
-      last = m.index + m[0].length
+      last = l.after
     }
-    if (last < node.value.length) out.push({ type: 'text', value: node.value.slice(last) })
+    if (last < value.length) out.push({ type: 'text', value: value.slice(last) })
     return out
   }
   const walk = (node: MdNode) => {
@@ -38,8 +45,16 @@ function remarkWikiLinks() {
   return (tree: MdNode) => walk(tree)
 }
 
-/** Only our memory links and plain web links survive; everything else (javascript:, file:) is dropped. */
-const safeUrl = (url: string) => (url.startsWith(WIKI) || /^(https?:|mailto:)/i.test(url) ? url : '')
+/**
+ * Memory links and plain web links survive; a relative link to a `.md` file is a link to that
+ * memory; everything else (javascript:, file:, absolute paths) is dropped.
+ */
+function safeUrl(url: string): string {
+  if (url.startsWith(MEMORY) || /^(https?:|mailto:)/i.test(url)) return url
+  const path = url.split('#')[0]!
+  const relative = !/^[a-z][a-z0-9+.-]*:/i.test(url) && !url.startsWith('/') && !url.startsWith('~')
+  return relative && /\.md$/i.test(path) ? MEMORY + 'm:' + encodeURIComponent(path) : ''
+}
 
 /**
  * The preview (react-markdown with GitHub-flavoured Markdown). Raw HTML is never rendered, and
@@ -50,18 +65,19 @@ export function MarkdownPreview({
   onOpenMemory,
 }: {
   source: string
-  onOpenMemory: (name: string) => void
+  onOpenMemory: (link: { target: string; wiki: boolean }) => void
 }) {
   const components: Components = {
     a: ({ href, children }) => {
-      if (href?.startsWith(WIKI)) {
-        const name = decodeURIComponent(href.slice(WIKI.length))
+      if (href?.startsWith(MEMORY)) {
+        const wiki = href.startsWith(MEMORY + 'w:')
+        const target = decodeURIComponent(href.slice(MEMORY.length + 2))
         return (
           <button
             type="button"
             className="link-button wiki-link"
-            title={`Open ${name}`}
-            onClick={() => onOpenMemory(name)}
+            title={`Open ${target}`}
+            onClick={() => onOpenMemory({ target, wiki })}
           >
             {children as ReactNode}
           </button>

@@ -139,7 +139,7 @@ export function Editor() {
     remove,
     closeEditor,
     showHistory,
-    openByName,
+    openLink,
     compactIndex,
     health,
   } = useStore(
@@ -158,7 +158,7 @@ export function Editor() {
       remove: s.remove,
       closeEditor: s.closeEditor,
       showHistory: s.showHistory,
-      openByName: s.openByName,
+      openLink: s.openLink,
       compactIndex: s.compactIndex,
       health: s.health,
     })),
@@ -342,7 +342,7 @@ export function Editor() {
         />
       </div>
       {preview ? (
-        <MarkdownPreview source={draft.body} onOpenMemory={(n) => void openByName(n)} />
+        <MarkdownPreview source={draft.body} onOpenMemory={(link) => void openLink(link)} />
       ) : (
         <MarkdownEditor
           key={doc?.relPath ?? 'new'}

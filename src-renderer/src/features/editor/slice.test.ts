@@ -114,12 +114,32 @@ describe('editor slice', () => {
     await vi.waitFor(() => expect(store.getState().doc?.relPath).toBe('a.md'))
   })
 
-  it('says so when a [[link]] names no memory', async () => {
+  it('opens the memory a link leads to, as Health reads MEMORY.md’s links, and says so when none', async () => {
     const { store } = editorWorld({ body: 'v', hash: 'h' })
-    store.setState({ memories: [listItem('deploy_notes.md', { name: 'Deploy notes' })] })
-    await store.getState().openByName('deploy notes')
-    expect(store.getState().selected).toBe('deploy_notes.md')
-    await store.getState().openByName('nowhere')
-    expect(store.getState().editorError).toBe('No memory named “nowhere” in this workspace.')
+    const memories = [
+      listItem('deploy_notes.md', { name: 'Deploy notes' }),
+      listItem('ops/runbook.md', { name: 'runbook' }),
+      listItem('team/deploy.md', { name: 'team-deploy' }),
+      listItem('team/oncall.md', { name: 'oncall' }),
+    ]
+    // Each link is followed from a memory at `from` (never the one it leads to).
+    const opens = async (target: string, wiki: boolean, from = 'a.md') => {
+      store.setState({ memories, doc: doc(from, 'v', 'h'), selected: undefined, editorError: undefined })
+      await store.getState().openLink({ target, wiki })
+      return store.getState().selected ?? store.getState().editorError
+    }
+    expect(await opens('deploy notes', true)).toBe('deploy_notes.md') // by its frontmatter name
+    expect(await opens('deploy_notes.md', true)).toBe('deploy_notes.md') // [[file.md]]
+    expect(await opens('deploy-notes', true)).toBe('deploy_notes.md') // a name as the file's words
+    expect(await opens('runbook', true)).toBe('ops/runbook.md') // a file name in any folder
+    expect(await opens('team/deploy', true)).toBe('team/deploy.md') // with its folder
+    expect(await opens('deploy_notes.md', false)).toBe('deploy_notes.md') // [x](deploy_notes.md)
+    // A Markdown link is read from the open memory's folder.
+    expect(await opens('oncall.md', false, 'team/deploy.md')).toBe('team/oncall.md')
+    expect(await opens('../deploy_notes.md', false, 'team/deploy.md')).toBe('deploy_notes.md')
+    expect(await opens('../../deploy_notes.md', false, 'team/deploy.md')).toBe(
+      'No memory at “../../deploy_notes.md” in this workspace.',
+    )
+    expect(await opens('nowhere', true)).toBe('No memory named “nowhere” in this workspace.')
   })
 })

@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand'
 import type { MemoryInput } from '../../../../src-shared/contract'
 import { RpcFailure } from '../../../../src-shared/errors'
+import { linkedMemory } from '../../../../src-shared/index-links'
 import type { ConflictDetails, MemoryDoc } from '../../../../src-shared/types'
 import type { Draft, EditorSlice, Store, StoreDeps } from '../../app/state'
 import { errorMessage } from '../../lib/format'
@@ -51,15 +52,34 @@ export const createEditorSlice =
       void get().select(relPath)
       set({ view: 'memories' })
     },
-    openByName: async (name) => {
-      const n = name.trim().toLowerCase()
-      const slug = n.replace(/\s+/g, '-')
-      const hit = get().memories.find((m) => {
-        const file = m.relPath.split('/').pop()!.replace(/\.md$/, '').toLowerCase()
-        return m.name.toLowerCase() === n || file === n || file === slug || file === n.replace(/\s+/g, '_')
-      })
-      if (hit) await get().select(hit.relPath)
-      else set({ editorError: `No memory named “${name}” in this workspace.` })
+    openLink: async ({ target, wiki }) => {
+      const { doc, memories } = get()
+      const fromDir = doc?.relPath.includes('/') ? doc.relPath.slice(0, doc.relPath.lastIndexOf('/')) : ''
+      const path = target.split('#')[0]!
+      const raw = wiki && !/\.md$/i.test(path) ? `${path}.md` : path
+      let decoded = raw
+      try {
+        decoded = decodeURI(raw)
+      } catch {
+        // a literal % in a file name
+      }
+      const names = new Map(memories.map((m) => [m.relPath, m.name]))
+      const link = { raw, decoded, wiki: wiki ? { shown: '', bare: raw !== path } : undefined }
+      // The rule Health reads MEMORY.md's links by; then a name written as the file name's words
+      // (`[[deploy notes]]`, `[[deploy-notes]]` for deploy_notes.md).
+      const words = (w: string) =>
+        w
+          .trim()
+          .toLowerCase()
+          .replace(/[\s_-]+/g, '-')
+      const hit =
+        linkedMemory(link, fromDir, [...names.keys()], (f) => names.get(f)) ??
+        (wiki
+          ? memories.find((m) => words(m.relPath.split('/').pop()!.replace(/\.md$/, '')) === words(path))
+              ?.relPath
+          : undefined)
+      if (hit) await get().select(hit)
+      else set({ editorError: `No memory ${wiki ? 'named' : 'at'} “${target}” in this workspace.` })
     },
     loadDoc: async (relPath) => {
       try {
