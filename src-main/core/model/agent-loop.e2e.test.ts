@@ -16,6 +16,29 @@ import { createOverlayTools } from '../review/overlay-tools.js'
 
 const allow = async () => ({ behavior: 'allow' as const })
 
+/** The memory agent's tools, every call allowed, in `dir`, from the instruction `prompt`. */
+function runTools(
+  client: Parameters<typeof runAgentLoop>[0]['client'],
+  dir: string,
+  prompt: string,
+  maxTurns: number,
+) {
+  const base = buildCacheSafeParams({
+    model: 'm',
+    system: 'sys',
+    tools: MEMORY_AGENT_TOOLS.map(toAnthropicTool),
+  })
+  return runAgentLoop({
+    client,
+    base,
+    messages: [{ role: 'user', content: prompt }],
+    tools: MEMORY_AGENT_TOOLS,
+    canUseTool: allow,
+    maxTurns,
+    cwd: dir,
+  })
+}
+
 describe('agent tool loop', () => {
   it('runs real tools and feeds results back until the model stops', async () => {
     const dir = tempDir()
@@ -28,20 +51,7 @@ describe('agent tool loop', () => {
       reply(toolUse('Glob', { pattern: '*.md', path: dir }), toolUse('Bash', { command: 'wc -l notes.md' })),
       reply(text('done')),
     ])
-    const base = buildCacheSafeParams({
-      model: 'm',
-      system: 'sys',
-      tools: MEMORY_AGENT_TOOLS.map(toAnthropicTool),
-    })
-    const r = await runAgentLoop({
-      client,
-      base,
-      messages: [{ role: 'user', content: 'go' }],
-      tools: MEMORY_AGENT_TOOLS,
-      canUseTool: allow,
-      maxTurns: 5,
-      cwd: dir,
-    })
+    const r = await runTools(client, dir, 'go', 5)
     expect(r).toMatchObject({ turns: 3, stopReason: 'end_turn', finalText: 'done' })
     const turn2 = JSON.stringify(fake.requests[1]!.body.messages)
     expect(turn2).toContain('1\\talpha')
@@ -62,20 +72,7 @@ describe('agent tool loop', () => {
       reply(toolUse('Read', { file_path: join(dir, 'c.md') })),
       reply(text('done')),
     )
-    const base = buildCacheSafeParams({
-      model: 'm',
-      system: 'sys',
-      tools: MEMORY_AGENT_TOOLS.map(toAnthropicTool),
-    })
-    const r = await runAgentLoop({
-      client,
-      base,
-      messages: [{ role: 'user', content: 'read them all' }],
-      tools: MEMORY_AGENT_TOOLS,
-      canUseTool: allow,
-      maxTurns: 10,
-      cwd: dir,
-    })
+    const r = await runTools(client, dir, 'read them all', 10)
     expect(r).toMatchObject({ turns: 4, stopReason: 'end_turn', finalText: 'done' })
     const last = JSON.stringify(fake.requests.at(-1)!.body.messages)
     expect(last.length / 4).toBeLessThan(15_000)
