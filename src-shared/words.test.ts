@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ago, count, span } from './words.js'
+import { ago, count, grouped, span } from './words.js'
 
 describe('words', () => {
   it('counts with the plural English takes, never "(s)"', () => {
@@ -7,6 +7,21 @@ describe('words', () => {
     expect(count(1, 'file')).toBe('1 file')
     expect(count(2, 'file')).toBe('2 files')
     expect(count(1200, 'memory', 'memories')).toBe('1,200 memories')
+    // Grouped as Intl groups it, whatever the size or sign.
+    for (const n of [
+      0,
+      7,
+      999,
+      1000,
+      12_345,
+      999_999,
+      1_000_000,
+      -4_321,
+      9_007_199_254_740_991,
+      1.5,
+      2 ** 60,
+    ])
+      expect(grouped(n)).toBe(n.toLocaleString('en'))
     expect(count(1, 'memory', 'memories')).toBe('1 memory')
   })
 

@@ -10,7 +10,15 @@ let english: Intl.RelativeTimeFormat | undefined
 /** "1 file", "2 files", "1,200 memories" (`many` for irregular plurals). */
 export function count(n: number, one: string, many = `${one}s`): string {
   plurals ??= new Intl.PluralRules('en')
-  return `${n.toLocaleString('en')} ${plurals.select(n) === 'one' ? one : many}`
+  return `${grouped(n)} ${plurals.select(n) === 'one' ? one : many}`
+}
+
+/**
+ * A number as English writes it, "1,200": a whole number's digits grouped in threes here, since
+ * the first `toLocaleString` loads ICU's number data, ~30 ms of a CLI command that prints a count.
+ */
+export function grouped(n: number): string {
+  return Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ',') : n.toLocaleString('en')
 }
 
 /**
