@@ -24,7 +24,15 @@ export async function runMain(argv: string[], stdin: () => Promise<string> = rea
     return
   }
   const controller = new AbortController()
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => controller.abort())
+  // `on`, not `once`: proper-lockfile's signal-exit kills the process again with the signal when
+  // it finds itself the only listener, which a `once` listener no longer is by the time it runs:
+  // Ctrl-C ended `memdir web` and `watch` at once, without their cleanup (a running extraction cut
+  // off, the agent socket left behind). A second signal ends the command without waiting.
+  for (const sig of ['SIGINT', 'SIGTERM'] as const)
+    process.on(sig, () => {
+      if (controller.signal.aborted) process.exit(128 + (sig === 'SIGINT' ? 2 : 15))
+      controller.abort()
+    })
   const code = await runCli(argv, {
     stdout: terminalSafe(
       1,
