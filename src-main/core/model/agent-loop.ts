@@ -47,7 +47,7 @@ export interface AgentLoopResult {
   prefixLeftOut: number
 }
 
-/** At most this many cuts of the prefix for one run: each is a refused request. */
+/** At most this many times in a row a request is made smaller: each follows a refused one. */
 const MAX_CUTS = 3
 
 /**
@@ -140,6 +140,7 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
       if (!clearOldToolResults(conversation, (1 - over.keepShare) * JSON.stringify(request).length)) throw e
       continue
     }
+    cuts = 0
     turns++
     const replyParam: Anthropic.MessageParam = {
       role: 'assistant',
