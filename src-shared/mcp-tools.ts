@@ -29,7 +29,12 @@ export const McpToolInput = {
       ._default(z.int().check(z.gte(0, 'a count of memories to skip: 0 or more')), 0)
       .check(about('How many of the newest to skip: the next_offset of the page before (default 0)')),
   }),
-  memory_read: z.strictObject({ path: memoryPath }),
+  memory_read: z.strictObject({
+    path: memoryPath,
+    offset: z
+      ._default(z.int().check(z.gte(0, 'a count of body characters to skip: 0 or more')), 0)
+      .check(about('Where the body page starts: the next_offset of the page before (default 0)')),
+  }),
   memory_search: z.strictObject({
     query: z
       .string()

@@ -347,6 +347,65 @@ describe('memdir mcp (the SDK client over stdio)', () => {
     expect(bad.isError).toBe(true)
   })
 
+  it('reads a long memory in pages every client passes on whole, and refuses an update written over a part', async () => {
+    const { sb, memoryDir } = setup()
+    // ~38,000 characters: Codex shows its model ~12,000 of an answer, cutting the middle out.
+    const lines = Array.from(
+      { length: 600 },
+      (_, i) => `${i}: step ${i} of the runbook, with its "quoted" detail.`,
+    )
+    const body = lines.join('\n') + '\n'
+    writeFile(
+      join(memoryDir, 'runbook.md'),
+      `---\nname: Runbook\ndescription: every step of the release runbook\ntype: reference\n---\n\n${body}`,
+    )
+    const { call } = await connect(sb.env, sb.project)
+    type Page = { hash: string; body: string; body_chars?: number; offset?: number; next_offset?: number }
+    const read = async (offset?: number) => {
+      const r = await call('memory_read', { path: 'runbook.md', ...(offset === undefined ? {} : { offset }) })
+      expect(r.isError, r.text).toBeFalsy()
+      expect(r.text.length).toBeLessThanOrEqual(10_000)
+      return JSON.parse(r.text) as Page
+    }
+    const first = await read()
+    expect(first.body_chars).toBe(body.length)
+    expect(first.next_offset).toBeGreaterThan(0)
+    expect(first.body.endsWith('\n')).toBe(true) // cut at a line end
+    const update = (expected_hash: string) =>
+      call('memory_write', {
+        path: 'runbook.md',
+        name: 'Runbook',
+        description: 'every step of the release runbook',
+        type: 'reference',
+        body: first.body + 'one more step\n',
+        expected_hash,
+      })
+    // Written back after one page, the other ~28,000 characters would be gone: refused, with where to go on.
+    const refused = await update(first.hash)
+    expect(refused.isError).toBe(true)
+    expect(refused.text).toContain(`memory_read with offset ${first.next_offset}`)
+    expect(readFileSync(join(memoryDir, 'runbook.md'), 'utf8')).toContain(lines.at(-1))
+    // Page by page, the body comes back exactly, under the one hash.
+    let whole = first.body
+    let offset = first.next_offset
+    while (offset !== undefined) {
+      const page = await read(offset)
+      expect(page.hash).toBe(first.hash)
+      expect(page.offset).toBe(offset)
+      whole += page.body
+      offset = page.next_offset
+    }
+    expect(whole).toBe(body)
+    // Read to the end, the agent may write it (here: only the first page kept, as it chose to).
+    const written = await update(first.hash)
+    expect(written.isError, written.text).toBeFalsy()
+    // A short memory still comes whole, as before.
+    const short = JSON.parse((await call('memory_read', { path: 'testing.md' })).text) as Page
+    expect(short).not.toHaveProperty('next_offset')
+    expect(short.body).toContain('npm test')
+    expect((await call('memory_read', { path: 'testing.md', offset: 10_000 })).isError).toBe(true)
+  })
+
   it('searching a project with no memories says so in words', async () => {
     const sb = sandbox()
     sb.env.MEMDIR_DATA_DIR = join(sb.root, 'data')

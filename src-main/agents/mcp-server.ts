@@ -1,10 +1,11 @@
 import { readTextFile } from '../core/store/regular-file.js'
-import type { MemoryListItem, RecallPreview } from '../../src-shared/types.js'
+import type { MemoryDoc, MemoryListItem, RecallPreview } from '../../src-shared/types.js'
 import { agentAdvice, MemdirError, orIfMissing, toErrorValue } from '../../src-shared/errors.js'
-import { join } from 'node:path'
+import { join, posix } from 'node:path'
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { McpToolInput } from '../../src-shared/mcp-tools.js'
+import { grouped } from '../../src-shared/words.js'
 import { ENTRYPOINT_NAME } from '../core/paths/auto-mem-path.js'
 import { MAX_MEMORY_FILES } from '../core/store/memory-header.js'
 import type { ProjectContext } from '../core/paths/context.js'
@@ -38,6 +39,80 @@ export function listPage(all: readonly MemoryListItem[], offset: number): string
   const next = offset + items.length
   const head = `{"total":${all.length},"offset":${offset},${next < all.length ? `"next_offset":${next},` : ''}"memories":[`
   return `${head}\n${items.join(',\n')}\n]}`
+}
+
+/** Where a body page read from `offset` ends: at a line end, its JSON within `budget` characters. */
+function pageEnd(body: string, offset: number, budget: number): number {
+  let end = offset
+  while (end < body.length) {
+    const nl = body.indexOf('\n', end)
+    const next = nl < 0 ? body.length : nl + 1
+    if (JSON.stringify(body.slice(offset, next)).length > budget) break
+    end = next
+  }
+  if (end > offset) return end
+  // One line longer than a page: cut inside it, never between a surrogate pair's halves.
+  end = Math.min(body.length, offset + Math.floor(budget / 6))
+  return /[\uD800-\uDBFF]/.test(body[end - 1] ?? '') ? end - 1 : end
+}
+
+/**
+ * A memory as memory_read answers: whole when it fits one answer (LIST_PAGE_CHARS), else its body
+ * from `offset` to a line end, with the body's length and where the next page starts.
+ */
+export function readPage(doc: MemoryDoc, offset: number): { answer: Record<string, unknown>; end: number } {
+  const { raw: _raw, body, ...meta } = doc
+  if (offset > body.length)
+    throw new MemdirError(
+      'BAD_REQUEST',
+      `offset ${offset} is past the end of the body (${body.length} characters)`,
+    )
+  if (offset === 0 && JSON.stringify({ ...meta, body }, null, 2).length <= LIST_PAGE_CHARS)
+    return { answer: { ...meta, body }, end: body.length }
+  const budget = LIST_PAGE_CHARS - JSON.stringify({ ...meta, body: '' }, null, 2).length - 120
+  const end = pageEnd(body, offset, Math.max(budget, 1_000))
+  return {
+    answer: {
+      ...meta,
+      body_chars: body.length,
+      offset,
+      ...(end < body.length ? { next_offset: end } : {}),
+      body: body.slice(offset, end),
+    },
+    end,
+  }
+}
+
+/**
+ * What one connection has read of each memory it read in pages: an update replaces the whole
+ * body, so one written over a body read only in part would lose the rest (an agent that reads one
+ * page and writes it back).
+ */
+class PartialReads {
+  private readonly read = new Map<string, { hash: string; upTo: number; total: number }>()
+
+  /** Notes a page of `relPath` (at `hash`) from `offset` to `end` of `total` characters. */
+  saw(relPath: string, hash: string, offset: number, end: number, total: number): void {
+    let r = this.read.get(posix.normalize(relPath))
+    if (!r || r.hash !== hash) r = { hash, upTo: 0, total }
+    if (offset <= r.upTo) r.upTo = Math.max(r.upTo, end)
+    if (r.upTo >= total) this.read.delete(posix.normalize(relPath))
+    else this.read.set(posix.normalize(relPath), r)
+  }
+
+  /** Refuses an update of a memory this connection has read only the start of, at that hash. */
+  checkUpdate(relPath: string | undefined, expectedHash: string | undefined): void {
+    const r = relPath === undefined ? undefined : this.read.get(posix.normalize(relPath))
+    if (!r || r.hash !== expectedHash) return
+    throw new MemdirError(
+      'BAD_REQUEST',
+      `you have read ${grouped(r.upTo)} of the ${grouped(r.total)} characters of this memory's body: an update replaces the whole body, and the rest would be lost. Read the rest (memory_read with offset ${r.upTo}), then write the whole body`,
+    )
+  }
+
+  forget(relPath: string | undefined): void {
+    if (relPath !== undefined) this.read.delete(posix.normalize(relPath))
+  }
 }
 
 /** What an agent needs to hear to recover: the code, what happened, and what to do next. */
@@ -77,6 +152,7 @@ export function createMcpServer(ctx: ProjectContext, version: string): McpServer
   )
   const client = () => server.server.getClientVersion()?.name
   const mem = new AgentMemory(ctx, client)
+  const partial = new PartialReads()
 
   server.registerTool(
     'memory_list',
@@ -93,14 +169,17 @@ export function createMcpServer(ctx: ProjectContext, version: string): McpServer
     'memory_read',
     {
       title: 'Read a memory',
-      description: 'One memory in full, with the hash to pass as expected_hash when updating or deleting it.',
+      description:
+        'One memory, with the hash to pass as expected_hash when updating or deleting it. A long body comes in pages: call again with offset set to next_offset, and read it all before updating it.',
       inputSchema: McpToolInput.memory_read,
       annotations: { readOnlyHint: true },
     },
     (args) =>
       answer(async () => {
-        const { raw: _raw, ...doc } = await mem.read(args.path)
-        return doc
+        const doc = await mem.read(args.path)
+        const { answer: page, end } = readPage(doc, args.offset)
+        partial.saw(doc.relPath, doc.hash, args.offset, end, doc.body.length)
+        return page
       }),
   )
   server.registerTool(
@@ -128,7 +207,13 @@ export function createMcpServer(ctx: ProjectContext, version: string): McpServer
       inputSchema: McpToolInput.memory_write,
       annotations: { destructiveHint: false, idempotentHint: false },
     },
-    (args) => answer(() => mem.write(args)),
+    (args) =>
+      answer(async () => {
+        if (args.expected_hash) partial.checkUpdate(args.path, args.expected_hash)
+        const written = await mem.write(args)
+        partial.forget(args.path)
+        return written
+      }),
   )
   server.registerTool(
     'memory_delete',
