@@ -231,4 +231,40 @@ describe.each(Object.keys(AGENTS) as AgentName[])('%s CLI with Memdir as its MCP
     expect(listed).toHaveLength(300)
     expect(new Set(listed).size).toBe(300)
   }, 300_000)
+
+  it('reads a long memory page by page, each page reaching the model whole', async (t) => {
+    if (!agent) return t.skip(`no ${name} CLI: ${skipped}`)
+    const wire = WIRES[name]
+    const read = wire.search.replace('memory_search', 'memory_read')
+    const sb = sandbox()
+    delete sb.env.CLAUDE_CONFIG_DIR
+    clearAutoMemPathCache()
+    const memoryDir = getAutoMemPath(sb.ctx({ env: sb.env, projectRoot: sb.project }))
+    // ~38,000 characters: read whole, Codex showed its model the start and the end, not the middle.
+    const lines = Array.from({ length: 600 }, (_, i) => `line ${i} of the release runbook, with its detail.`)
+    writeFile(
+      join(memoryDir, 'runbook.md'),
+      `---\nname: Runbook\ndescription: the release runbook\ntype: reference\n---\n\n${lines.join('\n')}\n`,
+    )
+    const answers: string[] = []
+    const fake = await wire.start((req) => {
+      if (!JSON.stringify(req.body).includes('[mcp]')) return { text: 'ok' }
+      const answered = wire.answered(req)
+      if (answered?.tool !== read) return { call: { name: read, args: { path: 'runbook.md' } } }
+      answers.push(answered.answer)
+      const next = /\\?"next_offset\\?":\s*(\d+)/.exec(answered.answer)
+      if (next && answers.length < 10)
+        return { call: { name: read, args: { path: 'runbook.md', offset: Number(next[1]) } } }
+      return { text: 'Read it all.' }
+    })
+    fakes.push(fake)
+    const run = await runAgent(agent, wire, sb, fake, sb.project)
+    expect(run.code, run.out).toBe(0)
+    expect(answers.length).toBeGreaterThan(1)
+    for (const a of answers) expect(a).not.toMatch(/truncated/)
+    const seen = answers.flatMap((a) =>
+      [...a.matchAll(/line (\d+) of the release runbook/g)].map((m) => m[1]),
+    )
+    expect(seen).toEqual(lines.map((_, i) => String(i)))
+  }, 300_000)
 })
