@@ -19,6 +19,8 @@ import * as nodeModule from 'node:module'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { assertCliBuilt, BIN } from '../../test/helpers/built-cli.js'
+import { signalAndWait, waitForOutput } from '../../test/helpers/child-process.js'
+import { agentSocketPath } from '../host/integrations/agent-socket-client.js'
 import { tempDir, writeFile } from '../../test/helpers/temp-env.js'
 
 /** A project whose memory dir holds `n` memories, as the built CLI sees it. */
@@ -88,9 +90,8 @@ describe('the built CLI’s standard streams', () => {
     }
   })
 
-  it('the prompt hook’s process, offline, loads no fs/promises (nor the readline modules it brings)', () => {
-    assertCliBuilt()
-    const { root, env } = workspace(3)
+  /** Runs the prompt hook with a preload that lists every module its process loaded. */
+  function hookWithModules(root: string, env: Record<string, string | undefined>) {
     const listed = join(root, 'modules.txt')
     const preload = join(root, 'list-modules.cjs')
     writeFileSync(
@@ -101,18 +102,41 @@ describe('the built CLI’s standard streams', () => {
       env,
       encoding: 'utf8',
       input: JSON.stringify({
-        session_id: 'modules',
+        session_id: `modules-${Math.random()}`,
         transcript_path: join(root, 'none.jsonl'),
         cwd: root,
         hook_event_name: 'UserPromptSubmit',
         prompt: 'note 1 memory',
       }),
     })
+    return { r, loaded: readFileSync(listed, 'utf8').split('\n') }
+  }
+
+  it('a socket left by an app that was killed is not tried: the prompt hook recalls offline without node:net', async () => {
+    assertCliBuilt()
+    const { root, env } = workspace(3)
+    const app = spawn(process.execPath, [BIN, 'web', '--cwd', root], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    await waitForOutput(app, /running at/, 'memdir web')
+    const socket = agentSocketPath(env.MEMDIR_DATA_DIR)
+    await signalAndWait(app, 'SIGKILL') // nothing of its own cleanup runs
+    expect(existsSync(socket)).toBe(true)
+    const { r, loaded } = hookWithModules(root, env)
+    expect(r.status).toBe(0)
+    expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain('Memory 1')
+    expect(loaded).not.toContain('NativeModule net')
+  })
+
+  it('the prompt hook’s process, offline, loads no fs/promises (nor the readline modules it brings)', () => {
+    assertCliBuilt()
+    const { root, env } = workspace(3)
+    const { r, loaded } = hookWithModules(root, env)
     expect(r.status).toBe(0)
     // It did its whole job: recalled, injected, and wrote what it keeps between prompts.
     expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain('Memory 1')
     expect(readdirSync(join(env.MEMDIR_DATA_DIR, 'cache'))).toContain('recall')
-    const loaded = readFileSync(listed, 'utf8').split('\n')
     expect(loaded).not.toContain('NativeModule fs/promises')
     expect(loaded).not.toContain('NativeModule internal/fs/promises')
     expect(loaded.filter((m) => m.includes('readline'))).toEqual([])

@@ -6,7 +6,7 @@ import { BIN } from '../../test/helpers/built-cli.js'
 import { waitForOutput } from '../../test/helpers/child-process.js'
 import { sandbox, writeFile } from '../../test/helpers/temp-env.js'
 import { clearAutoMemPathCache, getAutoMemPath } from '../core/paths/auto-mem-path.js'
-import { agentSocketPath } from '../host/integrations/agent-socket-client.js'
+import { agentSocketPath, socketHolderPath } from '../host/integrations/agent-socket-client.js'
 
 /**
  * Ctrl-C (or a service manager's SIGTERM) ends `memdir web` and `memdir watch` as they mean to
@@ -35,6 +35,7 @@ describe.each([
     await waitForOutput(child, ready, `memdir ${command}`, { why: () => stderr })
     const socket = agentSocketPath(sb.env.MEMDIR_DATA_DIR)
     expect(existsSync(socket)).toBe(true)
+    expect(existsSync(socketHolderPath(socket))).toBe(true)
     const exited = new Promise<[number | null, string | null]>((r) =>
       child.once('exit', (code, sig) => r([code, sig])),
     )
@@ -42,5 +43,6 @@ describe.each([
     expect(await exited, stderr).toEqual([0, null])
     // The next prompt hook finds no socket to try, instead of a dead one.
     expect(existsSync(socket)).toBe(false)
+    expect(existsSync(socketHolderPath(socket))).toBe(false)
   })
 })

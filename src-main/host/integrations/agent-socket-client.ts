@@ -1,6 +1,6 @@
 import type { createHash } from 'node:crypto'
 import { createRequire } from 'node:module'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import type { connect, Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -31,6 +31,30 @@ export function agentSocketPath(dataDir: string, platform = process.platform): s
   const inData = join(dataDir, 'run', 'agent.sock')
   // sun_path holds ~104 bytes: a deep data dir gets a private folder in the temp dir instead.
   return Buffer.byteLength(inData) < 100 ? inData : join(tmpdir(), `memdir-${id()}`, 'agent.sock')
+}
+
+/** Where the process listening on `socketPath` writes its pid: a socket left by one that died is told apart without connecting. */
+export const socketHolderPath = (socketPath: string) => `${socketPath}.pid`
+
+/**
+ * Whether the socket file was left behind by a process that is gone (it was killed, or crashed):
+ * its holder's pid names no running process. A socket without a pid file (an older app) or one
+ * whose holder runs, or may (another user's process, a pid reused), is worth trying.
+ */
+function leftByTheDead(socketPath: string): boolean {
+  let pid: number
+  try {
+    pid = Number(readFileSync(socketHolderPath(socketPath), 'utf8'))
+  } catch {
+    return false
+  }
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false
+  try {
+    process.kill(pid, 0)
+    return false
+  } catch (e) {
+    return errnoOf(e) === 'ESRCH'
+  }
 }
 
 export interface AgentReply {
@@ -72,9 +96,15 @@ export function offerAgentJob(
   job: AgentJob | { type: 'prompt'; input: unknown },
   timeoutMs = 1500,
 ): Promise<AgentReply> {
-  // No socket file, no app: said without loading node:net (most prompts when no app runs).
+  // No socket file, no app: said without loading node:net (most prompts when no app runs); nor
+  // for one a dead app left behind (a connect that can only be refused costs node:net's load).
   if (process.platform !== 'win32' && !existsSync(socketPath))
     return Promise.resolve({ accepted: false, reason: 'no app listening (ENOENT)' })
+  if (process.platform !== 'win32' && leftByTheDead(socketPath))
+    return Promise.resolve({
+      accepted: false,
+      reason: 'no app listening (its socket was left by a process that is gone)',
+    })
   const { connect } = lazyRequire('node:net') as Net
   return new Promise((resolve) => {
     const socket = connect(socketPath)

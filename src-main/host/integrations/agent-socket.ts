@@ -1,8 +1,15 @@
-import { errnoOf, messageOf } from '../../../src-shared/errors.js'
+import { errnoOf, ignoreFsError, messageOf } from '../../../src-shared/errors.js'
 import { chmod, mkdir, unlink } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { dirname } from 'node:path'
-import { agentSocketPath, type AgentReply, offerAgentJob, readLine } from './agent-socket-client.js'
+import { writeFileAtomic } from '../../core/store/atomic-write.js'
+import {
+  agentSocketPath,
+  type AgentReply,
+  offerAgentJob,
+  readLine,
+  socketHolderPath,
+} from './agent-socket-client.js'
 import { AgentJobSchema, type AgentJob } from '../../../src-shared/hook-input.js'
 import { check } from '../../../src-shared/schema-common.js'
 
@@ -104,12 +111,15 @@ export async function listenForAgentJobs(
     await unlink(path)
     await listen()
   }
-  if (process.platform !== 'win32') await chmod(path, 0o600)
+  if (process.platform !== 'win32') {
+    await chmod(path, 0o600)
+    await writeFileAtomic(socketHolderPath(path), String(process.pid), { durable: false })
+  }
   return {
     path,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve())
-      }),
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      if (process.platform !== 'win32') await unlink(socketHolderPath(path)).catch(ignoreFsError)
+    },
   }
 }
