@@ -183,7 +183,11 @@ describe('extraction service', () => {
       reply(text('Saved.')),
     )
     await extractor.executeExtractMemories({ messages: msgs })
-    expect(events.at(-1)).toMatchObject({ type: 'wrote', memories: 1 })
+    expect(events.at(-1)).toMatchObject({
+      type: 'wrote',
+      memories: 1,
+      summary: 'Saved 1 memory (from the newest part of a session too long for the model)',
+    })
     expect(existsSync(join(memoryDir, 'release_notes.md'))).toBe(true)
     expect(extractor.state.cursor).toBe(msgs.at(-1)!.uuid)
     // The first request was refused; the one answered fits, opens with the note, and holds the turn.

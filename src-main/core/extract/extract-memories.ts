@@ -1,4 +1,5 @@
 import { messageOf } from '../../../src-shared/errors.js'
+import { count } from '../../../src-shared/words.js'
 import { basename, relative } from 'node:path'
 import type Anthropic from '@anthropic-ai/sdk'
 import type { RecordedWrite } from '../store/recorded-write.js'
@@ -89,11 +90,11 @@ export interface Extractor {
 const first = <T>(m: Map<string, T>): T | undefined => m.values().next().value
 
 /** "Saved 2 memories · 1 team memory" */
-export function summarizeWrites(memories: number, teamMemories: number): string {
-  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? 'y' : 'ies'}`
-  const parts = [`Saved ${plural(memories, 'memor')}`]
-  if (teamMemories) parts.push(plural(teamMemories, 'team memor'))
-  return parts.join(' · ')
+export function summarizeWrites(memories: number, teamMemories: number, cutFromSession = false): string {
+  const parts = [`Saved ${count(memories, 'memory', 'memories')}`]
+  if (teamMemories) parts.push(count(teamMemories, 'team memory', 'team memories'))
+  const said = parts.join(' · ')
+  return cutFromSession ? `${said} (from the newest part of a session too long for the model)` : said
 }
 
 /**
@@ -211,7 +212,7 @@ export function initExtractMemories(deps: ExtractDeps): Extractor {
         paths: paths.map((p) => relative(deps.memoryDir, p).split('\\').join('/')),
         memories: topics.length - team,
         teamMemories: team,
-        summary: summarizeWrites(topics.length - team, team),
+        summary: summarizeWrites(topics.length - team, team, result.prefixLeftOut > 0),
       })
     } catch (e) {
       emit({ type: 'failed', runId, error: messageOf(e) }) // cursor stays: retried next time
