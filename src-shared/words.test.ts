@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ago, count, grouped, span } from './words.js'
+import { ago, count, grouped, isOne, span } from './words.js'
 
 describe('words', () => {
   it('counts with the plural English takes, never "(s)"', () => {
@@ -7,6 +7,7 @@ describe('words', () => {
     expect(count(1, 'file')).toBe('1 file')
     expect(count(2, 'file')).toBe('2 files')
     expect(count(1200, 'memory', 'memories')).toBe('1,200 memories')
+    expect([0, 1, 2, 1.5].map(isOne)).toEqual([false, true, false, false])
     // Grouped as Intl groups it, whatever the size or sign.
     for (const n of [
       0,

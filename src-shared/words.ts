@@ -9,8 +9,13 @@ let english: Intl.RelativeTimeFormat | undefined
 
 /** "1 file", "2 files", "1,200 memories" (`many` for irregular plurals). */
 export function count(n: number, one: string, many = `${one}s`): string {
+  return `${grouped(n)} ${isOne(n) ? one : many}`
+}
+
+/** Whether English takes the singular for `n` (by the plural rules): "1 line is", "2 lines are". */
+export function isOne(n: number): boolean {
   plurals ??= new Intl.PluralRules('en')
-  return `${grouped(n)} ${plurals.select(n) === 'one' ? one : many}`
+  return plurals.select(n) === 'one'
 }
 
 /**

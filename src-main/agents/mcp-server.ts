@@ -5,7 +5,7 @@ import { join, posix } from 'node:path'
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { McpToolInput } from '../../src-shared/mcp-tools.js'
-import { grouped } from '../../src-shared/words.js'
+import { count, grouped } from '../../src-shared/words.js'
 import { ENTRYPOINT_NAME } from '../core/paths/auto-mem-path.js'
 import { MAX_MEMORY_FILES } from '../core/store/memory-header.js'
 import type { ProjectContext } from '../core/paths/context.js'
@@ -273,5 +273,5 @@ export function recallHeadline(r: Pick<RecallPreview, 'mode' | 'note' | 'candida
   if (r.candidates === 0) return 'No memories to search yet: this project has none.'
   const how = r.mode === 'model' ? 'selected by the model' : (r.note ?? 'offline ranking')
   const found = r.selected.length === 0 ? 'No relevant memory' : `${r.selected.length} relevant`
-  return `${found} among ${r.candidates} ${r.candidates === 1 ? 'memory' : 'memories'} (${how}).`
+  return `${found} among ${count(r.candidates, 'memory', 'memories')} (${how}).`
 }

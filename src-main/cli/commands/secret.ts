@@ -1,4 +1,4 @@
-import { count } from '../../../src-shared/words.js'
+import { count, isOne } from '../../../src-shared/words.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { loadAppSettings } from '../../host/settings/app-data.js'
 import { withCliSecrets } from '../../host/integrations/cli-secrets.js'
@@ -129,7 +129,7 @@ export async function secretCommand(
     }
     if (others.length)
       io.stdout(
-        `${count(others.length, 'team token')} of other servers or repos ${others.length === 1 ? 'is' : 'are'} kept too (\`memdir secret status\` in their projects)\n`,
+        `${count(others.length, 'team token')} of other servers or repos ${isOne(others.length) ? 'is' : 'are'} kept too (\`memdir secret status\` in their projects)\n`,
       )
   }
   return 0

@@ -1,5 +1,5 @@
 import { messageOf, orIfMissing } from '../../../src-shared/errors.js'
-import { ago, span } from '../../../src-shared/words.js'
+import { ago, count, span } from '../../../src-shared/words.js'
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type Anthropic from '@anthropic-ai/sdk'
@@ -87,10 +87,10 @@ export interface DreamRunOptions {
 export type DreamOutcome = Extract<DreamEvent, { type: 'blocked' | 'improved' | 'failed' | 'proposed' }>
 
 /** "Improved 3 memories" */
-export function dreamSummary(count: number): string {
-  return count === 0
+export function dreamSummary(changed: number): string {
+  return changed === 0
     ? 'Nothing to consolidate: no memory changed'
-    : `Improved ${count} ${count === 1 ? 'memory' : 'memories'}`
+    : `Improved ${count(changed, 'memory', 'memories')}`
 }
 
 /** Memory files the run emptied on purpose are deleted (the agent has no rm). */

@@ -1,4 +1,5 @@
 import { cutText } from '../../../src-shared/unicode.js'
+import { count, isOne } from '../../../src-shared/words.js'
 import { posix } from 'node:path'
 import { MAX_INDEX_LINE_CHARS } from '../store/index-lines.js'
 import { indexLinksIn, linkedMemory, linksLeavingIndex } from '../../../src-shared/index-links.js'
@@ -105,7 +106,7 @@ export function checkIndex(
       finding(
         'index-cut',
         indexRel,
-        `${cut.length} line${cut.length === 1 ? ' is' : 's are'} past what Claude Code loads (${t.lineCount} lines, ${t.charCount.toLocaleString('en-US')} characters)`,
+        `${count(cut.length, 'line')} ${isOne(cut.length) ? 'is' : 'are'} past what Claude Code loads (${t.lineCount} lines, ${t.charCount.toLocaleString('en-US')} characters)`,
         cut.slice(0, 8),
         ['compact-index'],
       ),
@@ -118,7 +119,7 @@ export function checkIndex(
       finding(
         'long-index-line',
         indexRel,
-        `${long.length} line${long.length === 1 ? '' : 's'} over ${MAX_INDEX_LINE_CHARS} characters: detail belongs in the memory file`,
+        `${count(long.length, 'line')} over ${MAX_INDEX_LINE_CHARS} characters: detail belongs in the memory file`,
         long.slice(0, 8),
         ['compact-index'],
       ),

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { toErrorValue } from '../../../src-shared/errors.js'
+import { count } from '../../../src-shared/words.js'
 import { strongEtag } from '../../../src-shared/etag.js'
 import { teamEntryProblem } from '../../../src-shared/team-entry-text.js'
 import { KeyTwins } from '../../../src-shared/key-twins.js'
@@ -460,7 +461,7 @@ export async function pushTeamMemory(deps: SyncDeps): Promise<PushResult> {
         deps.state.serverMaxEntries = r.maxEntries
         const fresh = delta.filter((k) => !server.has(k))
         throw new TeamApiError(
-          `the team server refused the push: ${fullServerAdvice(deps.repo, r.maxEntries, r.heldEntries ?? server.size)} This push would add ${fresh.length} new ${fresh.length === 1 ? 'key' : 'keys'} (${fresh.slice(0, 5).join(', ')}${fresh.length > 5 ? ', …' : ''}).`,
+          `the team server refused the push: ${fullServerAdvice(deps.repo, r.maxEntries, r.heldEntries ?? server.size)} This push would add ${count(fresh.length, 'new key')} (${fresh.slice(0, 5).join(', ')}${fresh.length > 5 ? ', …' : ''}).`,
           413,
           true,
         )

@@ -1,6 +1,7 @@
 import { cutText } from '../../../src-shared/unicode.js'
 import { join, relative, sep } from 'node:path'
 import { isFsError, MemdirError, rethrowUnless } from '../../../src-shared/errors.js'
+import { count } from '../../../src-shared/words.js'
 import type { PromptHookOutput, UserPromptSubmitHook } from '../../../src-shared/hook-input.js'
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
@@ -113,7 +114,7 @@ export async function recallForPrompt(
       kind: 'recall',
       level: 'info',
       source: 'hook',
-      title: `Recalled ${files.length} ${files.length === 1 ? 'memory' : 'memories'} for a prompt`,
+      title: `Recalled ${count(files.length, 'memory', 'memories')} for a prompt`,
       detail: `${cutText(input.prompt, 200)}${input.prompt.length > 200 ? '…' : ''}${
         outcome.result.mode === 'offline' ? ` (${outcome.result.note})` : ''
       }`,

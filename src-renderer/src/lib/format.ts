@@ -1,5 +1,5 @@
 import type { UndoOutcome } from '../../../src-shared/types'
-import { count, relativeWords } from '../../../src-shared/words'
+import { count, isOne, relativeWords } from '../../../src-shared/words'
 
 /** Dates and sizes the way people read them: relative when recent, the user's locale otherwise. */
 
@@ -53,5 +53,5 @@ export function undoMessage(outcome: UndoOutcome, before: string): string {
   const undone = `Undone: ${count(outcome.undone.length, 'file')} back to before ${before}.`
   if (!outcome.kept.length) return undone
   const kept = outcome.kept.map((k) => `${k.path} (${k.reason})`).join(', ')
-  return `${undone} Kept as ${outcome.kept.length === 1 ? 'it is' : 'they are'}: ${kept}; each file's history has the run's version.`
+  return `${undone} Kept as ${isOne(outcome.kept.length) ? 'it is' : 'they are'}: ${kept}; each file's history has the run's version.`
 }
