@@ -125,6 +125,47 @@ function runAgent(agent: InstalledAgent, wire: AgentWire, sb: Sandbox, fake: Fak
   return runClient({ cmd: agent.cmd, args: [] }, wire.args, { cwd: sb.project, env, timeoutMs: 180_000 })
 }
 
+/** A sandbox whose project memory dir the agent's `memdir mcp` serves (no Claude config dir). */
+function agentWorld(): { sb: Sandbox; memoryDir: string } {
+  const sb = sandbox()
+  delete sb.env.CLAUDE_CONFIG_DIR
+  clearAutoMemPathCache()
+  return { sb, memoryDir: getAutoMemPath(sb.ctx({ env: sb.env, projectRoot: sb.project })) }
+}
+
+/**
+ * Runs the agent with a model that calls `tool` (its MCP name) with `args`, then again from each
+ * answer's next_offset until there is none; returns every answer as it reached the model, each
+ * checked not cut on the way.
+ */
+async function pagedAnswers(
+  agent: InstalledAgent,
+  wire: AgentWire,
+  sb: Sandbox,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<string[]> {
+  const answers: string[] = []
+  const fake = await wire.start((req) => {
+    if (!JSON.stringify(req.body).includes('[mcp]')) return { text: 'ok' }
+    const answered = wire.answered(req)
+    if (answered?.tool !== tool) return { call: { name: tool, args } }
+    answers.push(answered.answer)
+    const next = /\\?"next_offset\\?":\s*(\d+)/.exec(answered.answer)
+    if (next && answers.length < 10)
+      return { call: { name: tool, args: { ...args, offset: Number(next[1]) } } }
+    return { text: 'Done.' }
+  })
+  fakes.push(fake)
+  const run = await runAgent(agent, wire, sb, fake, sb.project)
+  expect(run.code, run.out).toBe(0)
+  // More than one page, and none cut short on its way to the model (Codex cuts out the middle of a
+  // long answer).
+  expect(answers.length).toBeGreaterThan(1)
+  for (const a of answers) expect(a).not.toMatch(/truncated/)
+  return answers
+}
+
 describe.each(Object.keys(AGENTS) as AgentName[])('%s CLI with Memdir as its MCP server', (name) => {
   let agent: InstalledAgent | undefined
   let skipped: string | undefined
@@ -200,33 +241,15 @@ describe.each(Object.keys(AGENTS) as AgentName[])('%s CLI with Memdir as its MCP
     if (!agent) return t.skip(`no ${name} CLI: ${skipped}`)
     const wire = WIRES[name]
     const list = wire.search.replace('memory_search', 'memory_list')
-    const sb = sandbox()
-    delete sb.env.CLAUDE_CONFIG_DIR
-    clearAutoMemPathCache()
-    const memoryDir = getAutoMemPath(sb.ctx({ env: sb.env, projectRoot: sb.project }))
+    const { sb, memoryDir } = agentWorld()
     const description = 'a one-line description of what this memory holds, as long as they get, '.repeat(2)
     for (let i = 0; i < 300; i++)
       writeFile(
         join(memoryDir, `note_${i}.md`),
         `---\nname: Note ${i}\ndescription: ${description}${i}\ntype: project\n---\n\nbody ${i}\n`,
       )
-    const answers: string[] = []
-    const fake = await wire.start((req) => {
-      if (!JSON.stringify(req.body).includes('[mcp]')) return { text: 'ok' }
-      const answered = wire.answered(req)
-      if (answered?.tool !== list) return { call: { name: list, args: {} } }
-      answers.push(answered.answer)
-      const next = /\\?"next_offset\\?":(\d+)/.exec(answered.answer)
-      if (next && answers.length < 10) return { call: { name: list, args: { offset: Number(next[1]) } } }
-      return { text: 'Listed them all.' }
-    })
-    fakes.push(fake)
-    const run = await runAgent(agent, wire, sb, fake, sb.project)
-    expect(run.code, run.out).toBe(0)
-    // Every memory once, and no answer cut short on its way to the model (Codex cuts out the middle
-    // of a long one).
-    expect(answers.length).toBeGreaterThan(1)
-    for (const a of answers) expect(a).not.toMatch(/truncated/)
+    const answers = await pagedAnswers(agent, wire, sb, list, {})
+    // Every memory once.
     const listed = answers.flatMap((a) => [...a.matchAll(/note_\d+\.md/g)].map((m) => m[0]))
     expect(listed).toHaveLength(300)
     expect(new Set(listed).size).toBe(300)
@@ -236,32 +259,14 @@ describe.each(Object.keys(AGENTS) as AgentName[])('%s CLI with Memdir as its MCP
     if (!agent) return t.skip(`no ${name} CLI: ${skipped}`)
     const wire = WIRES[name]
     const read = wire.search.replace('memory_search', 'memory_read')
-    const sb = sandbox()
-    delete sb.env.CLAUDE_CONFIG_DIR
-    clearAutoMemPathCache()
-    const memoryDir = getAutoMemPath(sb.ctx({ env: sb.env, projectRoot: sb.project }))
+    const { sb, memoryDir } = agentWorld()
     // ~38,000 characters: read whole, Codex showed its model the start and the end, not the middle.
     const lines = Array.from({ length: 600 }, (_, i) => `line ${i} of the release runbook, with its detail.`)
     writeFile(
       join(memoryDir, 'runbook.md'),
       `---\nname: Runbook\ndescription: the release runbook\ntype: reference\n---\n\n${lines.join('\n')}\n`,
     )
-    const answers: string[] = []
-    const fake = await wire.start((req) => {
-      if (!JSON.stringify(req.body).includes('[mcp]')) return { text: 'ok' }
-      const answered = wire.answered(req)
-      if (answered?.tool !== read) return { call: { name: read, args: { path: 'runbook.md' } } }
-      answers.push(answered.answer)
-      const next = /\\?"next_offset\\?":\s*(\d+)/.exec(answered.answer)
-      if (next && answers.length < 10)
-        return { call: { name: read, args: { path: 'runbook.md', offset: Number(next[1]) } } }
-      return { text: 'Read it all.' }
-    })
-    fakes.push(fake)
-    const run = await runAgent(agent, wire, sb, fake, sb.project)
-    expect(run.code, run.out).toBe(0)
-    expect(answers.length).toBeGreaterThan(1)
-    for (const a of answers) expect(a).not.toMatch(/truncated/)
+    const answers = await pagedAnswers(agent, wire, sb, read, { path: 'runbook.md' })
     const seen = answers.flatMap((a) =>
       [...a.matchAll(/line (\d+) of the release runbook/g)].map((m) => m[1]),
     )

@@ -1,6 +1,9 @@
 import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { errnoOf, isAbsent, MemdirError, rethrowUnless } from '../../../src-shared/errors.js'
+import { isPidAlive } from './pid-alive.js'
+
+export { isPidAlive }
 
 /**
  * One writer at a time for a file that several writers change by reading it first (MEMORY.md,
@@ -22,17 +25,6 @@ const queues = new Map<string, Promise<void>>()
 let seq = 0
 
 export const lockPathOf = (path: string) => join(dirname(path), `.${basename(path)}.lock`)
-
-/** Whether a process with this pid runs (one of another user's counts; 0 or less is no process). */
-export const isPidAlive = (pid: number): boolean => {
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    return errnoOf(e) === 'EPERM'
-  }
-}
 
 const pidIn = (text: string) => {
   const pid = Number(text.split(' ')[0])

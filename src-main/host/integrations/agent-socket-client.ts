@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { errnoOf, messageOf, rethrowUnless } from '../../../src-shared/errors.js'
 import type { AgentJob } from '../../../src-shared/hook-input.js'
+import { isPidAlive } from '../../core/store/pid-alive.js'
 
 /**
  * The hooks' end of the socket a running app listens on: where it is, and offering it a job. Kept
@@ -48,13 +49,7 @@ function leftByTheDead(socketPath: string): boolean {
   } catch {
     return false
   }
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-    return false
-  } catch (e) {
-    return errnoOf(e) === 'ESRCH'
-  }
+  return Number.isInteger(pid) && pid > 0 && !isPidAlive(pid)
 }
 
 export interface AgentReply {
