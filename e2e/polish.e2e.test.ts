@@ -368,13 +368,16 @@ describe.each(SMALL_LOOKS)('workspace points, $theme theme at $width×$height', 
       const saves = page.getByRole('button', { name: 'Save settings' })
       await saves.waitFor()
       expect(await saves.count()).toBe(1)
-      // One Save, below every settings field.
-      const saveTop = await saves.evaluate((el) => el.getBoundingClientRect().top)
-      const lastField = await page
-        .locator('.settings fieldset')
-        .last()
-        .evaluate((el) => el.getBoundingClientRect().bottom)
-      expect(saveTop).toBeGreaterThanOrEqual(lastField)
+      // One Save, below every settings field: both read from one layout (the integrations panel above
+      // fills in as its status arrives, moving everything below it between two separate reads).
+      const [saveTop, lastField] = await page.evaluate(() => {
+        const fields = document.querySelectorAll('.settings fieldset')
+        const save = [...document.querySelectorAll('button')].find(
+          (b) => b.textContent?.trim() === 'Save settings',
+        )!
+        return [save.getBoundingClientRect().top, fields[fields.length - 1]!.getBoundingClientRect().bottom]
+      })
+      expect(saveTop).toBeGreaterThanOrEqual(lastField!)
       // A source badge is the size of its words, not a bar across the field.
       const badges = page.locator('.settings label > .badge')
       expect(await badges.count()).toBeGreaterThan(0)
