@@ -85,20 +85,7 @@ describe('agent tool loop', () => {
     const dir = tempDir()
     const loop = Array.from({ length: 3 }, () => reply(toolUse('Glob', { pattern: '*' })))
     const { fake, client } = await fakeModel(loop)
-    const base = buildCacheSafeParams({
-      model: 'm',
-      system: 's',
-      tools: MEMORY_AGENT_TOOLS.map(toAnthropicTool),
-    })
-    const r = await runAgentLoop({
-      client,
-      base,
-      messages: [{ role: 'user', content: 'x' }],
-      tools: MEMORY_AGENT_TOOLS,
-      canUseTool: allow,
-      maxTurns: 2,
-      cwd: dir,
-    })
+    const r = await runTools(client, dir, 'x', 2)
     expect(r).toMatchObject({ turns: 2, stopReason: 'max_turns' })
     expect(fake.requests).toHaveLength(2)
   })
@@ -128,20 +115,7 @@ describe('agent tool loop', () => {
 
   it('puts cache breakpoints on system, tools and the latest message', async () => {
     const { fake, client } = await fakeModel([reply(text('ok'))])
-    const base = buildCacheSafeParams({
-      model: 'm',
-      system: 's',
-      tools: MEMORY_AGENT_TOOLS.map(toAnthropicTool),
-    })
-    await runAgentLoop({
-      client,
-      base,
-      messages: [{ role: 'user', content: 'x' }],
-      tools: [],
-      canUseTool: allow,
-      maxTurns: 1,
-      cwd: '/',
-    })
+    await runTools(client, tempDir(), 'x', 1)
     const body = fake.requests[0]!.body as {
       system: { cache_control?: unknown }[]
       tools: { cache_control?: unknown }[]
