@@ -47,14 +47,23 @@ const decoded = (raw: string) => {
   }
 }
 
+/**
+ * Where a link leads, from its target as written (`written`: a Markdown link's destination, or a
+ * wikilink's target, which names `<target>.md` unless it ends in `.md` or names an attachment).
+ */
+export function writtenLink(written: string, wiki: boolean): Pick<IndexLink, 'raw' | 'decoded' | 'wiki'> {
+  const named = written.startsWith('./') ? written.slice(2) : written
+  if (!wiki) return { raw: named, decoded: decoded(named) }
+  const bare = !/\.md$/i.test(named) && !ATTACHMENT.test(named)
+  const raw = bare ? `${named}.md` : named
+  return { raw, decoded: raw, wiki: { shown: named.replace(/\.md$/i, ''), bare } }
+}
+
 function linkOf(m: RegExpExecArray): IndexLink {
   const angled = m[1] !== undefined
   const [from, to] = m.indices![angled ? 1 : 2]!
-  const written = (angled ? m[1] : m[2])!.trim()
-  const raw = written.startsWith('./') ? written.slice(2) : written
   return {
-    raw,
-    decoded: decoded(raw),
+    ...writtenLink((angled ? m[1] : m[2])!.trim(), false),
     start: angled ? from - 1 : from,
     end: angled ? to + 1 : to,
     after: m.index + m[0].length,
@@ -66,17 +75,14 @@ function wikiLinkOf(m: RegExpExecArray): IndexLink {
   const [from] = m.indices![1]!
   const written = m[1]!.trim()
   const lead = m[1]!.length - m[1]!.trimStart().length
-  const named = written.startsWith('./') ? written.slice(2) : written
-  const bare = !/\.md$/i.test(named) && !ATTACHMENT.test(named)
-  const raw = bare ? `${named}.md` : named
+  const link = writtenLink(written, true)
   return {
-    raw,
-    decoded: raw,
+    ...link,
     start: from + lead,
     end: from + lead + written.length,
     after: m.index + m[0].length,
     from: m.index,
-    wiki: { shown: m[2]?.trim() || named.replace(/\.md$/i, ''), bare },
+    wiki: { ...link.wiki!, shown: m[2]?.trim() || link.wiki!.shown },
   }
 }
 

@@ -93,11 +93,12 @@ class PartialReads {
 
   /** Notes a page of `relPath` (at `hash`) from `offset` to `end` of `total` characters. */
   saw(relPath: string, hash: string, offset: number, end: number, total: number): void {
-    let r = this.read.get(posix.normalize(relPath))
+    const key = posix.normalize(relPath)
+    let r = this.read.get(key)
     if (!r || r.hash !== hash) r = { hash, upTo: 0, total }
     if (offset <= r.upTo) r.upTo = Math.max(r.upTo, end)
-    if (r.upTo >= total) this.read.delete(posix.normalize(relPath))
-    else this.read.set(posix.normalize(relPath), r)
+    if (r.upTo >= total) this.read.delete(key)
+    else this.read.set(key, r)
   }
 
   /** Refuses an update of a memory this connection has read only the start of, at that hash. */

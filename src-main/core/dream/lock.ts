@@ -3,7 +3,7 @@ import { errnoOf, ignoreFsError, isMissing, orIfMissing, rethrowUnless } from '.
 import { stat, unlink, utimes } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../store/atomic-write.js'
-import { isPidAlive } from '../store/file-lock.js'
+import { isPidAlive } from '../store/pid-alive.js'
 
 export const LOCK_NAME = '.consolidate-lock'
 export const LOCK_STALE_MS = 60 * 60 * 1000

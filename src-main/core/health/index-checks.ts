@@ -2,7 +2,12 @@ import { cutText } from '../../../src-shared/unicode.js'
 import { count, isOne } from '../../../src-shared/words.js'
 import { posix } from 'node:path'
 import { MAX_INDEX_LINE_CHARS } from '../store/index-lines.js'
-import { indexLinksIn, linkedMemory, linksLeavingIndex } from '../../../src-shared/index-links.js'
+import {
+  type IndexLink,
+  indexLinksIn,
+  linkedMemory,
+  linksLeavingIndex,
+} from '../../../src-shared/index-links.js'
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { indexLocationFor } from '../store/memory-files.js'
 import { truncateEntrypointContent } from '../store/truncate.js'
@@ -16,7 +21,15 @@ import { finding, type Finding } from './findings.js'
 export function pointersOf(
   indexRel: string,
   content: string,
-): { target: string; also: string; raw: string; line: number; text: string; byName: boolean }[] {
+): {
+  target: string
+  also: string
+  raw: string
+  line: number
+  text: string
+  byName: boolean
+  link: IndexLink
+}[] {
   const base = posix.dirname(indexRel) === '.' ? '' : posix.dirname(indexRel) + '/'
   return content.split(/\r?\n/).flatMap((text, i) =>
     indexLinksIn(text).map((l) => ({
@@ -26,6 +39,7 @@ export function pointersOf(
       line: i + 1,
       text,
       byName: l.wiki !== undefined && !l.raw.includes('/'),
+      link: l,
     })),
   )
 }
@@ -48,11 +62,7 @@ export function checkIndex(
   // memory's frontmatter name); one that leads nowhere stays a pointer to its missing file.
   const pointers = (content === null ? [] : pointersOf(indexRel, content)).map((p) => ({
     ...p,
-    target: p.byName
-      ? (linkedMemory({ raw: p.raw, decoded: p.raw, wiki: { shown: '', bare: true } }, indexDir, mine, (f) =>
-          names.get(f),
-        ) ?? p.target)
-      : p.target,
+    target: p.byName ? (linkedMemory(p.link, indexDir, mine, (f) => names.get(f)) ?? p.target) : p.target,
   }))
   const present = new Set(files)
   const outside = content === null ? [] : linksLeavingIndex(content)

@@ -51,16 +51,15 @@ export interface AgentLoopResult {
 const MAX_CUTS = 3
 
 /**
- * The parent's messages cut (from the oldest) so that `request`, which carried `sent` of them,
- * shrinks to `keepShare` of its size; undefined when nothing of them would be left.
+ * The parent's messages cut (from the oldest) so that a request, which carried `sent` of them, is
+ * `less` characters smaller; undefined when nothing of them would be left.
  */
 function cutPrefix(
   parent: CacheSafeParams,
   sent: CacheSafeParams,
-  request: Anthropic.MessageCreateParamsNonStreaming,
-  keepShare: number,
+  less: number,
 ): { base: CacheSafeParams; leftOut: number } | undefined {
-  const keep = JSON.stringify(sent.messages).length - (1 - keepShare) * JSON.stringify(request).length
+  const keep = JSON.stringify(sent.messages).length - less
   const cut = keep > 0 ? newestMessagesWithin(parent.messages, keep) : undefined
   return cut?.leftOut ? { base: { ...parent, messages: cut.messages }, leftOut: cut.leftOut } : undefined
 }
@@ -132,12 +131,13 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
       const over = tooLongBy(e)
       if (!over || cuts >= MAX_CUTS) throw e
       cuts++
-      const cut = cutPrefix(opts.base, base, request, over.keepShare)
+      const less = (1 - over.keepShare) * JSON.stringify(request).length
+      const cut = cutPrefix(opts.base, base, less)
       if (cut && cut.leftOut > prefixLeftOut) {
         ;({ base, leftOut: prefixLeftOut } = cut)
         continue
       }
-      if (!clearOldToolResults(conversation, (1 - over.keepShare) * JSON.stringify(request).length)) throw e
+      if (!clearOldToolResults(conversation, less)) throw e
       continue
     }
     cuts = 0

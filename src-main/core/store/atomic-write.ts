@@ -2,7 +2,8 @@ import { nodeCrypto } from './lazy-crypto.js'
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { link, mkdir, open, rename, stat, unlink } from 'node:fs/promises'
 import { readTextFile } from './regular-file.js'
-import { isPidAlive, lockHolder, withFileLock } from './file-lock.js'
+import { lockHolder, withFileLock } from './file-lock.js'
+import { isPidAlive } from './pid-alive.js'
 import { basename, dirname, join } from 'node:path'
 import {
   errnoOf,

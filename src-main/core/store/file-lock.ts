@@ -3,8 +3,6 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { errnoOf, isAbsent, MemdirError, rethrowUnless } from '../../../src-shared/errors.js'
 import { isPidAlive } from './pid-alive.js'
 
-export { isPidAlive }
-
 /**
  * One writer at a time for a file that several writers change by reading it first (MEMORY.md,
  * a memory saved against the hash it was loaded with). Within a process the callers queue; across

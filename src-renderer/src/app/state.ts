@@ -114,7 +114,6 @@ export interface EditorSlice {
   select: (relPath: string) => Promise<void>
   /** Shows a file named elsewhere (Health, History, Activity, Recall): MEMORY.md in its view, a memory in the editor. */
   openFile: (relPath: string) => void
-  /** Opens the memory whose name (or file name) is `name` — a [[name]] link. */
   /** Opens the memory a link in the open memory leads to: a `[[wikilink]]` (by file or name) or a relative Markdown link. */
   openLink: (link: { target: string; wiki: boolean }) => Promise<void>
   /** Loads a memory into the editor without asking (reloads after an external change). */

@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand'
 import type { MemoryInput } from '../../../../src-shared/contract'
 import { RpcFailure } from '../../../../src-shared/errors'
-import { linkedMemory } from '../../../../src-shared/index-links'
+import { linkedMemory, writtenLink } from '../../../../src-shared/index-links'
 import type { ConflictDetails, MemoryDoc } from '../../../../src-shared/types'
 import type { Draft, EditorSlice, Store, StoreDeps } from '../../app/state'
 import { errorMessage } from '../../lib/format'
@@ -56,15 +56,8 @@ export const createEditorSlice =
       const { doc, memories } = get()
       const fromDir = doc?.relPath.includes('/') ? doc.relPath.slice(0, doc.relPath.lastIndexOf('/')) : ''
       const path = target.split('#')[0]!
-      const raw = wiki && !/\.md$/i.test(path) ? `${path}.md` : path
-      let decoded = raw
-      try {
-        decoded = decodeURI(raw)
-      } catch {
-        // a literal % in a file name
-      }
       const names = new Map(memories.map((m) => [m.relPath, m.name]))
-      const link = { raw, decoded, wiki: wiki ? { shown: '', bare: raw !== path } : undefined }
+      const link = writtenLink(path, wiki)
       // The rule Health reads MEMORY.md's links by; then a name written as the file name's words
       // (`[[deploy notes]]`, `[[deploy-notes]]` for deploy_notes.md).
       const words = (w: string) =>
