@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
-import { compactIndex } from './fixes.js'
+import { compactIndex, fixPointers } from './fixes.js'
 import type { Finding } from './findings.js'
 
 const finding = { kind: 'index-too-long', path: 'MEMORY.md' } as unknown as Finding
@@ -55,5 +55,47 @@ describe('compactIndex', () => {
     expect(readFileSync(join(dir, 'index-details.md'), 'utf8')).toContain(
       'A note that sits in the index itself.',
     )
+  })
+})
+
+describe('fixPointers', () => {
+  const memo = (n: string) => `---\nname: ${n}\ndescription: ${n} hook\ntype: project\n---\n\nbody\n`
+  const unindexed = (path: string) => ({ kind: 'unindexed', path }) as unknown as Finding
+
+  it('adds the pointers of the memories still there, and fails only the one deleted since the check', async () => {
+    const dir = tempDir()
+    writeFile(join(dir, 'MEMORY.md'), '# Memory\n')
+    writeFile(join(dir, 'one.md'), memo('One'))
+    writeFile(join(dir, 'three.md'), memo('Three'))
+    writeFile(join(dir, 'team/four.md'), memo('Four'))
+    const out = await fixPointers(
+      dir,
+      'add-pointer',
+      ['one.md', 'two.md', 'three.md', 'team/four.md'].map(unindexed),
+    )
+    expect(out.map((o) => [o.finding.path, 'changed' in o ? o.changed : 'failed'])).toEqual([
+      ['two.md', 'failed'],
+      ['one.md', ['MEMORY.md']],
+      ['three.md', ['MEMORY.md']],
+      ['team/four.md', ['team/MEMORY.md']],
+    ])
+    expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe(
+      '# Memory\n- [One](one.md) — One hook\n- [Three](three.md) — Three hook\n',
+    )
+    expect(readFileSync(join(dir, 'team/MEMORY.md'), 'utf8')).toBe('- [Four](four.md) — Four hook\n')
+  })
+
+  it('fails every finding of an index it may not write, and still fixes the other index', async () => {
+    const dir = tempDir()
+    const outside = tempDir()
+    writeFile(join(outside, 'MEMORY.md'), '- [Gone](gone.md) — x\n')
+    symlinkSync(join(outside, 'MEMORY.md'), join(dir, 'MEMORY.md'))
+    writeFile(join(dir, 'team/MEMORY.md'), '- [Team gone](team_gone.md) — x\n')
+    const dead = (subject: string) =>
+      ({ kind: 'dead-pointer', path: 'MEMORY.md', subject }) as unknown as Finding
+    const out = await fixPointers(dir, 'remove-pointer', [dead('gone.md'), dead('team/team_gone.md')])
+    expect(out.map((o) => ('changed' in o ? o.changed : 'failed'))).toEqual(['failed', ['team/MEMORY.md']])
+    expect(readFileSync(join(outside, 'MEMORY.md'), 'utf8')).toBe('- [Gone](gone.md) — x\n')
+    expect(readFileSync(join(dir, 'team/MEMORY.md'), 'utf8')).toBe('')
   })
 })

@@ -10,11 +10,12 @@ import {
   escapeRegExp,
   formatIndexLine,
   MAX_INDEX_LINE_CHARS,
+  type PointerFields,
   pointsAt,
   removeIndexLine,
 } from '../store/index-lines.js'
 import { indexLinksIn } from '../../../src-shared/index-links.js'
-import { indexLocationFor, removePointer, upsertPointer } from '../store/memory-files.js'
+import { indexLocationFor, removePointers, upsertPointers } from '../store/memory-files.js'
 import type { ProposedFile } from '../review/overlay-tools.js'
 import type { Finding } from './findings.js'
 
@@ -29,23 +30,75 @@ const need = <T>(v: T | undefined, what: string): T => {
 }
 
 /** Removes the index line that points at a missing file. */
-export const removeDeadPointer: Fix = async (memoryDir, f, record) => {
-  const target = need(f.subject, 'target')
-  await removePointer(memoryDir, target, record)
-  return [indexLocationFor(target).indexRel]
-}
+export const removeDeadPointer: Fix = async (memoryDir, f, record) =>
+  changedOrThrow(await fixPointers(memoryDir, 'remove-pointer', [f], record))
 
 /** Adds the pointer line of a memory that has none, from its name and description. */
-export const addMissingPointer: Fix = async (memoryDir, f, record) => {
-  const text = await readTextFile(await resolveContainedPath(memoryDir, f.path))
-  const m = parseMemoryFile(text)
-  await upsertPointer(
-    memoryDir,
-    f.path,
-    { name: m.name ?? posix.basename(f.path, '.md'), description: m.description ?? '' },
-    record,
-  )
-  return [indexLocationFor(f.path).indexRel]
+export const addMissingPointer: Fix = async (memoryDir, f, record) =>
+  changedOrThrow(await fixPointers(memoryDir, 'add-pointer', [f], record))
+
+/** What a fix did to one finding of a batch: the paths it changed, or why it could not. */
+export type FixOutcome = { finding: Finding; changed: string[] } | { finding: Finding; error: unknown }
+
+function changedOrThrow([outcome]: FixOutcome[]): string[] {
+  if (!outcome) return []
+  if ('error' in outcome) throw outcome.error
+  return outcome.changed
+}
+
+/**
+ * removeDeadPointer or addMissingPointer on many findings, with each index (MEMORY.md,
+ * team/MEMORY.md) read and written once: one edit per finding re-reads and re-parses the whole
+ * index each time, which at thousands of findings takes seconds per hundred.
+ */
+export async function fixPointers(
+  memoryDir: string,
+  fix: 'remove-pointer' | 'add-pointer',
+  findings: readonly Finding[],
+  record?: RecordedWrite,
+): Promise<FixOutcome[]> {
+  const outcomes: FixOutcome[] = []
+  const byIndex = new Map<string, { finding: Finding; relPath: string; fields?: PointerFields }[]>()
+  for (const finding of findings) {
+    try {
+      const todo =
+        fix === 'remove-pointer'
+          ? { finding, relPath: need(finding.subject, 'target') }
+          : { finding, relPath: finding.path, fields: await pointerFieldsOf(memoryDir, finding.path) }
+      const { indexRel } = indexLocationFor(todo.relPath)
+      const group = byIndex.get(indexRel) ?? []
+      byIndex.set(indexRel, group)
+      group.push(todo)
+    } catch (error) {
+      outcomes.push({ finding, error })
+    }
+  }
+  for (const [indexRel, todo] of byIndex) {
+    try {
+      if (fix === 'remove-pointer')
+        await removePointers(
+          memoryDir,
+          todo.map((t) => t.relPath),
+          record,
+        )
+      else
+        await upsertPointers(
+          memoryDir,
+          todo.map((t) => ({ relPath: t.relPath, fields: t.fields! })),
+          record,
+        )
+      for (const t of todo) outcomes.push({ finding: t.finding, changed: [indexRel] })
+    } catch (error) {
+      for (const t of todo) outcomes.push({ finding: t.finding, error })
+    }
+  }
+  return outcomes
+}
+
+/** The title and hook of a memory's pointer line: its name (or file name) and description. */
+async function pointerFieldsOf(memoryDir: string, relPath: string): Promise<PointerFields> {
+  const m = parseMemoryFile(await readTextFile(await resolveContainedPath(memoryDir, relPath)))
+  return { name: m.name ?? posix.basename(relPath, '.md'), description: m.description ?? '' }
 }
 
 /** Replaces a path the memory names with where git says it went (whole-token matches only). */

@@ -112,12 +112,66 @@ export function upsertIndexLine(
   fields: PointerFields,
   previous?: PointerFields,
 ): string {
+  return upsertIndexLines(content, [{ pointer, fields, previous }])
+}
+
+/** A memory's line to upsert: its pointer, its fields, and the fields its line was generated from. */
+export interface PointerUpsert {
+  pointer: string
+  fields: PointerFields
+  previous?: PointerFields
+}
+
+/** upsertIndexLine for many memories, reading the index's lines once. */
+export function upsertIndexLines(content: string, upserts: readonly PointerUpsert[]): string {
   const lines = splitLines(content)
-  const i = findIndexLine(lines, pointer)
-  const line = formatIndexLine(fields.name, pointer, fields.description) + crOf(content)
-  if (i < 0) lines.push(line)
-  else if (isGeneratedLine(bare(lines[i]!), pointer, previous)) lines[i] = line
+  const at = firstLinesPointingAt(
+    lines,
+    upserts.map((u) => u.pointer),
+  )
+  const cr = crOf(content)
+  for (const { pointer, fields, previous } of upserts) {
+    const line = formatIndexLine(fields.name, pointer, fields.description) + cr
+    const i = at.get(pointer)
+    if (i === undefined) at.set(pointer, lines.push(line) - 1)
+    else if (isGeneratedLine(bare(lines[i]!), pointer, previous)) lines[i] = line
+  }
   return joinLines(lines)
+}
+
+/**
+ * Which of `pointers` a link leads to, as linksTo decides, for many pointers at once: by its
+ * target, or (a wikilink naming a file without its folder) by the file name of a pointer in a folder.
+ */
+function pointerMatcher(pointers: readonly string[]): (link: IndexLink) => string[] {
+  const all = new Set(pointers)
+  const inFolderByName = new Map<string, string[]>()
+  for (const p of all) {
+    const slash = p.lastIndexOf('/')
+    if (slash < 0) continue
+    const name = p.slice(slash + 1)
+    const same = inFolderByName.get(name) ?? []
+    inFolderByName.set(name, same)
+    same.push(p)
+  }
+  return (link) => {
+    const hits = new Set<string>()
+    if (all.has(link.raw)) hits.add(link.raw)
+    if (all.has(link.decoded)) hits.add(link.decoded)
+    if (link.wiki !== undefined && !link.raw.includes('/'))
+      for (const p of inFolderByName.get(link.raw) ?? []) hits.add(p)
+    return [...hits]
+  }
+}
+
+/** For each of `pointers` that a line points at, the index of the first such line. */
+function firstLinesPointingAt(lines: readonly string[], pointers: readonly string[]): Map<string, number> {
+  const leadsTo = pointerMatcher(pointers)
+  const at = new Map<string, number>()
+  lines.forEach((line, i) => {
+    for (const link of indexLinksIn(line)) for (const p of leadsTo(link)) if (!at.has(p)) at.set(p, i)
+  })
+  return at
 }
 
 /** The line pointing at `from`, with only its link target changed to `to` (a rename), or undefined. */
@@ -147,10 +201,16 @@ export function replaceIndexLine(content: string, pointer: string, written: stri
  * the links to `relPath` turned into their plain text, so the other pointers are not lost with it.
  */
 export function removeIndexLine(content: string, relPath: string): string {
+  return removeIndexLines(content, [relPath])
+}
+
+/** removeIndexLine for many memories, reading the index's lines once. */
+export function removeIndexLines(content: string, relPaths: readonly string[]): string {
+  const leadsTo = pointerMatcher(relPaths)
   const kept: string[] = []
   for (const line of splitLines(content)) {
     const links = indexLinksIn(line)
-    const gone = links.filter((l) => linksTo(l, relPath))
+    const gone = links.filter((l) => leadsTo(l).length > 0)
     if (!gone.length) kept.push(line)
     else if (gone.length < links.length) kept.push(unlinked(line, gone))
   }

@@ -27,10 +27,13 @@ import {
 import {
   checkPointerTarget,
   type PointerFields,
+  type PointerUpsert,
   removeIndexLine,
+  removeIndexLines,
   replaceIndexLine,
   retargetedLine,
   upsertIndexLine,
+  upsertIndexLines,
 } from './index-lines.js'
 import type { MemoryType } from './memory-types.js'
 import { guardMemoryWrite, isTeamPath } from '../secrets/secret-guard.js'
@@ -228,8 +231,38 @@ export async function upsertPointer(
   record?: RecordedWrite,
   previous?: PointerFields,
 ) {
-  const { indexRel, pointer } = indexLocationFor(relPath)
-  await editIndex(memoryDir, indexRel, (c) => upsertIndexLine(c, pointer, fields, previous), record)
+  await upsertPointers(memoryDir, [{ relPath, fields, previous }], record)
+}
+
+/** upsertPointer for many memories of one index (MEMORY.md or team/MEMORY.md): one edit of it. */
+export async function upsertPointers(
+  memoryDir: string,
+  upserts: readonly (Omit<PointerUpsert, 'pointer'> & { relPath: string })[],
+  record?: RecordedWrite,
+): Promise<void> {
+  const indexRel = oneIndexOf(upserts.map((u) => u.relPath))
+  if (indexRel === undefined) return
+  const lines = upserts.map((u) => ({ ...u, pointer: indexLocationFor(u.relPath).pointer }))
+  await editIndex(memoryDir, indexRel, (c) => upsertIndexLines(c, lines), record)
+}
+
+/** removePointer for many memories of one index: one edit of it. */
+export async function removePointers(
+  memoryDir: string,
+  relPaths: readonly string[],
+  record?: RecordedWrite,
+): Promise<void> {
+  const indexRel = oneIndexOf(relPaths)
+  if (indexRel === undefined) return
+  const pointers = relPaths.map((r) => indexLocationFor(r).pointer)
+  await editIndex(memoryDir, indexRel, (c) => removeIndexLines(c, pointers), record)
+}
+
+/** The index all of `relPaths` are listed in (undefined for none); throws when they span two. */
+function oneIndexOf(relPaths: readonly string[]): string | undefined {
+  const indexes = new Set(relPaths.map((r) => indexLocationFor(r).indexRel))
+  if (indexes.size > 1) throw new Error(`pointers of one index expected, got ${[...indexes].join(' and ')}`)
+  return [...indexes][0]
 }
 
 /** The name and description a file had, as its MEMORY.md line was generated from (none: no file). */
@@ -242,8 +275,7 @@ export async function removePointer(
   relPath: string,
   record?: RecordedWrite,
 ): Promise<void> {
-  const { indexRel, pointer } = indexLocationFor(relPath)
-  await editIndex(memoryDir, indexRel, (c) => removeIndexLine(c, pointer), record)
+  await removePointers(memoryDir, [relPath], record)
 }
 
 /** Step 1 writes the topic file (never over an existing one); step 2 adds its MEMORY.md pointer. */

@@ -65,3 +65,31 @@ describe('Fix all', () => {
     await expect(health.fixAll('unindexed', 'add-pointer')).rejects.toThrow('No finding of that kind')
   })
 })
+
+describe('Fix all across both indexes', () => {
+  it('writes MEMORY.md and team/MEMORY.md once each, and keeps the live links of a line that also named a dead one', async () => {
+    const memo = (n: string) => `---\nname: ${n}\ndescription: ${n} hook\ntype: project\n---\n\nbody\n`
+    const { dir, store, health } = await world(
+      [
+        '# Memory',
+        '- [Gone a](gone_a.md) — removed',
+        'Before a deploy read [kept](kept.md) and [gone b](gone_b.md).',
+        '- [[gone_c]] — a wikilink',
+      ],
+      {
+        'kept.md': memo('Kept'),
+        'team/shared.md': memo('Shared'),
+        'team/MEMORY.md': '- [Shared](shared.md) — shared hook\n- [Team gone](team_gone.md) — removed\n',
+      },
+    )
+    const r = await health.fixAll('dead-pointer', 'remove-pointer')
+    expect(r.message).toBe('Fixed 4 findings in 2 files')
+    expect(r.failed).toEqual([])
+    expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe(
+      '# Memory\nBefore a deploy read [kept](kept.md) and gone b.\n',
+    )
+    expect(readFileSync(join(dir, 'team/MEMORY.md'), 'utf8')).toBe('- [Shared](shared.md) — shared hook\n')
+    const entries = await store.list({ runId: r.runId! })
+    expect(entries.map((e) => e.path).sort()).toEqual(['MEMORY.md', 'team/MEMORY.md'])
+  })
+})

@@ -9,6 +9,8 @@ import {
   addMissingPointer,
   compactIndex,
   FixError,
+  type FixOutcome,
+  fixPointers,
   mergeProposalFiles,
   removeDeadPointer,
   updateMentionedPath,
@@ -110,16 +112,34 @@ export class WorkspaceHealth {
     const changed = new Set<string>()
     const failed: HealthFixAllResult['failed'] = []
     const applied: string[] = []
-    try {
-      for (const f of targets) {
+    const outcomes = async (): Promise<FixOutcome[]> => {
+      if (fix === 'remove-pointer' || fix === 'add-pointer') {
         try {
-          const r = await this.apply(f, fix, batch.record)
-          applied.push(r.message)
-          for (const c of r.changed) changed.add(c)
-        } catch (e) {
-          if (!(e instanceof MemdirError)) throw e
-          failed.push({ path: f.path, reason: e.message })
+          return await fixPointers(this.deps.memoryDir, fix, targets, batch.record)
+        } finally {
+          this.checker.invalidate(targets.map((f) => f.path))
         }
+      }
+      const each: FixOutcome[] = []
+      for (const finding of targets) {
+        try {
+          each.push({ finding, changed: (await this.apply(finding, fix, batch.record)).changed })
+        } catch (error) {
+          each.push({ finding, error })
+        }
+      }
+      return each
+    }
+    try {
+      for (const o of await outcomes()) {
+        if ('changed' in o) {
+          applied.push(fixedMessage(o.finding, fix))
+          for (const c of o.changed) changed.add(c)
+          continue
+        }
+        const e = asFixError(o.error)
+        if (!(e instanceof MemdirError)) throw e
+        failed.push({ path: o.finding.path, reason: e.message })
       }
     } finally {
       await batch.done()
@@ -141,27 +161,22 @@ export class WorkspaceHealth {
     fix: Exclude<FixKind, 'open'>,
     record: RecordedWrite,
   ): Promise<HealthFixResult> {
+    const done = (changed: string[]) => ({ message: fixedMessage(f, fix), changed })
     try {
       switch (fix) {
         case 'remove-pointer':
-          return done(
-            `Removed the pointer to ${f.subject}`,
-            await removeDeadPointer(this.deps.memoryDir, f, record),
-          )
+          return done(await removeDeadPointer(this.deps.memoryDir, f, record))
         case 'add-pointer':
-          return done(`Added ${f.path} to the index`, await addMissingPointer(this.deps.memoryDir, f, record))
+          return done(await addMissingPointer(this.deps.memoryDir, f, record))
         case 'compact-index':
-          return done(`Moved detail out of ${f.path}`, await compactIndex(this.deps.memoryDir, f, record))
+          return done(await compactIndex(this.deps.memoryDir, f, record))
         case 'update-path':
-          return done(
-            `${f.subject} → ${f.movedTo} in ${f.path}`,
-            await updateMentionedPath(this.deps.memoryDir, f, record),
-          )
+          return done(await updateMentionedPath(this.deps.memoryDir, f, record))
         case 'verify': {
           const text = await readTextFile(await resolveContainedPath(this.deps.memoryDir, f.path))
           await this.deps.history.recordVerified(f.path, text)
           this.checker.invalidate([f.path])
-          return done(`Marked ${f.path} as still true`, [])
+          return done([])
         }
         case 'merge': {
           const files = await mergeProposalFiles(this.deps.memoryDir, f)
@@ -171,19 +186,35 @@ export class WorkspaceHealth {
             files,
           })
           this.deps.onReviewChanged?.()
-          return { message: `Merge proposed in the review inbox`, changed: [], proposalId: p.id }
+          return { ...done([]), proposalId: p.id }
         }
       }
       throw new MemdirError('BAD_REQUEST', `Unknown fix: ${String(fix)}`)
     } catch (e) {
-      if (e instanceof FixError) throw new MemdirError('CONFLICT', e.message)
-      throw e
+      throw asFixError(e)
     } finally {
       this.checker.invalidate([f.path, ...(f.other ? [f.other] : [])])
     }
   }
 }
 
-function done(message: string, changed: string[]): HealthFixResult {
-  return { message, changed }
+/** What the user is told a fix did to a finding. */
+function fixedMessage(f: Finding, fix: Exclude<FixKind, 'open'>): string {
+  switch (fix) {
+    case 'remove-pointer':
+      return `Removed the pointer to ${f.subject}`
+    case 'add-pointer':
+      return `Added ${f.path} to the index`
+    case 'compact-index':
+      return `Moved detail out of ${f.path}`
+    case 'update-path':
+      return `${f.subject} → ${f.movedTo} in ${f.path}`
+    case 'verify':
+      return `Marked ${f.path} as still true`
+    case 'merge':
+      return 'Merge proposed in the review inbox'
+  }
 }
+
+/** A fix's own refusal (the files no longer fit the finding) as the user's conflict. */
+const asFixError = (e: unknown) => (e instanceof FixError ? new MemdirError('CONFLICT', e.message) : e)
