@@ -394,6 +394,7 @@ describe(`Claude Code ${NEWEST} recalling memories itself`, () => {
       }
     } finally {
       await tmux.stop()
+      await detachedRunsDone(sb.env.MEMDIR_DATA_DIR!)
     }
     // The client surfaced the memory itself on the first prompt...
     expect(transcript().includes('"relevant_memories"'), 'the client recorded its own recall').toBe(true)

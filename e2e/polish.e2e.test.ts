@@ -364,9 +364,29 @@ describe.each(SMALL_LOOKS)('workspace points, $theme theme at $width×$height', 
       await page.getByRole('list', { name: 'History entries' }).locator('.author').first().waitFor()
       await fitsInWindow(page, '.timeline-item .author')
 
+      // Where the model fields are in the first frame that shows them: nothing above them may still
+      // be loading, or they move down the page under the user's eyes (and cursor) when it arrives.
+      await page.evaluate(() => {
+        const seen = window as unknown as { firstModelTop?: number }
+        const look = () => {
+          const model = [...document.querySelectorAll('legend')].find((l) => l.textContent === 'Model')
+          if (model) seen.firstModelTop = model.getBoundingClientRect().top + window.scrollY
+          else requestAnimationFrame(look)
+        }
+        requestAnimationFrame(look)
+      })
       await nav(page, 'Settings')
       const saves = page.getByRole('button', { name: 'Save settings' })
       await saves.waitFor()
+      await page.getByRole('region', { name: 'Integrations' }).getByRole('table').waitFor()
+      await new Promise((r) => setTimeout(r, 300))
+      const [firstTop, settledTop] = await page.evaluate(() => [
+        (window as unknown as { firstModelTop?: number }).firstModelTop,
+        [...document.querySelectorAll('legend')]
+          .find((l) => l.textContent === 'Model')!
+          .getBoundingClientRect().top + window.scrollY,
+      ])
+      expect(firstTop).toBe(settledTop)
       expect(await saves.count()).toBe(1)
       // One Save, below every settings field: both read from one layout (the integrations panel above
       // fills in as its status arrives, moving everything below it between two separate reads).

@@ -1,7 +1,7 @@
 import { useState } from 'react'
-import type { HookPlanView, HookStatusView } from '../../../../src-shared/types'
+import type { HookPlanView, HookStatusView, IntegrationsView } from '../../../../src-shared/types'
 import { useStore } from '../../app/store'
-import { useRpc } from '../../app/use-rpc'
+import type { RpcState } from '../../app/use-rpc'
 import { errorMessage } from '../../lib/format'
 
 const SCOPE_LABEL = {
@@ -64,11 +64,14 @@ function CopyBlock({ label, text }: { label: string; text: string }) {
   )
 }
 
-/** Settings → Integrations: Claude Code hooks per scope, and MCP configs for other agents. */
-export function IntegrationsPanel() {
+/**
+ * Settings → Integrations: Claude Code hooks per scope, and MCP configs for other agents. The page
+ * reads `integrations` (useRpc('integrations/get')) and draws once it has it, so the fields below
+ * this panel do not move down the page when it arrives.
+ */
+export function IntegrationsPanel({ integrations }: { integrations: RpcState<IntegrationsView> }) {
   const planHooks = useStore((s) => s.planHooks)
   const applyHooks = useStore((s) => s.applyHooks)
-  const integrations = useRpc('integrations/get')
   const view = integrations.data
   const [plan, setPlan] = useState<HookPlanView>()
   const [actError, setActError] = useState<string>()
@@ -99,12 +102,7 @@ export function IntegrationsPanel() {
     }
   }
 
-  if (!view)
-    return error ? (
-      <p className="error-text">{error}</p>
-    ) : (
-      <div className="loading">Loading integrations…</div>
-    )
+  if (!view) return <p className="error-text">{error ?? 'Integrations are not loaded.'}</p>
   return (
     <section className="settings integrations" aria-label="Integrations">
       <fieldset>

@@ -4,6 +4,7 @@ import type { SettingsInput } from '../../../../src-shared/contract'
 import type { ClientMemoryView } from '../../../../src-shared/types'
 import { errorMessage } from '../../lib/format'
 import { useStore } from '../../app/store'
+import { useRpc } from '../../app/use-rpc'
 import { IntegrationsPanel } from './IntegrationsPanel'
 import { setThemePreference, themePreference, type ThemePreference } from '../../lib/theme'
 import { SubmitForm } from '../../components/SubmitForm'
@@ -54,7 +55,9 @@ export function SettingsView() {
   const [form, setForm] = useState<SettingsInput>({})
   const [saved, setSaved] = useState(false)
   const [error, setError] = useState<string>()
-  if (!settings) return <div className="loading">Loading settings…</div>
+  const integrations = useRpc('integrations/get')
+  if (!settings || (!integrations.data && !integrations.error))
+    return <div className="loading">Loading settings…</div>
   const v = <K extends keyof SettingsInput>(k: K, fallback: SettingsInput[K]) =>
     (form[k] ?? fallback) as NonNullable<SettingsInput[K]>
   const edit = (patch: SettingsInput) => {
@@ -83,7 +86,7 @@ export function SettingsView() {
         </p>
       )}
       <Appearance />
-      <IntegrationsPanel />
+      <IntegrationsPanel integrations={integrations} />
       <SubmitForm className="settings" onSubmit={save}>
         <fieldset>
           <legend>Model</legend>
