@@ -1,6 +1,7 @@
 import { readTextFile } from '../core/store/regular-file.js'
 import type { MemoryDoc, MemoryListItem, RecallPreview } from '../../src-shared/types.js'
-import { agentAdvice, MemdirError, orIfMissing, toErrorValue } from '../../src-shared/errors.js'
+import { agentAdvice, MemdirError, toErrorValue } from '../../src-shared/errors.js'
+import { readIndexText } from '../core/store/index-file.js'
 import { join, posix } from 'node:path'
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
@@ -236,7 +237,7 @@ export function createMcpServer(ctx: ProjectContext, version: string): McpServer
         {
           uri: uri.href,
           mimeType: 'text/markdown',
-          text: await orIfMissing(readTextFile(join(mem.memoryDir, ENTRYPOINT_NAME)), ''),
+          text: (await readIndexText(join(mem.memoryDir, ENTRYPOINT_NAME))) ?? '',
         },
       ],
     }),

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
@@ -92,4 +92,25 @@ export function install(version: string): InstalledClient {
     args: [],
     runtime: 'native',
   }
+}
+
+/**
+ * One `claude -p hello` in `cwd` with `home` as HOME, against a fake Messages API at `baseURL` (the
+ * fixture generators' probe of what the client loads); resolves with its exit code.
+ */
+export function promptOnce(client: InstalledClient, cwd: string, home: string, baseURL: string) {
+  return new Promise<number | null>((resolve) => {
+    spawn(client.cmd, [...client.args, '-p', 'hello'], {
+      cwd,
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        ANTHROPIC_BASE_URL: baseURL,
+        ANTHROPIC_API_KEY: 'sk-ant-api03-memdir-probe',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+      },
+      stdio: 'ignore',
+    }).on('exit', (code) => resolve(code))
+  })
 }

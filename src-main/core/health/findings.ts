@@ -3,6 +3,7 @@
 export type FindingKind =
   | 'dead-pointer'
   | 'link-outside'
+  | 'index-not-file'
   | 'unindexed'
   | 'index-cut'
   | 'long-index-line'
@@ -44,6 +45,7 @@ export interface Finding {
 export const SEVERITY_OF: Record<FindingKind, Severity> = {
   'dead-pointer': 'error',
   'link-outside': 'error',
+  'index-not-file': 'error',
   'index-cut': 'error',
   'invalid-frontmatter': 'error',
   'path-gone': 'warning',

@@ -11,7 +11,8 @@ import { listMemoryFiles, type Scanner } from '../store/scan.js'
 import { checkCommands, checkPaths, checkSymbols, ProjectCommands } from './code-links.js'
 import { finding, type Finding, type FindingKind } from './findings.js'
 import { GitHistory, symbolsInCode } from '../staleness/git-history.js'
-import { checkIndex } from './index-checks.js'
+import { checkIndex, indexNotAFileFinding } from './index-checks.js'
+import { indexNotAFile } from '../store/index-file.js'
 import { memoryFacts, type MemoryFacts } from './memory-facts.js'
 import { NearDuplicateIndex } from './near-duplicates.js'
 import { ContradictionCheck, sameTopicPairs } from './contradictions.js'
@@ -136,6 +137,11 @@ export class HealthChecker {
 
     const names = new Map(all.flatMap((m) => (m.name ? [[m.relPath, m.name] as const] : [])))
     for (const indexRel of [ENTRYPOINT_NAME, `${TEAM_DIRNAME}/${ENTRYPOINT_NAME}`]) {
+      const notAFile = await indexNotAFile(join(this.deps.memoryDir, indexRel))
+      if (notAFile) {
+        findings.push(indexNotAFileFinding(indexRel, notAFile))
+        continue
+      }
       const content = await this.readIndex(indexRel)
       const hasTeamFiles = files.some((f) => f.startsWith(`${TEAM_DIRNAME}/`))
       if (indexRel !== ENTRYPOINT_NAME && content === null && !hasTeamFiles) continue

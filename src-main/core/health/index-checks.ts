@@ -13,6 +13,17 @@ import { indexLocationFor } from '../store/memory-files.js'
 import { truncateEntrypointContent } from '../store/truncate.js'
 import { finding, type Finding } from './findings.js'
 
+/** An index's name held by something other than a file: agents load no index, and no pointer can be added. */
+export function indexNotAFileFinding(indexRel: string, what: string): Finding {
+  return finding(
+    'index-not-file',
+    indexRel,
+    `${indexRel} is ${what}, not a file: agents load no index, and no pointer can be added. Move it out of the memory dir.`,
+    [],
+    [],
+  )
+}
+
 /**
  * The memory files an index points at (relative to the memory dir), with their line numbers: each
  * link as index-links.ts reads it, `also` the same target without percent-decoding (a file may

@@ -4,7 +4,7 @@ import type { ProjectContext } from '../paths/context.js'
 import { isEnvTruthy } from '../paths/context.js'
 import { getAutoMemoryEnablement, isTeamMemoryEnabled } from '../paths/enablement.js'
 import { getTeamMemPath } from '../paths/team-agent-paths.js'
-import { readIfExists } from '../store/atomic-write.js'
+import { readIndexText } from '../store/index-file.js'
 import type { MemoryFormat } from '../store/frontmatter.js'
 import { ensureMemoryDirExists, type Logger } from '../store/ensure-dir.js'
 import { buildMemoryPrompt } from './build-memory-lines.js'
@@ -53,8 +53,8 @@ export async function loadMemoryPromptDetailed(
     const teamDir = getTeamMemPath(ctx)
     await ensure(teamDir) // creates the auto dir with it
     const [privateIndex, teamIndex] = await Promise.all([
-      readIfExists(join(memoryDir, ENTRYPOINT_NAME)),
-      readIfExists(join(teamDir, ENTRYPOINT_NAME)),
+      readIndexText(join(memoryDir, ENTRYPOINT_NAME)),
+      readIndexText(join(teamDir, ENTRYPOINT_NAME)),
     ])
     return {
       enabled: true,
@@ -70,7 +70,7 @@ export async function loadMemoryPromptDetailed(
     }
   }
   await ensure(memoryDir)
-  const indexContent = await readIfExists(join(memoryDir, ENTRYPOINT_NAME))
+  const indexContent = await readIndexText(join(memoryDir, ENTRYPOINT_NAME))
   return {
     enabled: true,
     mode,

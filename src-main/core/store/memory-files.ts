@@ -40,6 +40,7 @@ import { guardMemoryWrite, isTeamPath } from '../secrets/secret-guard.js'
 import { teamTwinProblem } from './team-twins.js'
 import { rewriteMemoryFile } from './memory-rewrite.js'
 import { readRegularFile } from './regular-file.js'
+import { checkIndexWritable, indexNotAFile } from './index-file.js'
 import { type RecordedWrite, unrecordedWrite } from './recorded-write.js'
 
 export interface MemoryRecord {
@@ -189,6 +190,7 @@ async function editIndex(
   record: RecordedWrite = unrecordedWrite,
 ): Promise<void> {
   const indexPath = await writablePath(memoryDir, indexRel, 'Add the pointer there yourself.')
+  await checkIndexWritable(indexPath, indexRel)
   for (let attempt = 0; ; attempt++) {
     try {
       // Read, edit and write under the index's lock: another Memdir writer's edit in between
@@ -254,6 +256,8 @@ export async function removePointers(
 ): Promise<void> {
   const indexRel = oneIndexOf(relPaths)
   if (indexRel === undefined) return
+  // An index that is not a file (a directory named MEMORY.md) holds no pointer to remove.
+  if (await indexNotAFile(join(memoryDir, indexRel))) return
   const pointers = relPaths.map((r) => indexLocationFor(r).pointer)
   await editIndex(memoryDir, indexRel, (c) => removeIndexLines(c, pointers), record)
 }
@@ -291,6 +295,9 @@ export async function createMemory(
     stampMemoryText(serializeMemoryFile(fields, {}, fields.format), null, { stamps: fields.stamps ?? [] }),
   )
   await guardMemoryWrite(relPath, raw, fields)
+  // Step 2 could not be done: refuse before step 1, so no memory is left without its pointer.
+  const { indexRel } = indexLocationFor(relPath)
+  await checkIndexWritable(join(memoryDir, indexRel), indexRel)
   const record = fields.record ?? unrecordedWrite
   try {
     await record(path, async () => {

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { IndexView } from '../../../src-shared/types.js'
 import { ENTRYPOINT_NAME } from '../../core/paths/auto-mem-path.js'
-import { readIfExists } from '../../core/store/atomic-write.js'
+import { readIndexText } from '../../core/store/index-file.js'
 import { findIndexLine } from '../../core/store/index-lines.js'
 import { indexLocationFor } from '../../core/store/memory-files.js'
 import {
@@ -14,7 +14,7 @@ import {
 /** Whether a memory's line in its MEMORY.md is past the index's cut: the agent never loads it there. */
 export async function indexLinePastCut(memoryDir: string, relPath: string): Promise<boolean> {
   const { indexRel, pointer } = indexLocationFor(relPath)
-  const raw = await readIfExists(join(memoryDir, indexRel))
+  const raw = await readIndexText(join(memoryDir, indexRel))
   if (raw === null) return false
   const at = findIndexLine(normalizeEntrypointText(raw).split('\n'), pointer)
   return at >= 0 && truncateEntrypointContent(raw).lineStates[at] === 'cut'
@@ -23,7 +23,7 @@ export async function indexLinePastCut(memoryDir: string, relPath: string): Prom
 /** MEMORY.md as the agent loads it, with the meters and per-line states (the UI and `memdir index`). */
 export async function indexView(memoryDir: string): Promise<IndexView> {
   const path = join(memoryDir, ENTRYPOINT_NAME)
-  const raw = await readIfExists(path)
+  const raw = await readIndexText(path)
   const t = truncateEntrypointContent(raw ?? '')
   return {
     path,
