@@ -85,6 +85,23 @@ describe('fixPointers', () => {
     expect(readFileSync(join(dir, 'team/MEMORY.md'), 'utf8')).toBe('- [Four](four.md) — Four hook\n')
   })
 
+  it('fails alone a memory whose file name no pointer may hold (a bidi control in it), and adds the others', async () => {
+    const dir = tempDir()
+    writeFile(join(dir, 'MEMORY.md'), '# Memory\n')
+    writeFile(join(dir, 'one.md'), memo('One'))
+    writeFile(join(dir, 'odd\u202ename.md'), memo('Odd'))
+    writeFile(join(dir, 'two.md'), memo('Two'))
+    const out = await fixPointers(dir, 'add-pointer', ['one.md', 'odd\u202ename.md', 'two.md'].map(unindexed))
+    expect(out.map((o) => [o.finding.path, 'changed' in o ? o.changed : 'failed'])).toEqual([
+      ['odd\u202ename.md', 'failed'],
+      ['one.md', ['MEMORY.md']],
+      ['two.md', ['MEMORY.md']],
+    ])
+    expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe(
+      '# Memory\n- [One](one.md) — One hook\n- [Two](two.md) — Two hook\n',
+    )
+  })
+
   it('fails every finding of an index it may not write, and still fixes the other index', async () => {
     const dir = tempDir()
     const outside = tempDir()

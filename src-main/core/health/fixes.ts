@@ -7,6 +7,7 @@ import { resolveContainedPath } from '../store/contained-path.js'
 import { parseMemoryFile, serializeMemoryFile } from '../store/frontmatter.js'
 import { memoryNameProblem } from '../../../src-shared/memory-names.js'
 import {
+  checkPointerTarget,
   escapeRegExp,
   formatIndexLine,
   MAX_INDEX_LINE_CHARS,
@@ -65,7 +66,9 @@ export async function fixPointers(
         fix === 'remove-pointer'
           ? { finding, relPath: need(finding.subject, 'target') }
           : { finding, relPath: finding.path, fields: await pointerFieldsOf(memoryDir, finding.path) }
-      const { indexRel } = indexLocationFor(todo.relPath)
+      const { indexRel, pointer } = indexLocationFor(todo.relPath)
+      // A name no pointer may hold fails its own finding, not the whole index's edit.
+      if (todo.fields) checkPointerTarget(pointer)
       const group = byIndex.get(indexRel) ?? []
       byIndex.set(indexRel, group)
       group.push(todo)
