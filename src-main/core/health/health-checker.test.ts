@@ -153,6 +153,34 @@ describe('index, duplicates and frontmatter', () => {
     expect(report.errors).toBe(2)
   })
 
+  it('reads the index as agents load it: a pointer in an HTML comment block or the frontmatter points nowhere', async () => {
+    const dir = tempDir()
+    for (const n of ['a', 'b', 'c', 'd']) writeFile(join(dir, `${n}.md`), mem(n.toUpperCase(), n, 'x'))
+    writeFile(
+      join(dir, 'MEMORY.md'),
+      [
+        '---',
+        'see: "[D](d.md)"',
+        '---',
+        '# Index',
+        '<!-- - [A](a.md) — parked for now -->',
+        '<!--',
+        '- [B](b.md) — parked too',
+        '- [Gone](gone.md) — an old line, commented out',
+        '-->',
+        '- [C](c.md) — loaded <!-- an inline note stays loaded -->',
+        '',
+      ].join('\r\n'),
+    )
+    const report = await new HealthChecker({ memoryDir: dir }).check()
+    expect(kinds(report)).toEqual(['unindexed a.md', 'unindexed b.md', 'unindexed d.md'])
+    expect(report.findings.find((f) => f.path === 'b.md')).toMatchObject({
+      message:
+        'Only in an HTML comment or the frontmatter of MEMORY.md, which agents do not load: they find it by recall alone',
+      evidence: ['line 7: - [B](b.md) — parked too'],
+    })
+  })
+
   it('reports each index link that leads out of its dir, however it is spelled, once and not as a dead pointer', async () => {
     const dir = tempDir()
     writeFile(join(dir, 'a.md'), mem('A', 'first', 'x'))

@@ -71,10 +71,15 @@ export function checkIndex(
   const indexDir = posix.dirname(indexRel) === '.' ? '' : posix.dirname(indexRel)
   // A wikilink by name alone leads where linkedMemory finds it (its name in any folder, or a
   // memory's frontmatter name); one that leads nowhere stays a pointer to its missing file.
-  const pointers = (content === null ? [] : pointersOf(indexRel, content)).map((p) => ({
+  const t = content === null ? undefined : truncateEntrypointContent(content)
+  // A link in an HTML comment block (or the frontmatter) is not loaded: it points agents nowhere.
+  const all = (content === null ? [] : pointersOf(indexRel, content)).map((p) => ({
     ...p,
     target: p.byName ? (linkedMemory(p.link, indexDir, mine, (f) => names.get(f)) ?? p.target) : p.target,
   }))
+  const isHidden = (p: { line: number }) => t?.lineStates[p.line - 1] === 'stripped'
+  const pointers = all.filter((p) => !isHidden(p))
+  const hidden = new Map(all.filter(isHidden).map((p) => [p.target, p]))
   const present = new Set(files)
   const outside = content === null ? [] : linksLeavingIndex(content)
   const where = indexRel === ENTRYPOINT_NAME ? 'the memory dir' : `${posix.dirname(indexRel)}/`
@@ -105,19 +110,22 @@ export function checkIndex(
         ),
       )
   const pointed = new Set(pointers.flatMap((p) => [p.target, p.also]))
-  for (const f of mine)
-    if (!pointed.has(f))
-      out.push(
-        finding(
-          'unindexed',
-          f,
-          `Not in ${indexRel}: agents only find it by recall`,
-          [],
-          ['add-pointer', 'open'],
-        ),
-      )
-  if (content === null) return out
-  const t = truncateEntrypointContent(content)
+  for (const f of mine) {
+    if (pointed.has(f)) continue
+    const commented = hidden.get(f)
+    out.push(
+      finding(
+        'unindexed',
+        f,
+        commented
+          ? `Only in an HTML comment or the frontmatter of ${indexRel}, which agents do not load: they find it by recall alone`
+          : `Not in ${indexRel}: agents only find it by recall`,
+        commented ? [`line ${commented.line}: ${commented.text.trim()}`] : [],
+        ['add-pointer', 'open'],
+      ),
+    )
+  }
+  if (content === null || !t) return out
   const lines = content.replace(/\r\n?/g, '\n').split('\n')
   const cut = t.lineStates.flatMap((s, i) =>
     s === 'cut' && lines[i]!.trim() ? [`line ${i + 1}: ${lines[i]}`] : [],

@@ -55,3 +55,10 @@ it('a batch naming one memory twice adds one line for it', () => {
   ])
   expect(out).toBe('# Memory\n- [Zeta](zeta.md) — new\n')
 })
+
+it('a memory whose only line is in an HTML comment block gets a line agents load; the comment stays', () => {
+  const content = '# Memory\n<!--\n- [Zeta](zeta.md) — parked\n-->\n'
+  expect(upsertIndexLine(content, 'zeta.md', { name: 'Zeta', description: 'back' })).toBe(
+    content + '- [Zeta](zeta.md) — back\n',
+  )
+})

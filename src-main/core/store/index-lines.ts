@@ -2,6 +2,7 @@ import { cutText } from '../../../src-shared/unicode.js'
 import { pointerTargetProblem } from '../../../src-shared/memory-names.js'
 import { MemdirError } from '../../../src-shared/errors.js'
 import { kebabSlug } from './frontmatter.js'
+import { strippedLines } from './truncate.js'
 import {
   type IndexLink,
   indexLinksIn,
@@ -164,11 +165,17 @@ function pointerMatcher(pointers: readonly string[]): (link: IndexLink) => strin
   }
 }
 
-/** For each of `pointers` that a line points at, the index of the first such line. */
+/**
+ * For each of `pointers` that a loaded line points at, the index of the first such line. A line in
+ * an HTML comment block (or the frontmatter) is not loaded: a link there is no pointer, and the
+ * memory gets a line of its own.
+ */
 function firstLinesPointingAt(lines: readonly string[], pointers: readonly string[]): Map<string, number> {
   const leadsTo = pointerMatcher(pointers)
+  const stripped = strippedLines(lines)
   const at = new Map<string, number>()
   lines.forEach((line, i) => {
+    if (stripped[i]) return
     for (const link of indexLinksIn(line)) for (const p of leadsTo(link)) if (!at.has(p)) at.set(p, i)
   })
   return at

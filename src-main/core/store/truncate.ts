@@ -29,7 +29,7 @@ const COMMENT_START = /^ {0,3}<!--/
  * Claude Code loads MEMORY.md without its frontmatter (a closed `---` block at the top) and
  * without HTML comment blocks; an inline comment inside a line stays, as does an unclosed block.
  */
-function strippedLines(lines: readonly string[]): boolean[] {
+export function strippedLines(lines: readonly string[]): boolean[] {
   const stripped = lines.map(() => false)
   if (lines[0]?.trimEnd() === '---') {
     const close = lines.findIndex((l, i) => i > 0 && l.trimEnd() === '---')
