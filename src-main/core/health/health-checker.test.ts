@@ -306,6 +306,16 @@ describe('index, duplicates and frontmatter', () => {
     ])
   })
 
+  it('reads only the start of a huge memory, and gives its real size', async () => {
+    const dir = tempDir()
+    const huge = mem('Huge', 'a log pasted in', 'x'.repeat(99) + '\n').padEnd(3 * 1024 * 1024, 'y\n')
+    writeFile(join(dir, 'huge.md'), huge)
+    const report = await new HealthChecker({ memoryDir: dir }).check()
+    const found = report.findings.find((f) => f.kind === 'oversized')!
+    expect(found.path).toBe('huge.md')
+    expect(found.message).toMatch(/^3,145,728 bytes, over [\d,]+ lines: recall injects only the first/)
+  })
+
   it('re-reads only the memories the watcher reports changed', async () => {
     const dir = tempDir()
     for (let i = 0; i < 20; i++) writeFile(join(dir, `m${i}.md`), mem(`M${i}`, `d${i}`, `fact ${i}`))

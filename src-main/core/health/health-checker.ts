@@ -2,7 +2,7 @@ import { messageOf, orIfMissing } from '../../../src-shared/errors.js'
 import { findGitRoot } from '../paths/git-root.js'
 import { STALE_AFTER_COMMITS } from '../staleness/path-staleness.js'
 import { stat } from 'node:fs/promises'
-import { readTextFile } from '../store/regular-file.js'
+import { readRegularHead, readTextFile } from '../store/regular-file.js'
 import type { HealthView } from '../../../src-shared/types.js'
 import { join } from 'node:path'
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
@@ -95,8 +95,9 @@ export class HealthChecker {
         if (!st) return
         if (cached && cached.mtimeMs === st.mtimeMs && cached.size === st.size) return
         if (!st.isFile()) return
-        const text = (await readTextFile(abs)).slice(0, MAX_BYTES)
-        const facts = await memoryFacts(rel, text, st.mtimeMs)
+        // Only the start of a huge file: its facts come from there, its size from the stat.
+        const text = await readRegularHead(abs, MAX_BYTES)
+        const facts = await memoryFacts(rel, text, st.mtimeMs, st.size)
         this.facts.set(rel, facts)
         this.similar.set(rel, facts.shingled)
         reread++

@@ -23,7 +23,13 @@ export interface MemoryFacts {
 
 const isTeam = (rel: string) => rel.startsWith('team/')
 
-export async function memoryFacts(relPath: string, text: string, mtimeMs: number): Promise<MemoryFacts> {
+export async function memoryFacts(
+  relPath: string,
+  text: string,
+  mtimeMs: number,
+  /** The file's size, when `text` is only its start. */
+  fileBytes?: number,
+): Promise<MemoryFacts> {
   const parsed = parseMemoryFile(text)
   const own: Finding[] = []
   const hasFrontmatter = Object.keys(parsed.data).length > 0
@@ -90,14 +96,15 @@ export async function memoryFacts(relPath: string, text: string, mtimeMs: number
         ),
       )
   }
-  const bytes = Buffer.byteLength(text)
+  const read = Buffer.byteLength(text)
+  const bytes = Math.max(read, fileBytes ?? 0)
   const lines = text.split('\n').length
   if (bytes > MAX_INJECTED_BYTES || lines > MAX_INJECTED_LINES)
     own.push(
       finding(
         'oversized',
         relPath,
-        `${bytes.toLocaleString('en-US')} bytes, ${lines} lines: recall injects only the first ${MAX_INJECTED_BYTES.toLocaleString('en-US')} bytes / ${MAX_INJECTED_LINES} lines`,
+        `${bytes.toLocaleString('en-US')} bytes, ${bytes > read ? 'over ' : ''}${lines.toLocaleString('en-US')} lines: recall injects only the first ${MAX_INJECTED_BYTES.toLocaleString('en-US')} bytes / ${MAX_INJECTED_LINES} lines`,
         [],
         ['open'],
       ),
