@@ -426,6 +426,25 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     expect(readFileSync(join(dir, 'notes', 'deploy.md'), 'utf8')).toContain('new')
   })
 
+  it('a memory that is a relative link, renamed into another folder, still leads to its file', async () => {
+    const dir = tempDir()
+    writeFile(
+      join(dir, 'notes', 'deploy.md'),
+      '---\nname: Deploy\ndescription: d\ntype: project\n---\n\nbody\n',
+    )
+    symlinkSync('notes/deploy.md', join(dir, 'deploy.md'))
+    writeFile(join(dir, 'MEMORY.md'), '- [Deploy](deploy.md) — d\n')
+    const rec = await readMemory(dir, 'deploy.md')
+    const moved = await renameMemory(dir, 'deploy.md', 'ops/deploy.md', { expectedHash: rec.hash })
+    expect(moved.body).toBe('body\n')
+    expect(lstatSync(join(dir, 'ops', 'deploy.md')).isSymbolicLink()).toBe(true)
+    expect(existsSync(join(dir, 'deploy.md'))).toBe(false)
+    expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe('- [Deploy](ops/deploy.md) — d\n')
+    // Moved back beside its file's folder, the link is written relative to there again.
+    await renameMemory(dir, 'ops/deploy.md', 'deploy.md', { expectedHash: moved.hash })
+    expect(readFileSync(join(dir, 'deploy.md'), 'utf8')).toContain('body')
+  })
+
   it('a MEMORY.md linked outside the memory dir is never written through nor replaced: the pointer is refused, saying where to add it', async () => {
     const root = tempDir()
     const dir = join(root, 'memory')

@@ -4,8 +4,8 @@ import { errnoOf, isAbsent, MemdirError } from '../../../src-shared/errors.js'
 import { formatBytes, MAX_MEMORY_BYTES, MAX_OPENED_MEMORY_BYTES } from '../../../src-shared/limits.js'
 import { checkMemoryName, checkMemoryTitle } from '../../../src-shared/memory-names.js'
 import { memoryFileSlug } from './file-slug.js'
-import { mkdir, rename, stat, unlink, link } from 'node:fs/promises'
-import { dirname, join, posix } from 'node:path'
+import { link, lstat, mkdir, readlink, rename, stat, symlink, unlink } from 'node:fs/promises'
+import { dirname, isAbsolute, join, posix, relative, resolve } from 'node:path'
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { TEAM_DIRNAME } from '../paths/team-agent-paths.js'
 import {
@@ -361,9 +361,11 @@ export async function renameMemory(
   // Moving into team/ shares the file: the firewall applies (a private file may hold a secret by choice).
   if (isTeamPath(toRel) && !isTeamPath(fromRel)) await guardMemoryWrite(toRel, from.raw)
   await mkdir(dirname(toPath), { recursive: true })
+  const relinked = await relativeLinkMoved(from.path, toPath)
   await record(toPath, async () => {
     try {
-      await link(from.path, toPath)
+      if (relinked !== undefined) await symlink(relinked, toPath)
+      else await link(from.path, toPath)
     } catch (e) {
       if (errnoOf(e) === 'EEXIST') {
         throw new MemdirError('EXISTS', `a memory already exists at ${toRel}`)
@@ -411,6 +413,17 @@ export async function renameMemory(
     )
   }
   return readMemory(memoryDir, toRel)
+}
+
+/**
+ * A symlink whose target is relative, moving to another folder: the target that still leads to the
+ * same file from there (a hard link of the link itself would dangle). Undefined for anything else.
+ */
+async function relativeLinkMoved(fromPath: string, toPath: string): Promise<string | undefined> {
+  if (dirname(fromPath) === dirname(toPath) || !(await lstat(fromPath)).isSymbolicLink()) return undefined
+  const target = await readlink(fromPath)
+  if (isAbsolute(target)) return undefined
+  return relative(dirname(toPath), resolve(dirname(fromPath), target))
 }
 
 /** Deletes a memory (checked against `expectedHash` when given) and drops its pointer line. */
