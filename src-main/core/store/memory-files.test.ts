@@ -434,14 +434,13 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     )
     symlinkSync('notes/deploy.md', join(dir, 'deploy.md'))
     writeFile(join(dir, 'MEMORY.md'), '- [Deploy](deploy.md) — d\n')
-    const rec = await readMemory(dir, 'deploy.md')
-    const moved = await renameMemory(dir, 'deploy.md', 'ops/deploy.md', { expectedHash: rec.hash })
+    const moved = await renameMemory(dir, 'deploy.md', 'ops/deploy.md')
     expect(moved.body).toBe('body\n')
     expect(lstatSync(join(dir, 'ops', 'deploy.md')).isSymbolicLink()).toBe(true)
     expect(existsSync(join(dir, 'deploy.md'))).toBe(false)
     expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe('- [Deploy](ops/deploy.md) — d\n')
     // Moved back beside its file's folder, the link is written relative to there again.
-    await renameMemory(dir, 'ops/deploy.md', 'deploy.md', { expectedHash: moved.hash })
+    await renameMemory(dir, 'ops/deploy.md', 'deploy.md')
     expect(readFileSync(join(dir, 'deploy.md'), 'utf8')).toContain('body')
   })
 
