@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { SCENARIO_TEXT, scenarioResponder } from '../test/fake-anthropic/claude-code-scenario.js'
 import {
@@ -58,23 +58,41 @@ afterEach(async () => {
   while (fakes.length) await fakes.pop()!.close()
 })
 
-/** A project with one memory, Claude Code's files under ~/.claude, Memdir's data in the sandbox. */
 /**
- * Until every detached `memdir hook extract` the hooks started has logged its outcome: Stop and
- * SessionEnd each start one, and a run still writing when the test's temp dir is removed fails it.
+ * Until every detached `memdir hook extract` the hooks started has exited: Stop and SessionEnd each
+ * start one, and a run still writing when the test's temp dir is removed fails it. Its log lines
+ * come before its last writes, so the test waits for the processes themselves (their command line
+ * names the transcript, which lives under the sandbox).
  */
 async function detachedRunsDone(dataDir: string): Promise<void> {
+  const sandboxRoot = dirname(dataDir)
   await until(
     'every detached extraction run',
     () => {
       const log = existsSync(hookLogPath(dataDir)) ? readFileSync(hookLogPath(dataDir), 'utf8') : ''
       const started = log.match(/handed to background/g)?.length ?? 0
-      return (log.match(/ extract: /g)?.length ?? 0) >= started
+      return (log.match(/ extract: /g)?.length ?? 0) >= started && !extractionsRunningUnder(sandboxRoot)
     },
     90_000,
   )
 }
 
+/** Whether a `memdir hook extract` process works on a transcript under `root` (Linux: /proc). */
+function extractionsRunningUnder(root: string): boolean {
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    let args: string[]
+    try {
+      args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+    } catch {
+      continue // gone meanwhile
+    }
+    const at = args.indexOf('hook')
+    if (at >= 0 && args[at + 1] === 'extract' && args.some((a) => a.startsWith(root))) return true
+  }
+  return false
+}
+
+/** A project with one memory, Claude Code's files under ~/.claude, Memdir's data in the sandbox. */
 function world(switches: Record<string, boolean> = {}) {
   const sb = sandbox()
   sb.env.MEMDIR_DATA_DIR = join(sb.root, 'data')
@@ -290,6 +308,8 @@ describe.each(CLIENT_VERSIONS)('Claude Code %s with Memdir hooks', (requested) =
   it('five long memories recalled at once all reach the model: the client passes 10,000 characters of hook context on whole', async (t) => {
     if (!found.client) return t.skip(`no Claude Code ${requested}: ${found.skipped}`)
     const { sb, memoryDir } = world()
+    // Recall only: no detached extraction left writing in the temp dir when the test removes it.
+    sb.env.MEMDIR_EXTRACTION = '0'
     const files = [0, 1, 2, 3, 4].map((i) => {
       const body = Array.from(
         { length: 70 },
@@ -320,7 +340,6 @@ describe.each(CLIENT_VERSIONS)('Claude Code %s with Memdir hooks', (requested) =
       expect(sent).toContain(`memory ${i} line 0: how the deploy pipeline works`)
       expect(sent).toContain(`(truncated — Read ${join(memoryDir, f)} for the rest)`)
     }
-    await detachedRunsDone(sb.env.MEMDIR_DATA_DIR!)
   }, 300_000)
 })
 
@@ -343,6 +362,7 @@ describe(`Claude Code ${NEWEST} recalling memories itself`, () => {
       tengu_passport_quail: true,
       tengu_slate_thimble: true,
     })
+    sb.env.MEMDIR_EXTRACTION = '0' // recall only (see above)
     const isClientSelector = (r: RecordedRequest) =>
       ((r.body.tools as unknown[] | undefined)?.length ?? 0) === 0 && /testing\.md \(/.test(textOf(r))
     let prompts = 0
@@ -394,7 +414,6 @@ describe(`Claude Code ${NEWEST} recalling memories itself`, () => {
       }
     } finally {
       await tmux.stop()
-      await detachedRunsDone(sb.env.MEMDIR_DATA_DIR!)
     }
     // The client surfaced the memory itself on the first prompt...
     expect(transcript().includes('"relevant_memories"'), 'the client recorded its own recall').toBe(true)
