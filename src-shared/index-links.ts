@@ -153,14 +153,39 @@ export function linksLeavingProblem(
 export const indexLinkProblem = (content: string, where?: string) =>
   linksLeavingProblem(linksLeavingIndex(content), where)
 
-/**
- * Whether `link` leads to `pointer` (a path relative to the index's dir). A wikilink that names a
- * file without its folder is found by name in any folder, as Obsidian finds it.
- */
+/** A wikilink that names a file without its folder (`[[deploy.md]]`): found by name in any folder, as Obsidian finds it. */
+export const namesFileAnywhere = (link: Pick<IndexLink, 'raw' | 'wiki'>) =>
+  link.wiki !== undefined && !link.raw.includes('/')
+
+/** Whether `link` leads to `pointer` (a path relative to the index's dir). */
 export const linksTo = (link: IndexLink, pointer: string) =>
   link.raw === pointer ||
   link.decoded === pointer ||
-  (link.wiki !== undefined && !link.raw.includes('/') && pointer.endsWith(`/${link.raw}`))
+  (namesFileAnywhere(link) && pointer.endsWith(`/${link.raw}`))
+
+/**
+ * linksTo for many pointers at once: which of `pointers` a link leads to, found by its target, or
+ * (namesFileAnywhere) by the file name of a pointer in a folder, without a pass over every pointer.
+ */
+export function pointersLinkedBy(pointers: readonly string[]): (link: IndexLink) => string[] {
+  const all = new Set(pointers)
+  const inFolderByName = new Map<string, string[]>()
+  for (const p of all) {
+    const slash = p.lastIndexOf('/')
+    if (slash < 0) continue
+    const name = p.slice(slash + 1)
+    const same = inFolderByName.get(name) ?? []
+    inFolderByName.set(name, same)
+    same.push(p)
+  }
+  return (link) => {
+    const hits = new Set<string>()
+    if (all.has(link.raw)) hits.add(link.raw)
+    if (all.has(link.decoded)) hits.add(link.decoded)
+    if (namesFileAnywhere(link)) for (const p of inFolderByName.get(link.raw) ?? []) hits.add(p)
+    return [...hits]
+  }
+}
 
 /** `rel` (which may climb with `..`) from the folder `dir` ('' for the top); undefined when it climbs above the top. */
 function joinedPath(dir: string, rel: string): string | undefined {
@@ -192,7 +217,7 @@ export function linkedMemory(
     const path = joinedPath(fromDir, written)
     if (path !== undefined && present.has(path)) return path
   }
-  if (!link.wiki || link.raw.includes('/')) return undefined
+  if (!namesFileAnywhere(link)) return undefined
   const named = files.filter((f) => f === link.raw || f.endsWith(`/${link.raw}`))
   const nearest = named.sort((a, b) => a.split('/').length - b.split('/').length || a.length - b.length)[0]
   if (nearest) return nearest

@@ -7,6 +7,7 @@ import {
   indexLinksIn,
   linkedMemory,
   linksLeavingIndex,
+  namesFileAnywhere,
 } from '../../../src-shared/index-links.js'
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { indexLocationFor } from '../store/memory-files.js'
@@ -49,7 +50,7 @@ export function pointersOf(
       raw: l.raw,
       line: i + 1,
       text,
-      byName: l.wiki !== undefined && !l.raw.includes('/'),
+      byName: namesFileAnywhere(l),
       link: l,
     })),
   )

@@ -8,6 +8,7 @@ import {
   indexLinksIn,
   linkDestination,
   linksTo,
+  pointersLinkedBy,
   retargetLink,
 } from '../../../src-shared/index-links.js'
 
@@ -141,37 +142,12 @@ export function upsertIndexLines(content: string, upserts: readonly PointerUpser
 }
 
 /**
- * Which of `pointers` a link leads to, as linksTo decides, for many pointers at once: by its
- * target, or (a wikilink naming a file without its folder) by the file name of a pointer in a folder.
- */
-function pointerMatcher(pointers: readonly string[]): (link: IndexLink) => string[] {
-  const all = new Set(pointers)
-  const inFolderByName = new Map<string, string[]>()
-  for (const p of all) {
-    const slash = p.lastIndexOf('/')
-    if (slash < 0) continue
-    const name = p.slice(slash + 1)
-    const same = inFolderByName.get(name) ?? []
-    inFolderByName.set(name, same)
-    same.push(p)
-  }
-  return (link) => {
-    const hits = new Set<string>()
-    if (all.has(link.raw)) hits.add(link.raw)
-    if (all.has(link.decoded)) hits.add(link.decoded)
-    if (link.wiki !== undefined && !link.raw.includes('/'))
-      for (const p of inFolderByName.get(link.raw) ?? []) hits.add(p)
-    return [...hits]
-  }
-}
-
-/**
  * For each of `pointers` that a loaded line points at, the index of the first such line. A line in
  * an HTML comment block (or the frontmatter) is not loaded: a link there is no pointer, and the
  * memory gets a line of its own.
  */
 function firstLinesPointingAt(lines: readonly string[], pointers: readonly string[]): Map<string, number> {
-  const leadsTo = pointerMatcher(pointers)
+  const leadsTo = pointersLinkedBy(pointers)
   const stripped = strippedLines(lines)
   const at = new Map<string, number>()
   lines.forEach((line, i) => {
@@ -213,7 +189,7 @@ export function removeIndexLine(content: string, relPath: string): string {
 
 /** removeIndexLine for many memories, reading the index's lines once. */
 export function removeIndexLines(content: string, relPaths: readonly string[]): string {
-  const leadsTo = pointerMatcher(relPaths)
+  const leadsTo = pointersLinkedBy(relPaths)
   const kept: string[] = []
   for (const line of splitLines(content)) {
     const links = indexLinksIn(line)

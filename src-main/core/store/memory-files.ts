@@ -244,8 +244,8 @@ export async function upsertPointers(
 ): Promise<void> {
   const indexRel = oneIndexOf(upserts.map((u) => u.relPath))
   if (indexRel === undefined) return
-  const lines = upserts.map((u) => ({ ...u, pointer: indexLocationFor(u.relPath).pointer }))
-  await editIndex(memoryDir, indexRel, (c) => upsertIndexLines(c, lines), record)
+  const withPointers = upserts.map((u) => ({ ...u, pointer: indexLocationFor(u.relPath).pointer }))
+  await editIndex(memoryDir, indexRel, (c) => upsertIndexLines(c, withPointers), record)
 }
 
 /** removePointer for many memories of one index: one edit of it. */
