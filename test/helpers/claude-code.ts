@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 
@@ -113,4 +113,25 @@ export function promptOnce(client: InstalledClient, cwd: string, home: string, b
       stdio: 'ignore',
     }).on('exit', (code) => resolve(code))
   })
+}
+
+/**
+ * A fresh home and project for one probe of the client, at `/tmp/<where…>` (emptied first), and
+ * the memory dir the client gives that project (its path has no characters the client's slug keeps
+ * apart from `-`).
+ */
+export function probeSandbox(...where: string[]): {
+  root: string
+  home: string
+  project: string
+  memoryDir: string
+} {
+  const root = join('/tmp', ...where)
+  rmSync(root, { recursive: true, force: true })
+  const home = join(root, 'home')
+  const project = join(root, 'proj')
+  mkdirSync(join(home, '.claude'), { recursive: true })
+  mkdirSync(project, { recursive: true })
+  const memoryDir = join(home, '.claude', 'projects', project.replace(/[^A-Za-z0-9]/g, '-'), 'memory')
+  return { root, home, project, memoryDir }
 }

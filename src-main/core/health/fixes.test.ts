@@ -2,7 +2,7 @@ import { readFileSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
-import { compactIndex, fixPointers } from './fixes.js'
+import { compactIndex, type FixOutcome, fixPointers } from './fixes.js'
 import type { Finding } from './findings.js'
 
 const finding = { kind: 'index-too-long', path: 'MEMORY.md' } as unknown as Finding
@@ -61,19 +61,25 @@ describe('compactIndex', () => {
 describe('fixPointers', () => {
   const memo = (n: string) => `---\nname: ${n}\ndescription: ${n} hook\ntype: project\n---\n\nbody\n`
   const unindexed = (path: string) => ({ kind: 'unindexed', path }) as unknown as Finding
-
-  it('adds the pointers of the memories still there, and fails only the one deleted since the check', async () => {
+  /** What happened to each finding, in the order the outcomes came. */
+  const byFinding = (out: FixOutcome[]) =>
+    out.map((o) => [o.finding.path, 'changed' in o ? o.changed : 'failed'])
+  /** A memory dir with an index of one heading and these memories (file: name). */
+  const dirWith = (memories: Record<string, string>) => {
     const dir = tempDir()
     writeFile(join(dir, 'MEMORY.md'), '# Memory\n')
-    writeFile(join(dir, 'one.md'), memo('One'))
-    writeFile(join(dir, 'three.md'), memo('Three'))
-    writeFile(join(dir, 'team/four.md'), memo('Four'))
+    for (const [file, name] of Object.entries(memories)) writeFile(join(dir, file), memo(name))
+    return dir
+  }
+
+  it('adds the pointers of the memories still there, and fails only the one deleted since the check', async () => {
+    const dir = dirWith({ 'one.md': 'One', 'three.md': 'Three', 'team/four.md': 'Four' })
     const out = await fixPointers(
       dir,
       'add-pointer',
       ['one.md', 'two.md', 'three.md', 'team/four.md'].map(unindexed),
     )
-    expect(out.map((o) => [o.finding.path, 'changed' in o ? o.changed : 'failed'])).toEqual([
+    expect(byFinding(out)).toEqual([
       ['two.md', 'failed'],
       ['one.md', ['MEMORY.md']],
       ['three.md', ['MEMORY.md']],
@@ -86,13 +92,9 @@ describe('fixPointers', () => {
   })
 
   it('fails alone a memory whose file name no pointer may hold (a bidi control in it), and adds the others', async () => {
-    const dir = tempDir()
-    writeFile(join(dir, 'MEMORY.md'), '# Memory\n')
-    writeFile(join(dir, 'one.md'), memo('One'))
-    writeFile(join(dir, 'odd\u202ename.md'), memo('Odd'))
-    writeFile(join(dir, 'two.md'), memo('Two'))
+    const dir = dirWith({ 'one.md': 'One', 'odd\u202ename.md': 'Odd', 'two.md': 'Two' })
     const out = await fixPointers(dir, 'add-pointer', ['one.md', 'odd\u202ename.md', 'two.md'].map(unindexed))
-    expect(out.map((o) => [o.finding.path, 'changed' in o ? o.changed : 'failed'])).toEqual([
+    expect(byFinding(out)).toEqual([
       ['odd\u202ename.md', 'failed'],
       ['one.md', ['MEMORY.md']],
       ['two.md', ['MEMORY.md']],
