@@ -1,5 +1,5 @@
 import { ignoreFsError, messageOf, orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
-import { readAppended } from '../store/appended-lines.js'
+import { readAppendedBytes, tailOf } from '../store/appended-lines.js'
 import { appendFile, mkdir, open, readdir, readFile, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import lockfile from 'proper-lockfile'
@@ -66,6 +66,8 @@ export class HistoryStore {
   /** How far the log has been read (bytes), and which file that was (a prune writes a new one). */
   private offset = 0
   private ino = -1
+  /** The log's last bytes as read: a file replaced under the same inode number is read again. */
+  private tail: Buffer = Buffer.alloc(0)
   /** Blobs written without fsync being made durable in the background (see recordObservedAll). */
   private syncing: Promise<void> = Promise.resolve()
   private objectsMade?: Promise<unknown>
@@ -82,14 +84,15 @@ export class HistoryStore {
   /** Catches up with the log as other processes (or this one) left it. */
   private async refresh(): Promise<void> {
     await mkdir(join(this.dir, 'objects'), { recursive: true })
-    const got = await readAppended(this.logPath, { offset: this.offset, ino: this.ino })
+    const got = await readAppendedBytes(this.logPath, { offset: this.offset, ino: this.ino, tail: this.tail })
     if (!got) {
       if (this.ino !== -1 || this.offset) this.reset()
       return
     }
     if (got.restarted) this.reset()
     this.ino = got.ino
-    for (const line of got.text.split('\n')) {
+    this.tail = got.tail
+    for (const line of got.bytes.toString('utf8').split('\n')) {
       if (!line.trim()) continue
       try {
         this.index(JSON.parse(line) as HistoryEntry)
@@ -107,6 +110,7 @@ export class HistoryStore {
     this.nextId = 1
     this.offset = 0
     this.ino = -1
+    this.tail = Buffer.alloc(0)
   }
 
   private index(e: HistoryEntry) {
@@ -192,8 +196,13 @@ export class HistoryStore {
     const st = await stat(this.logPath)
     this.index(entry)
     this.ino = st.ino
-    this.offset += Buffer.byteLength(line)
+    this.appended(Buffer.from(line))
     return entry
+  }
+
+  private appended(bytes: Buffer) {
+    this.offset += bytes.length
+    this.tail = tailOf(this.tail, bytes)
   }
 
   /** Several entries in one write (one lock held by the caller). */
@@ -208,7 +217,7 @@ export class HistoryStore {
     const st = await stat(this.logPath)
     for (const e of entries) this.index(e)
     this.ino = st.ino
-    this.offset += Buffer.byteLength(text)
+    this.appended(Buffer.from(text))
     return entries
   }
 

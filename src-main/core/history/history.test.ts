@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { linkSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { memDirWith, snapshotOf } from '../../../test/helpers/history.js'
@@ -95,6 +95,34 @@ describe('memory history', () => {
     expect(r.removedEntries).toBe(0) // already pruned above
     expect((await history.list()).length).toBe(3)
     expect(readdirSync(join(root, 'h', 'objects')).length).toBeLessThanOrEqual(4)
+  })
+
+  it('a process that slept through two prunes reads the log again, even under its old inode number', async () => {
+    const dir = join(memDirWith({}).root, 'h')
+    const change = (path: string, i: number) => ({
+      path,
+      author: 'user' as const,
+      before: i ? `${path} ${i - 1}` : null,
+      after: `${path} ${i}`,
+    })
+    const writer = new HistoryStore(dir, { maxVersionsPerFile: 2, maxAgeMs: 1e12 })
+    for (let i = 0; i < 4; i++) await writer.recordChange(change('a.md', i))
+    await writer.recordChange(change('b.md', 0))
+    const sleeper = new HistoryStore(dir)
+    await sleeper.load()
+    // Keep the log's inode alive: the filesystem may hand its number to a later log.
+    const log = join(dir, 'log.jsonl')
+    linkSync(log, join(dir, 'old-inode'))
+    await writer.prune()
+    for (let i = 0; i < 2; i++) await writer.recordChange(change('a-memory-with-a-longer-name.md', i))
+    // The pruned log, now under the old inode number, longer than what the sleeper read.
+    writeFileSync(join(dir, 'old-inode'), readFileSync(log))
+    renameSync(join(dir, 'old-inode'), log)
+    const last = Math.max(...(await writer.list()).map((e) => e.id))
+    const entry = await sleeper.recordChange(change('c.md', 0))
+    const ids = (await new HistoryStore(dir).list()).map((e) => e.id)
+    expect(entry!.id).toBe(last + 1)
+    expect(new Set(ids).size).toBe(ids.length)
   })
 
   it('diffs lines', () => {

@@ -33,4 +33,19 @@ describe('readAppended', () => {
     expect(await readAppended(file, { offset: 6 })).toMatchObject({ text: 'x\n', restarted: true })
     expect(await readAppended(join(dir, 'gone'), { offset: 0 })).toBeUndefined()
   })
+
+  it('starts over on other bytes under the same inode number (a log replaced twice can get its old number back)', async () => {
+    const file = join(tempDir(), 'log.jsonl')
+    writeFileSync(file, '{"id":1}\n{"id":2}\n')
+    const read = await readAppended(file, { offset: 0 })
+    expect(read!.tail.toString()).toBe('{"id":1}\n{"id":2}\n')
+    // The same inode, longer than what was read, with other lines before the offset.
+    writeFileSync(file, '{"id":2}\n{"id":3}\n{"id":4}\n')
+    const again = await readAppended(file, { offset: read!.end, ino: read!.ino, tail: read!.tail })
+    expect(again).toMatchObject({ text: '{"id":2}\n{"id":3}\n{"id":4}\n', restarted: true })
+    // Appended to as it was read: only the new line.
+    appendFileSync(file, '{"id":5}\n')
+    const next = await readAppended(file, { offset: again!.end, ino: again!.ino, tail: again!.tail })
+    expect(next).toMatchObject({ text: '{"id":5}\n', restarted: false })
+  })
 })
