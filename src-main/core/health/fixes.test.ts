@@ -56,6 +56,33 @@ describe('compactIndex', () => {
       'A note that sits in the index itself.',
     )
   })
+  it('leaves what agents do not load as it is: a comment block stays whole and closed, and moves nowhere', async () => {
+    const dir = tempDir()
+    const index = [
+      '# Memory',
+      '<!--',
+      'Maintainer notes, several lines of them,',
+      'that agents never load.',
+      '-->',
+      '<!-- one more --> A note after a comment.',
+      '- [A](a.md) — alpha',
+      'A note that sits in the index itself.',
+      '',
+    ]
+    writeFile(join(dir, 'MEMORY.md'), index.join('\n'))
+    await compactIndex(dir, finding)
+    expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe(
+      [
+        ...index.slice(0, 7),
+        '',
+        '- [Details moved out of MEMORY.md](index-details.md) — notes that used to sit in the index',
+        '',
+      ].join('\n'),
+    )
+    expect(readFileSync(join(dir, 'index-details.md'), 'utf8')).toMatch(
+      /\n\nA note that sits in the index itself\.\n$/,
+    )
+  })
 })
 
 describe('fixPointers', () => {

@@ -16,6 +16,7 @@ import {
   removeIndexLine,
 } from '../store/index-lines.js'
 import { indexLinksIn } from '../../../src-shared/index-links.js'
+import { lineLoads, loadedWhole } from '../store/loaded-lines.js'
 import { indexLocationFor, removePointers, upsertPointers } from '../store/memory-files.js'
 import type { ProposedFile } from '../review/overlay-tools.js'
 import type { Finding } from './findings.js'
@@ -137,7 +138,7 @@ function pointerLine(line: string): { title: string; target: string; hook: strin
 /**
  * Moves detail out of an index: pointer lines are rewritten to the one-line form (title, link, a
  * hook within 150 characters); other text lines move into a memory of their own, linked from the
- * index. Headings and blank lines stay.
+ * index. Headings, blank lines and what agents do not load (the frontmatter, comments) stay.
  */
 export const compactIndex: Fix = async (memoryDir, f, record) => {
   const indexRel = f.path
@@ -148,30 +149,26 @@ export const compactIndex: Fix = async (memoryDir, f, record) => {
   const eol = content.includes('\r\n') ? '\r\n' : '\n'
   const kept: string[] = []
   const moved: string[] = []
-  let inFrontmatter = /^---\r?\n/.test(content)
-  content
-    .replace(/\r\n?/g, '\n')
-    .split('\n')
-    .forEach((line, i) => {
-      if (inFrontmatter) {
-        kept.push(line)
-        if (i > 0 && line.trim() === '---') inFrontmatter = false
-        return
-      }
-      const p = pointerLine(line)
-      // A long line is shortened; one whose target no memory may have is left for the user to fix.
-      // Any other line that points at a memory (a numbered list, a sentence) stays in the index as
-      // it is: the memory it names would otherwise drop out of what the agent loads.
-      if (p)
-        kept.push(
-          line.length > MAX_INDEX_LINE_CHARS && !memoryNameProblem(p.target)
-            ? formatIndexLine(p.title, p.target, p.hook)
-            : line,
-        )
-      else if (indexLinksIn(line).length) kept.push(line)
-      else if (!line.trim() || /^#{1,6}\s/.test(line) || /^\s*<!--/.test(line)) kept.push(line)
-      else moved.push(line)
-    })
+  const lines = content.replace(/\r\n?/g, '\n').split('\n')
+  const loads = lineLoads(lines)
+  lines.forEach((line, i) => {
+    // What an agent does not load (the frontmatter, comments) costs nothing against the limits,
+    // and a line holding part of a comment stays whole, so the comment stays closed.
+    if (!loadedWhole(line, loads[i]!)) return void kept.push(line)
+    const p = pointerLine(line)
+    // A long line is shortened; one whose target no memory may have is left for the user to fix.
+    // Any other line that points at a memory (a numbered list, a sentence) stays in the index as
+    // it is: the memory it names would otherwise drop out of what the agent loads.
+    if (p)
+      kept.push(
+        line.length > MAX_INDEX_LINE_CHARS && !memoryNameProblem(p.target)
+          ? formatIndexLine(p.title, p.target, p.hook)
+          : line,
+      )
+    else if (indexLinksIn(line).length) kept.push(line)
+    else if (!line.trim() || /^#{1,6}\s/.test(line)) kept.push(line)
+    else moved.push(line)
+  })
   const dir = posix.dirname(indexRel) === '.' ? '' : posix.dirname(indexRel) + '/'
   const changed = [indexRel]
   if (moved.length) {

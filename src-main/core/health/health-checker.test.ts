@@ -181,6 +181,33 @@ describe('index, duplicates and frontmatter', () => {
     })
   })
 
+  it('reads comments as agents do: an unclosed one hides nothing, text after a close is loaded, a comment in a list item stays', async () => {
+    const dir = tempDir()
+    for (const n of ['a', 'b', 'c', 'd', 'e']) writeFile(join(dir, `${n}.md`), mem(n.toUpperCase(), n, 'x'))
+    writeFile(
+      join(dir, 'MEMORY.md'),
+      [
+        '<!--',
+        'old notes',
+        '--> - [A](a.md) — after the close',
+        '<!-- [B](b.md) --> the comment part of a loaded line',
+        '- [C](c.md) — c',
+        '  <!--',
+        '  - [D](d.md) — in a list item',
+        '  -->',
+        '<!-- never closed',
+        '- [E](e.md) — after it',
+        '- [Gone](gone.md) — dead, and loaded',
+        '',
+      ].join('\n'),
+    )
+    const report = await new HealthChecker({ memoryDir: dir }).check()
+    expect(kinds(report)).toEqual(['dead-pointer MEMORY.md', 'unindexed b.md'])
+    expect(report.findings.find((f) => f.path === 'b.md')!.evidence).toEqual([
+      'line 4: <!-- [B](b.md) --> the comment part of a loaded line',
+    ])
+  })
+
   it('reports each index link that leads out of its dir, however it is spelled, once and not as a dead pointer', async () => {
     const dir = tempDir()
     writeFile(join(dir, 'a.md'), mem('A', 'first', 'x'))

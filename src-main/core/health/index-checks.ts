@@ -12,6 +12,7 @@ import {
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { indexLocationFor } from '../store/memory-files.js'
 import { truncateEntrypointContent } from '../store/truncate.js'
+import { isLoaded, lineLoads } from '../store/loaded-lines.js'
 import { finding, type Finding } from './findings.js'
 
 /** An index's name held by something other than a file: agents load no index, and no pointer can be added. */
@@ -41,9 +42,13 @@ export function pointersOf(
   text: string
   byName: boolean
   link: IndexLink
+  /** Whether an agent loads the link (not in the frontmatter or a comment). */
+  loaded: boolean
 }[] {
   const base = posix.dirname(indexRel) === '.' ? '' : posix.dirname(indexRel) + '/'
-  return content.split(/\r?\n/).flatMap((text, i) =>
+  const lines = content.split(/\r?\n/)
+  const loads = lineLoads(lines)
+  return lines.flatMap((text, i) =>
     indexLinksIn(text).map((l) => ({
       target: posix.normalize(base + l.decoded),
       also: posix.normalize(base + l.raw),
@@ -52,6 +57,7 @@ export function pointersOf(
       text,
       byName: namesFileAnywhere(l),
       link: l,
+      loaded: isLoaded(loads[i]!, l.from, l.after),
     })),
   )
 }
@@ -78,9 +84,8 @@ export function checkIndex(
     ...p,
     target: p.byName ? (linkedMemory(p.link, indexDir, mine, (f) => names.get(f)) ?? p.target) : p.target,
   }))
-  const isHidden = (p: { line: number }) => t?.lineStates[p.line - 1] === 'stripped'
-  const pointers = all.filter((p) => !isHidden(p))
-  const hidden = new Map(all.filter(isHidden).map((p) => [p.target, p]))
+  const pointers = all.filter((p) => p.loaded)
+  const hidden = new Map(all.filter((p) => !p.loaded).map((p) => [p.target, p]))
   const present = new Set(files)
   const outside = content === null ? [] : linksLeavingIndex(content)
   const where = indexRel === ENTRYPOINT_NAME ? 'the memory dir' : `${posix.dirname(indexRel)}/`

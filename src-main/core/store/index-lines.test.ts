@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { removeIndexLine, removeIndexLines, upsertIndexLine, upsertIndexLines } from './index-lines.js'
+import {
+  findIndexLine,
+  removeIndexLine,
+  removeIndexLines,
+  retargetedLine,
+  upsertIndexLine,
+  upsertIndexLines,
+} from './index-lines.js'
 
 /** An index as people and agents write it: generated lines, prose, wikilinks, spellings of one target. */
 const index = [
@@ -61,4 +68,46 @@ it('a memory whose only line is in an HTML comment block gets a line agents load
   expect(upsertIndexLine(content, 'zeta.md', { name: 'Zeta', description: 'back' })).toBe(
     content + '- [Zeta](zeta.md) — back\n',
   )
+})
+
+describe('comments as agents read them (loaded-lines.ts)', () => {
+  const fields = (name: string) => ({ name, description: 'saved' })
+
+  it('a line after a comment that never closes is loaded: saving its memory adds no second line', () => {
+    const content = '# Memory\n<!-- draft, never closed\n- [Zeta](zeta.md) — after it\n'
+    expect(upsertIndexLine(content, 'zeta.md', fields('Zeta'))).toBe(content)
+  })
+
+  it('text after a comment block closes is loaded, and a comment inside a list item or a code fence stays', () => {
+    for (const content of [
+      '# Memory\n<!--\nold notes\n--> - [Zeta](zeta.md) — after the close\n',
+      '# Memory\n- [A](a.md) — a\n  <!--\n  - [Zeta](zeta.md) — in the item\n  -->\n',
+      '# Memory\n```\n<!-- - [Zeta](zeta.md) — in a fence -->\n```\n',
+    ])
+      expect(upsertIndexLine(content, 'zeta.md', fields('Zeta'))).toBe(content)
+  })
+
+  it('deleting a memory named at the start of a comment block leaves the comment closed and as written', () => {
+    const content =
+      '# Memory\n<!-- parked: [Zeta](zeta.md)\n- [Old](old.md) — not loaded\n-->\n- [A](a.md) — a\n'
+    expect(removeIndexLine(content, 'zeta.md')).toBe(content)
+    expect(removeIndexLine(content, 'old.md')).toBe(content)
+  })
+
+  it('a line holding a comment and a pointer loses the pointer and keeps the comment', () => {
+    expect(removeIndexLine('<!--\nold\n--> - [Zeta](zeta.md) — z\n- [A](a.md)\n', 'zeta.md')).toBe(
+      '<!--\nold\n-->\n- [A](a.md)\n',
+    )
+    expect(removeIndexLine('<!-- note --> - [Zeta](zeta.md) — z\r\n- [A](a.md)\r\n', 'zeta.md')).toBe(
+      '<!-- note -->\r\n- [A](a.md)\r\n',
+    )
+  })
+
+  it('finds and renames the loaded line, not a comment naming the same memory above it', () => {
+    const lines = ['<!-- - [Zeta](zeta.md) — the old line -->', '- [Zeta](zeta.md) — loaded']
+    expect(findIndexLine(lines, 'zeta.md')).toBe(1)
+    expect(findIndexLine(lines.slice(0, 1), 'zeta.md')).toBe(-1)
+    expect(retargetedLine(lines.join('\n') + '\n', 'zeta.md', 'eta.md')).toBe('- [Zeta](eta.md) — loaded')
+    expect(retargetedLine(lines[0] + '\n', 'zeta.md', 'eta.md')).toBeUndefined()
+  })
 })

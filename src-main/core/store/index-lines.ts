@@ -2,7 +2,7 @@ import { cutText } from '../../../src-shared/unicode.js'
 import { pointerTargetProblem } from '../../../src-shared/memory-names.js'
 import { MemdirError } from '../../../src-shared/errors.js'
 import { kebabSlug } from './frontmatter.js'
-import { strippedLines } from './truncate.js'
+import { isLoaded, type LineLoad, lineLoads, loadedWhole } from './loaded-lines.js'
 import {
   type IndexLink,
   indexLinksIn,
@@ -63,9 +63,19 @@ export function formatIndexLine(title: string, relPath: string, hook: string): s
 /** Whether `line` has a link to `pointer`, however it is written (index-links.ts). */
 export const pointsAt = (line: string, pointer: string) => indexLinksIn(line).some((l) => linksTo(l, pointer))
 
-/** Index of the first line pointing at `relPath`, or -1. */
+/**
+ * The links of each line that an agent loads: none in the frontmatter or in a comment
+ * (loaded-lines.ts). A link there is no pointer: the memory it names is in no line the agent reads.
+ */
+function loadedLinksOf(line: string, load: LineLoad): IndexLink[] {
+  if (!load) return []
+  return indexLinksIn(line).filter((l) => isLoaded(load, l.from, l.after))
+}
+
+/** Index of the first line an agent loads that points at `relPath`, or -1. */
 export function findIndexLine(lines: readonly string[], relPath: string): number {
-  return lines.findIndex((l) => pointsAt(l, relPath))
+  const loads = lineLoads(lines)
+  return lines.findIndex((l, i) => loadedLinksOf(l, loads[i]!).some((link) => linksTo(link, relPath)))
 }
 
 /**
@@ -142,30 +152,33 @@ export function upsertIndexLines(content: string, upserts: readonly PointerUpser
 }
 
 /**
- * For each of `pointers` that a loaded line points at, the index of the first such line. A line in
- * an HTML comment block (or the frontmatter) is not loaded: a link there is no pointer, and the
- * memory gets a line of its own.
+ * For each of `pointers` that a loaded line points at, the index of the first such line. A link in
+ * an HTML comment (or the frontmatter) is not loaded: it is no pointer, and the memory gets a line
+ * of its own.
  */
 function firstLinesPointingAt(lines: readonly string[], pointers: readonly string[]): Map<string, number> {
   const leadsTo = pointersLinkedBy(pointers)
-  const stripped = strippedLines(lines)
+  const loads = lineLoads(lines)
   const at = new Map<string, number>()
   lines.forEach((line, i) => {
-    if (stripped[i]) return
-    for (const link of indexLinksIn(line)) for (const p of leadsTo(link)) if (!at.has(p)) at.set(p, i)
+    for (const link of loadedLinksOf(line, loads[i]!))
+      for (const p of leadsTo(link)) if (!at.has(p)) at.set(p, i)
   })
   return at
 }
 
-/** The line pointing at `from`, with only its link target changed to `to` (a rename), or undefined. */
+/**
+ * The loaded line pointing at `from`, with only its link target changed to `to` (a rename), or
+ * undefined. A comment naming `from` stays as it was written.
+ */
 export function retargetedLine(content: string, from: string, to: string): string | undefined {
-  for (const line of splitLines(content)) {
-    const link = indexLinksIn(line).find((l) => linksTo(l, from))
-    if (!link) continue
-    checkPointerTarget(to)
-    return retargetLink(line, link, to)
-  }
-  return undefined
+  const lines = splitLines(content)
+  const i = findIndexLine(lines, from)
+  if (i < 0) return undefined
+  const line = lines[i]!
+  const link = loadedLinksOf(line, lineLoads(lines)[i]!).find((l) => linksTo(l, from))!
+  checkPointerTarget(to)
+  return retargetLink(line, link, to)
 }
 
 /** Puts `line` where the line pointing at `pointer` is, or appends it. */
@@ -187,17 +200,32 @@ export function removeIndexLine(content: string, relPath: string): string {
   return removeIndexLines(content, [relPath])
 }
 
-/** removeIndexLine for many memories, reading the index's lines once. */
+/**
+ * removeIndexLine for many memories, reading the index's lines once. Only what an agent loads is
+ * touched: a comment naming a memory stays as written, and a line that closes (or holds) a comment
+ * keeps the comment when its loaded part goes, so no comment is left open.
+ */
 export function removeIndexLines(content: string, relPaths: readonly string[]): string {
   const leadsTo = pointersLinkedBy(relPaths)
+  const lines = splitLines(content)
+  const loads = lineLoads(lines)
   const kept: string[] = []
-  for (const line of splitLines(content)) {
-    const links = indexLinksIn(line)
+  lines.forEach((line, i) => {
+    const load = loads[i]!
+    const links = loadedLinksOf(line, load)
     const gone = links.filter((l) => leadsTo(l).length > 0)
     if (!gone.length) kept.push(line)
     else if (gone.length < links.length) kept.push(unlinked(line, gone))
-  }
+    else if (!loadedWhole(line, load)) kept.push(withoutLoadedText(line, load!))
+  })
   return joinLines(kept)
+}
+
+/** What is left of a line once the text an agent loads of it goes: its comments. */
+function withoutLoadedText(line: string, load: NonNullable<LineLoad>): string {
+  let out = bare(line)
+  for (const [a, z] of [...load.kept].reverse()) out = out.slice(0, a) + out.slice(z)
+  return out + (line.endsWith('\r') ? '\r' : '')
 }
 
 /** `line` with each of `links` (inline ones and wikilinks) replaced by the text it shows. */

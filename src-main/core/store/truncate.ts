@@ -1,4 +1,5 @@
 import { formatFileSize } from './format-size.js'
+import { keptText, lineLoads } from './loaded-lines.js'
 
 export const MAX_ENTRYPOINT_LINES = 200
 /** Counted as Claude Code counts it: string length (UTF-16 code units), not UTF-8 bytes. */
@@ -22,28 +23,22 @@ export interface EntrypointTruncation {
   warning?: string
 }
 
-/** CommonMark HTML block of type 2: from a line starting `<!--` to the line holding `-->`. */
-const COMMENT_START = /^ {0,3}<!--/
-
 /**
- * Claude Code loads MEMORY.md without its frontmatter (a closed `---` block at the top) and
- * without HTML comment blocks; an inline comment inside a line stays, as does an unclosed block.
+ * The index as an agent loads it (loaded-lines.ts): one entry per loaded line, its text and the raw
+ * lines it comes from (more than one when a comment took the line break between them).
  */
-export function strippedLines(lines: readonly string[]): boolean[] {
-  const stripped = lines.map(() => false)
-  if (lines[0]?.trimEnd() === '---') {
-    const close = lines.findIndex((l, i) => i > 0 && l.trimEnd() === '---')
-    if (close > 0) for (let i = 0; i <= close; i++) stripped[i] = true
-  }
-  for (let i = 0; i < lines.length; i++) {
-    if (stripped[i] || !COMMENT_START.test(lines[i]!)) continue
-    let end = i
-    while (end < lines.length && !lines[end]!.includes('-->', end === i ? lines[i]!.indexOf('<!--') + 4 : 0))
-      end++
-    for (let j = i; j <= Math.min(end, lines.length - 1); j++) stripped[j] = true
-    i = end
-  }
-  return stripped
+function loadedLinesOf(all: readonly string[]): { text: string; raw: number[] }[] {
+  const loads = lineLoads(all)
+  const out: { text: string; raw: number[] }[] = []
+  let open: { text: string; raw: number[] } | undefined
+  loads.forEach((load, i) => {
+    if (!load) return
+    if (!open) out.push((open = { text: '', raw: [] }))
+    open.text += keptText(all[i]!, load)
+    open.raw.push(i)
+    if (!load.joinsNext) open = undefined
+  })
+  return out
 }
 
 /** The last newline at or before `limit` (a newline right at the limit keeps the text before it). */
@@ -61,22 +56,21 @@ export function normalizeEntrypointText(raw: string): string {
 }
 
 /**
- * SPEC §3/§10, as Claude Code loads MEMORY.md: CRLF normalised, frontmatter and HTML comment
- * blocks stripped, trimmed; cut to 200 lines, then at the last newline at or before 25,000
+ * SPEC §3/§10, as Claude Code loads MEMORY.md: CRLF normalised, frontmatter and HTML comments
+ * stripped (loaded-lines.ts), trimmed; cut to 200 lines, then at the last newline at or before 25,000
  * characters; a warning names why (the size reason uses the size before the cut).
  */
 export function truncateEntrypointContent(raw: string): EntrypointTruncation {
   const all = normalizeEntrypointText(raw).split('\n')
-  const stripped = strippedLines(all)
-  const keptIdx = all.map((_, i) => i).filter((i) => !stripped[i])
+  const kept = loadedLinesOf(all)
   // trim(): leading and trailing blank lines go, and the outer whitespace of the first/last line.
   let lo = 0
-  let hi = keptIdx.length
-  while (lo < hi && all[keptIdx[lo]!]!.trim() === '') lo++
-  while (hi > lo && all[keptIdx[hi - 1]!]!.trim() === '') hi--
-  const bodyIdx = keptIdx.slice(lo, hi)
-  const text = bodyIdx
-    .map((i) => all[i])
+  let hi = kept.length
+  while (lo < hi && kept[lo]!.text.trim() === '') lo++
+  while (hi > lo && kept[hi - 1]!.text.trim() === '') hi--
+  const bodyLines = kept.slice(lo, hi)
+  const text = bodyLines
+    .map((l) => l.text)
     .join('\n')
     .trim()
   const lines = text === '' ? [] : text.split('\n')
@@ -88,8 +82,8 @@ export function truncateEntrypointContent(raw: string): EntrypointTruncation {
   let truncated = wasLineTruncated ? lines.slice(0, MAX_ENTRYPOINT_LINES).join('\n') : text
   truncated = cutAtLastNewline(truncated, MAX_ENTRYPOINT_CHARS)
   const keptLines = truncated === '' ? 0 : truncated.split('\n').length
-  const loaded = new Set(bodyIdx.slice(0, keptLines))
-  const body = new Set(bodyIdx)
+  const loaded = new Set(bodyLines.slice(0, keptLines).flatMap((l) => l.raw))
+  const body = new Set(bodyLines.flatMap((l) => l.raw))
   const lineStates = all.map<EntrypointLineState>((_, i) =>
     loaded.has(i) ? 'loaded' : body.has(i) ? 'cut' : 'stripped',
   )

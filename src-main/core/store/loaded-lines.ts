@@ -1,0 +1,93 @@
+import { Lexer } from 'marked'
+
+/**
+ * What of MEMORY.md an agent loads, line by line (SPEC §3/§10). Claude Code drops a closed
+ * frontmatter block at the top; it then reads the rest as Markdown (marked, without GFM) and, in
+ * each top-level HTML block that starts with a comment and closes one, drops every `<!-- … -->`:
+ * the block goes when nothing but whitespace is left of it, else what is left stays. So a comment
+ * inside a list item or a code fence stays, an unclosed one stays whole, and text after a block's
+ * closing `-->` stays (test/fixtures/memory-md records what the real clients load).
+ */
+
+/**
+ * One raw line as loaded: the `[from, to)` ranges of it that stay (a `\r` ending is not part of
+ * it), and whether its line break was in a comment, so the text goes on with the next line that
+ * stays. Null: nothing of the line, nor its line break, is loaded.
+ */
+export type LineLoad = { kept: readonly (readonly [number, number])[]; joinsNext: boolean } | null
+
+const bare = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line)
+
+/** Where a closed frontmatter block ends (its closing line's index), or -1. */
+function frontmatterEnd(lines: readonly string[]): number {
+  if (lines[0]?.trimEnd() !== '---') return -1
+  return lines.findIndex((l, i) => i > 0 && l.trimEnd() === '---')
+}
+
+/** The `[from, to)` spans of `text` that an agent does not load: the comments of comment blocks. */
+function commentSpans(text: string): [number, number][] {
+  if (!text.includes('<!--')) return []
+  const spans: [number, number][] = []
+  let at = 0
+  for (const token of new Lexer({ gfm: false }).lex(text)) {
+    const raw = token.raw
+    const start = at
+    at += raw.length
+    if (token.type !== 'html' || !raw.trimStart().startsWith('<!--') || !raw.includes('-->')) continue
+    const comments = [...raw.matchAll(/<!--[\s\S]*?-->/g)].map((m): [number, number] => [
+      start + m.index,
+      start + m.index + m[0].length,
+    ])
+    const left = comments.reduceRight((s, [a, b]) => s.slice(0, a - start) + s.slice(b - start), raw)
+    if (left.trim()) spans.push(...comments)
+    else spans.push([start, at])
+  }
+  return spans
+}
+
+/** For each of `lines` (an index split at `\n`), what of it an agent loads. */
+export function lineLoads(lines: readonly string[]): LineLoad[] {
+  const end = frontmatterEnd(lines)
+  const first = end + 1
+  const body = lines.slice(first).map(bare)
+  const spans = commentSpans(body.join('\n'))
+  const loads: LineLoad[] = lines.slice(0, first).map(() => null)
+  if (!spans.length) return loads.concat(body.map((l) => ({ kept: [[0, l.length]], joinsNext: false })))
+  let s = 0 // where the line starts in the body text
+  let k = 0 // the first span that may reach this line
+  body.forEach((line, i) => {
+    const e = s + line.length
+    while (k < spans.length && spans[k]![1] <= s) k++
+    const kept: [number, number][] = []
+    let from = s
+    for (let j = k; j < spans.length && spans[j]![0] < e; j++) {
+      const [a, b] = spans[j]!
+      if (a > from) kept.push([from - s, a - s])
+      from = Math.max(from, b)
+    }
+    if (from < e) kept.push([from - s, e - s])
+    // The line break at `e` is in a span: what stays of the line runs on into the next one.
+    const breakGone = i < body.length - 1 && spans.some(([a, b], j) => j >= k && a <= e && e < b)
+    const gone = kept.length === 0 && (breakGone || (line.length > 0 && i === body.length - 1))
+    loads.push(gone ? null : { kept, joinsNext: breakGone })
+    s = e + 1
+  })
+  return loads
+}
+
+/** The text of a loaded line (its kept ranges). */
+export function keptText(line: string, load: NonNullable<LineLoad>): string {
+  const b = bare(line)
+  if (load.kept.length === 1 && load.kept[0]![0] === 0 && load.kept[0]![1] === b.length) return b
+  return load.kept.map(([a, z]) => b.slice(a, z)).join('')
+}
+
+/** Whether `[from, to)` of a line stands wholly in what an agent loads of it. */
+export function isLoaded(load: LineLoad, from: number, to: number): boolean {
+  return load !== null && load.kept.some(([a, z]) => a <= from && to <= z)
+}
+
+/** Whether an agent loads all of `line`: no part of it, nor its line break, in a comment. */
+export function loadedWhole(line: string, load: LineLoad): boolean {
+  return load !== null && !load.joinsNext && keptText(line, load) === bare(line)
+}
