@@ -49,6 +49,8 @@ export interface Look {
   theme: 'light' | 'dark'
   width: number
   height: number
+  /** The browser's language (default: Chromium's, en-US). */
+  locale?: string
 }
 
 /** The looks every workspace point is checked in: both themes at the smallest supported window. */
@@ -104,6 +106,7 @@ export async function openApp(
   const web = await startWebServer({ host, rendererDir: RENDERER })
   const page = await browser.newPage({
     viewport: { width: look?.width ?? 1360, height: look?.height ?? 860 },
+    ...(look?.locale ? { locale: look.locale } : {}),
   })
   if (look) await page.addInitScript((t) => localStorage.setItem('memdir.theme', t), look.theme)
   const errors: string[] = []

@@ -431,3 +431,32 @@ describe.each(SMALL_LOOKS)('workspace points, $theme theme at $width×$height', 
     }
   })
 })
+
+describe("7. words and numbers in the user's language", () => {
+  it("a memory's age in the list and the recall preview comes from Intl.RelativeTimeFormat, as every other relative time does", async () => {
+    const app = await openApp(
+      browser(),
+      {},
+      (sb) => {
+        const file = join(getAutoMemPath(sb.ctx()), 'db.md')
+        writeFile(file, memory('Database', 'the database we query', 'Postgres 16 on the db host.'))
+        const threeDays = (Date.now() - 3 * DAY - 60_000) / 1000
+        utimesSync(file, threeDays, threeDays)
+      },
+      undefined,
+      { theme: 'light', width: 1360, height: 860, locale: 'de-DE' },
+    )
+    const { page } = app
+    try {
+      const age = page.locator('.mem-row .age')
+      await expect.poll(() => age.innerText()).toBe('vor 3 Tagen')
+      await nav(page, 'Recall')
+      await page.getByLabel('Query').fill('database queries')
+      await page.getByRole('button', { name: 'Preview recall' }).click()
+      const result = page.getByRole('region', { name: 'Recall result' })
+      await until(async () => (await result.innerText()).includes('saved vor 3 Tagen'))
+    } finally {
+      await app.close()
+    }
+  })
+})

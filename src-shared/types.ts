@@ -93,7 +93,7 @@ export interface RecallPreview {
   note?: string
   error?: string
   candidates: number
-  selected: { relPath: string; path: string; age: string; freshness: string }[]
+  selected: { relPath: string; path: string; age: string; ageDays: number; freshness: string }[]
   injections: string[]
 }
 

@@ -3,7 +3,7 @@ import { relative, sep } from 'node:path'
 import type { RecallPreview } from '../../../src-shared/types.js'
 import type { ModelClient } from '../../core/model/client.js'
 import { findRelevantMemories, type RecallResult } from '../../core/recall/find-relevant.js'
-import { memoryAge, memoryFreshnessText } from '../../core/recall/freshness.js'
+import { memoryAge, memoryAgeDays, memoryFreshnessText } from '../../core/recall/freshness.js'
 import { buildRecallInjection } from '../../core/recall/inject.js'
 import type { TermSource } from '../../core/recall/term-source.js'
 import type { MemoryHeader } from '../../core/store/memory-header.js'
@@ -55,6 +55,7 @@ export async function recallPreview(
       path: m.path,
       relPath: toPosix(relative(memoryDir, m.path)),
       age: memoryAge(m.mtimeMs, now),
+      ageDays: memoryAgeDays(m.mtimeMs, now),
       freshness: memoryFreshnessText(m.mtimeMs, now),
     })),
     injections: await buildRecallInjection(r.memories, now, opts.projectRoot, opts.scanner),

@@ -4,7 +4,7 @@ import { count, isOne, relativeWords } from '../../../src-shared/words'
 /** Dates and sizes the way people read them: relative when recent, the user's locale otherwise. */
 
 // Made at first use: the first Intl object a page makes loads the locale's data (~25 ms of the
-// first screen on a slow machine), and the memory list shows no dates.
+// first screen on a slow machine): the memory list shows its ages without it until it is made.
 let rtf: Intl.RelativeTimeFormat | undefined
 let full: Intl.DateTimeFormat | undefined
 let time: Intl.DateTimeFormat | undefined
@@ -19,6 +19,33 @@ export function relativeDate(at: number, now = Date.now()): string {
   rtf ??= new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' })
   return Math.abs(at - now) < 7 * 86_400_000 ? relativeWords(at - now, rtf) : fullDate(at)
 }
+
+/** "today", "yesterday", "47 days ago", in the user's locale. */
+export function daysAgo(days: number): string {
+  rtf ??= new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' })
+  return rtf.format(-days, 'day')
+}
+
+/**
+ * daysAgo for the first screen: the formatter costs 30–50 ms to make (its locale's data), so the
+ * memory list does not wait for it. Until it is made, undefined, and the formatter is made once the
+ * browser is idle; `onReady` is called then (useDaysAgo redraws with it).
+ */
+export function daysAgoWhenReady(days: number, onReady: () => void): string | undefined {
+  if (rtf) return daysAgo(days)
+  waiting.add(onReady)
+  if (waiting.size === 1)
+    requestIdleCallback(
+      () => {
+        daysAgo(0)
+        for (const f of [...waiting]) f()
+        waiting.clear()
+      },
+      { timeout: 1000 },
+    )
+  return undefined
+}
+const waiting = new Set<() => void>()
 
 export function clockTime(at: number): string {
   time ??= new Intl.DateTimeFormat(undefined, { timeStyle: 'short' })

@@ -15,6 +15,7 @@ import { useStore } from '../../app/store'
 import { visibleMemories } from './slice'
 import { Segmented } from '../../components/Segmented'
 import { IconButton } from '../../components/IconButton'
+import { useDaysAgo } from '../../lib/use-days-ago'
 
 // The editor (CodeMirror, the Markdown renderer, the diff) loads when a memory is first opened.
 const Editor = lazy(() => import('../editor/Editor').then((m) => ({ default: m.Editor })))
@@ -32,9 +33,12 @@ function Row({
   queryWords,
   issues,
   active,
+  age,
   onOpen,
 }: {
   m: MemoryListItem
+  /** Its age in words ("3 days ago"). */
+  age: string
   hit?: SearchHitView
   /** What to highlight when the hit names no matched words (far down a long list of hits). */
   queryWords: string[]
@@ -65,7 +69,7 @@ function Row({
             {issues.length === 1 ? '1 issue' : `${issues.length} issues`}
           </span>
         )}
-        <span className={`age ${ageClass(m.ageDays)}`}>{m.age}</span>
+        <span className={`age ${ageClass(m.ageDays)}`}>{age}</span>
       </span>
       <span className="mem-row-bottom">
         {m.type && <span className={`type-chip ${m.type}`}>{m.type}</span>}
@@ -103,6 +107,7 @@ const MemoryRows = memo(function MemoryRows({
   selected: string | undefined
   onOpen: (relPath: string) => void
 }) {
+  const ageOf = useDaysAgo()
   return (
     <VirtualList
       label="Memories"
@@ -116,6 +121,7 @@ const MemoryRows = memo(function MemoryRows({
           queryWords={queryWords}
           issues={issues.get(m.relPath)}
           active={m.relPath === selected}
+          age={ageOf(m.ageDays, m.age)}
           onOpen={onOpen}
         />
       )}

@@ -4,6 +4,7 @@ import { useStore } from '../../app/store'
 import { TextStats } from '../../components/TextStats'
 import { SubmitForm } from '../../components/SubmitForm'
 import { count } from '../../../../src-shared/words'
+import { daysAgo } from '../../lib/format'
 
 export function RecallView() {
   const open = useStore((s) => s.openFile)
@@ -75,7 +76,7 @@ export function RecallView() {
                   <button className="link-button" onClick={() => open(s.relPath)}>
                     {s.relPath}
                   </button>
-                  <span className="muted"> · saved {s.age}</span>
+                  <span className="muted"> · saved {daysAgo(s.ageDays)}</span>
                   {s.freshness && <p className="warn-text small">{s.freshness}</p>}
                   <pre className="injection">{data.injections[i]}</pre>
                 </li>
