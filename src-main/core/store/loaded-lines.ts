@@ -20,7 +20,8 @@ const bare = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line)
 
 /** Where a closed frontmatter block ends (its closing line's index), or -1. */
 function frontmatterEnd(lines: readonly string[]): number {
-  if (lines[0]?.trimEnd() !== '---') return -1
+  // After a byte order mark too (Claude Code 2.1.88 kept that block; newer clients strip it).
+  if (lines[0]?.replace(/^\uFEFF/, '').trimEnd() !== '---') return -1
   return lines.findIndex((l, i) => i > 0 && l.trimEnd() === '---')
 }
 

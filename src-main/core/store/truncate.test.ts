@@ -113,13 +113,29 @@ const probes = readdirSync(DIR)
     }),
   }))
 
-describe.each(probes)('MEMORY.md as $file loaded it', ({ results }) => {
+/**
+ * Where clients differ, Memdir loads the index as the newest one does; the older client's record
+ * must still show the difference (a re-recording that no longer does drops it from here).
+ */
+const OLDER_CLIENT_DIFFERS: Record<string, Record<string, string>> = {
+  'claude-code-2.1.88.json': {
+    'bom-frontmatter': 'keeps a frontmatter block that follows a byte order mark',
+  },
+}
+
+describe.each(probes)('MEMORY.md as $file loaded it', ({ file, results }) => {
   it.each(Object.keys(MEMORY_MD_CASES))(
     '%s: the same lines, and a warning exactly when it warned',
     (name) => {
       const real = results[name]
       expect(real, `the probe recorded ${name}`).toBeTruthy()
       const t = truncateEntrypointContent(MEMORY_MD_CASES[name]!)
+      if (OLDER_CLIENT_DIFFERS[file]?.[name]) {
+        expect(loadedPart(t.content).split('\n'), OLDER_CLIENT_DIFFERS[file][name]).not.toEqual(
+          real!.keptLines,
+        )
+        return
+      }
       expect(loadedPart(t.content).split('\n')).toEqual(real!.keptLines)
       expect(t.warning !== undefined).toBe(real!.appended)
     },
