@@ -203,6 +203,12 @@ describe('index, duplicates and frontmatter', () => {
     )
     const report = await new HealthChecker({ memoryDir: dir }).check()
     expect(kinds(report)).toEqual(['dead-pointer MEMORY.md', 'unindexed b.md'])
+    // A long maintainer note in a comment is no over-long index line: agents never load it.
+    writeFile(
+      join(dir, 'MEMORY.md'),
+      `<!-- ${'a note for maintainers '.repeat(20)} -->\n- [A](a.md)\n- [B](b.md)\n- [C](c.md)\n- [D](d.md)\n- [E](e.md)\n`,
+    )
+    expect(kinds(await new HealthChecker({ memoryDir: dir }).check())).toEqual([])
     expect(report.findings.find((f) => f.path === 'b.md')!.evidence).toEqual([
       'line 4: <!-- [B](b.md) --> the comment part of a loaded line',
     ])

@@ -12,7 +12,7 @@ import {
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { indexLocationFor } from '../store/memory-files.js'
 import { truncateEntrypointContent } from '../store/truncate.js'
-import { isLoaded, lineLoads } from '../store/loaded-lines.js'
+import { isLoaded, keptText, lineLoads } from '../store/loaded-lines.js'
 import { finding, type Finding } from './findings.js'
 
 /** An index's name held by something other than a file: agents load no index, and no pointer can be added. */
@@ -146,9 +146,14 @@ export function checkIndex(
         ['compact-index'],
       ),
     )
-  const long = lines.flatMap((l, i) =>
-    l.length > MAX_INDEX_LINE_CHARS ? [`line ${i + 1}: ${cutText(l, 100)}…`] : [],
-  )
+  // What agents load of a line: a long comment costs them nothing, and compacting leaves it be.
+  const loads = lineLoads(lines)
+  const long = lines.flatMap((l, i) => {
+    const load = loads[i]!
+    return load && keptText(l, load).length > MAX_INDEX_LINE_CHARS
+      ? [`line ${i + 1}: ${cutText(l, 100)}…`]
+      : []
+  })
   if (long.length)
     out.push(
       finding(
