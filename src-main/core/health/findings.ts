@@ -4,6 +4,7 @@ export type FindingKind =
   | 'dead-pointer'
   | 'link-outside'
   | 'index-not-file'
+  | 'index-unreadable'
   | 'unindexed'
   | 'index-cut'
   | 'long-index-line'
@@ -46,6 +47,7 @@ export const SEVERITY_OF: Record<FindingKind, Severity> = {
   'dead-pointer': 'error',
   'link-outside': 'error',
   'index-not-file': 'error',
+  'index-unreadable': 'warning',
   'index-cut': 'error',
   'invalid-frontmatter': 'error',
   'path-gone': 'warning',

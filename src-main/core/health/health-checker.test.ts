@@ -214,6 +214,24 @@ describe('index, duplicates and frontmatter', () => {
     ])
   })
 
+  it('an index nested too deeply to read as Markdown, with a comment in it: one warning, and every other check still runs', async () => {
+    const dir = tempDir()
+    writeFile(join(dir, 'a.md'), mem('A', 'a', 'x'))
+    writeFile(join(dir, 'MEMORY.md'), `<!-- note -->\n${'>'.repeat(30_000)} deep\n- [Gone](gone.md) — dead\n`)
+    const report = await new HealthChecker({ memoryDir: dir }).check()
+    // The 30,000-character line is also past the cut, and long.
+    expect(kinds(report)).toEqual([
+      'dead-pointer MEMORY.md',
+      'index-cut MEMORY.md',
+      'index-unreadable MEMORY.md',
+      'long-index-line MEMORY.md',
+      'unindexed a.md',
+    ])
+    expect(report.findings.find((f) => f.kind === 'index-unreadable')!.message).toMatch(
+      /Claude Code may load none of it/,
+    )
+  })
+
   it('reports each index link that leads out of its dir, however it is spelled, once and not as a dead pointer', async () => {
     const dir = tempDir()
     writeFile(join(dir, 'a.md'), mem('A', 'first', 'x'))

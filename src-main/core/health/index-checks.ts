@@ -12,7 +12,7 @@ import {
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { indexLocationFor } from '../store/memory-files.js'
 import { truncateEntrypointContent } from '../store/truncate.js'
-import { isLoaded, keptText, lineLoads } from '../store/loaded-lines.js'
+import { commentsReadable, isLoaded, keptText, lineLoads } from '../store/loaded-lines.js'
 import { finding, type Finding } from './findings.js'
 
 /** An index's name held by something other than a file: agents load no index, and no pointer can be added. */
@@ -132,6 +132,16 @@ export function checkIndex(
     )
   }
   if (content === null || !t) return out
+  if (!commentsReadable(content))
+    out.push(
+      finding(
+        'index-unreadable',
+        indexRel,
+        `${indexRel} nests too deeply to read as Markdown (thousands of \`>\` or list levels) and holds an HTML comment: Claude Code may load none of it. Flatten the nesting or remove the comment.`,
+        [],
+        [],
+      ),
+    )
   const lines = content.replace(/\r\n?/g, '\n').split('\n')
   const cut = t.lineStates.flatMap((s, i) =>
     s === 'cut' && lines[i]!.trim() ? [`line ${i + 1}: ${lines[i]}`] : [],

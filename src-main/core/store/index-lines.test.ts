@@ -111,3 +111,14 @@ describe('comments as agents read them (loaded-lines.ts)', () => {
     expect(retargetedLine(lines[0] + '\n', 'zeta.md', 'eta.md')).toBeUndefined()
   })
 })
+
+describe('an index nested too deeply to read as Markdown', () => {
+  // Thousands of `>` and a comment: the lexer overflows its stack (Claude Code then loads none of it).
+  const deep = `# Memory\n<!-- parked: [Zeta](zeta.md) -->\n${'>'.repeat(30_000)} deep\n- [A](a.md) — a\n`
+
+  it('is still edited: its lines read as if it had no comments, and nothing is duplicated', () => {
+    expect(upsertIndexLine(deep, 'a.md', { name: 'A', description: 'a' })).toBe(deep)
+    expect(removeIndexLine(deep, 'a.md')).toBe(deep.replace('- [A](a.md) — a\n', ''))
+    expect(findIndexLine(deep.split('\n'), 'zeta.md')).toBe(1)
+  })
+})

@@ -1,4 +1,4 @@
-import { Lexer } from 'marked'
+import { Lexer, type Token } from 'marked'
 
 /**
  * What of MEMORY.md an agent loads, line by line (SPEC §3/§10). Claude Code drops a closed
@@ -25,12 +25,32 @@ function frontmatterEnd(lines: readonly string[]): number {
   return lines.findIndex((l, i) => i > 0 && l.trimEnd() === '---')
 }
 
+/**
+ * The top-level Markdown blocks of `text`, or undefined when the lexer cannot read it: a deep
+ * enough nesting (thousands of `>`) overflows its stack. Claude Code then loads none of the index
+ * (2.1.88 from ~2,100 levels, 2.1.332 from 10,000–20,000; this process's limit is its own), so no
+ * one reading is right: edits read it as if it had no comments, and Health says it may not load.
+ */
+function blocksOf(text: string): Token[] | undefined {
+  try {
+    return new Lexer({ gfm: false }).lex(text)
+  } catch (e) {
+    if (e instanceof RangeError) return undefined
+    throw e
+  }
+}
+
+/** Whether Claude Code can read an index's comments at all (see blocksOf); one without any can be. */
+export function commentsReadable(text: string): boolean {
+  return !text.includes('<!--') || blocksOf(text.replace(/\r\n?/g, '\n')) !== undefined
+}
+
 /** The `[from, to)` spans of `text` that an agent does not load: the comments of comment blocks. */
 function commentSpans(text: string): [number, number][] {
   if (!text.includes('<!--')) return []
   const spans: [number, number][] = []
   let at = 0
-  for (const token of new Lexer({ gfm: false }).lex(text)) {
+  for (const token of blocksOf(text) ?? []) {
     const raw = token.raw
     const start = at
     at += raw.length

@@ -10,6 +10,7 @@ const KIND_LABEL: Record<string, string> = {
   'dead-pointer': 'Pointer to a missing file',
   'link-outside': 'Link out of memory',
   'index-not-file': 'Index is not a file',
+  'index-unreadable': 'Index too deeply nested',
   unindexed: 'Not in MEMORY.md',
   'index-cut': 'Index lines cut',
   'long-index-line': 'Long index lines',
