@@ -184,6 +184,16 @@ describe('frontmatterProblem', () => {
     expect(frontmatterProblem('no block at all\n')).toBeUndefined()
   })
 
+  it('a block of aliases that would expand a billion times is a problem to name, not an error to throw', () => {
+    const levels = Array.from({ length: 30 }, (_, i) => {
+      const prev = i ? `b${i - 1}` : 'a'
+      return `b${i}: &b${i}\n  - *${prev}\n  - *${prev}`
+    })
+    const bomb = `---\nname: Bomb\na: &a [1]\n${levels.join('\n')}\n---\n\nbody\n`
+    expect(parseMemoryFile(bomb)).toMatchObject({ name: undefined, body: bomb })
+    expect(frontmatterProblem(bomb)).toEqual({ message: expect.stringMatching(/alias/i), line: 2 })
+  })
+
   it('says a frontmatter block over 16 KB is not read, and reads lines built to backtrack without stalling', () => {
     const huge = `---\nname: a\ndescription: "${'"'.repeat(300_000)}\n---\n\nbody\n`
     expect(frontmatterProblem(huge)).toEqual({

@@ -191,9 +191,18 @@ function yamlMapping(yaml: string): Record<string, unknown> | undefined {
     return isRecord(v) ? v : v == null ? {} : undefined
   } catch (e) {
     // Bad YAML never fails a scan: the file is listed without its header (SPEC §3).
-    rethrowUnless(e instanceof yamlLibrary().YAMLError, e)
+    rethrowUnless(isYamlFailure(e), e)
     return undefined
   }
+}
+
+/**
+ * What the YAML parser throws for text it will not read: a syntax error, and, from a well-formed
+ * document, too many aliases (a "billion laughs" block, ReferenceError) or a nesting deeper than
+ * the stack (RangeError). A teammate's file can hold any of them.
+ */
+function isYamlFailure(e: unknown): e is Error {
+  return e instanceof yamlLibrary().YAMLError || e instanceof ReferenceError || e instanceof RangeError
 }
 
 /**
@@ -231,9 +240,8 @@ export function frontmatterProblem(text: string): { message: string; line: numbe
   try {
     yamlLibrary().parse(block.yaml, YAML_OPTIONS)
   } catch (e) {
-    const YAMLError = yamlLibrary().YAMLError
-    if (!(e instanceof YAMLError)) throw e
-    const at = e.linePos?.[0]?.line ?? 1
+    if (!isYamlFailure(e)) throw e
+    const at = (e instanceof yamlLibrary().YAMLError ? e.linePos?.[0]?.line : undefined) ?? 1
     return {
       message: e.message.split('\n')[0]!.replace(/ at line \d+, column \d+.*$/, ''),
       line: firstLine + at - 1,
