@@ -240,6 +240,31 @@ describe('4. editor', () => {
   })
 })
 
+describe('4b. a memory the Markdown renderer cannot take', () => {
+  it('says so in the preview and keeps the rest of the workspace working', async () => {
+    const app = await openApp(browser(), {}, (sb) => {
+      const dir = getAutoMemPath(sb.ctx())
+      // Nested thousands of levels deep: the renderer's stack overflows on it.
+      writeFile(join(dir, 'deep.md'), memory('Deep', 'nested quotes', `${'>'.repeat(30_000)} deep`))
+      writeFile(join(dir, 'style.md'), memory('Code style', 'prefer early returns', 'Early returns.'))
+    })
+    const { page } = app
+    try {
+      await page.locator('[data-relpath="deep.md"]').click()
+      await page.getByRole('button', { name: 'Preview' }).click()
+      await page
+        .locator('.markdown')
+        .getByText(/This text cannot be shown as Markdown/)
+        .waitFor({ timeout: 20_000 })
+      await page.locator('[data-relpath="style.md"]').click()
+      await until(async () => (await page.locator('input[name=name]').inputValue()) === 'Code style')
+      expect(await page.locator('.markdown').innerText()).toContain('Early returns.')
+    } finally {
+      await app.close()
+    }
+  }, 60_000)
+})
+
 describe('5. conflicts', () => {
   it('shows both versions as a diff and saves a merge of the two', async () => {
     const app = await openApp(browser(), {}, (sb) =>

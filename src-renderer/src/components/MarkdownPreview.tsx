@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { Component, type ReactNode } from 'react'
 import ReactMarkdown, { type Components } from 'react-markdown'
 import remarkGfm from 'remark-gfm'
 import { indexLinksIn } from '../../../src-shared/index-links'
@@ -98,14 +98,37 @@ export function MarkdownPreview({
     )
   return (
     <div className="markdown">
-      <ReactMarkdown
-        remarkPlugins={[remarkGfm, remarkWikiLinks]}
-        skipHtml
-        urlTransform={safeUrl}
-        components={components}
-      >
-        {source}
-      </ReactMarkdown>
+      <Unrenderable key={source}>
+        <ReactMarkdown
+          remarkPlugins={[remarkGfm, remarkWikiLinks]}
+          skipHtml
+          urlTransform={safeUrl}
+          components={components}
+        >
+          {source}
+        </ReactMarkdown>
+      </Unrenderable>
     </div>
   )
+}
+
+/**
+ * Text the Markdown renderer cannot take (nesting thousands of levels deep overflows its stack: a
+ * teammate's memory can hold anything) says so in the preview, instead of taking the view down.
+ */
+class Unrenderable extends Component<{ children: ReactNode }, { error?: string }> {
+  override state: { error?: string } = {}
+
+  static getDerivedStateFromError(e: unknown) {
+    return { error: e instanceof Error ? e.message : String(e) }
+  }
+
+  override render() {
+    if (this.state.error === undefined) return this.props.children
+    return (
+      <p className="warn-text" role="status">
+        This text cannot be shown as Markdown ({this.state.error}). Write shows it as it is.
+      </p>
+    )
+  }
 }
