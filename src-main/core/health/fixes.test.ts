@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import { compactIndex, type FixOutcome, fixPointers } from './fixes.js'
+import { findIndexLine, formatIndexLine } from '../store/index-lines.js'
 import type { Finding } from './findings.js'
 
 const finding = { kind: 'index-too-long', path: 'MEMORY.md' } as unknown as Finding
@@ -82,6 +83,36 @@ describe('compactIndex', () => {
     expect(readFileSync(join(dir, 'index-details.md'), 'utf8')).toMatch(
       /\n\nA note that sits in the index itself\.\n$/,
     )
+  })
+
+  it("moves no text when taking it out would hide a pointer agents load (a list item's indented comment)", async () => {
+    const dir = tempDir()
+    const long = 'x'.repeat(200)
+    const index = [
+      '# Memory',
+      '- a list item of prose, no link',
+      '  <!--',
+      '  - [Zeta](zeta.md) — loaded: a comment inside a list item is not stripped',
+      '  -->',
+      `- [A](a.md) — ${long}`,
+      '',
+    ]
+    writeFile(join(dir, 'MEMORY.md'), index.join('\n'))
+    await compactIndex(dir, finding)
+    const after = readFileSync(join(dir, 'MEMORY.md'), 'utf8')
+    expect(after).toBe([...index.slice(0, 5), formatIndexLine('A', 'a.md', long), ''].join('\n'))
+    expect(findIndexLine(after.split('\n'), 'zeta.md')).toBe(3)
+  })
+
+  it('keeps a line that starts a comment it never closes: moving lines must not make or end a comment', async () => {
+    const dir = tempDir()
+    writeFile(join(dir, 'MEMORY.md'), '# Memory\n<!-- draft, never closed\n- [A](a.md) — alpha\nA note.\n')
+    await compactIndex(dir, finding)
+    expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8').split('\n').slice(0, 3)).toEqual([
+      '# Memory',
+      '<!-- draft, never closed',
+      '- [A](a.md) — alpha',
+    ])
   })
 })
 

@@ -10,6 +10,7 @@ import {
   checkPointerTarget,
   escapeRegExp,
   formatIndexLine,
+  loadedLinksOf,
   MAX_INDEX_LINE_CHARS,
   type PointerFields,
   pointsAt,
@@ -135,21 +136,10 @@ function pointerLine(line: string): { title: string; target: string; hook: strin
   return { title: link.wiki?.shown ?? head[1]!, target: link.decoded, hook }
 }
 
-/**
- * Moves detail out of an index: pointer lines are rewritten to the one-line form (title, link, a
- * hook within 150 characters); other text lines move into a memory of their own, linked from the
- * index. Headings, blank lines and what agents do not load (the frontmatter, comments) stay.
- */
-export const compactIndex: Fix = async (memoryDir, f, record) => {
-  const indexRel = f.path
-  const abs = await resolveContainedPath(memoryDir, indexRel)
-  const read = await readIfExists(abs)
-  const content = read ?? ''
-  // The index keeps its line endings, as everything Memdir rewrites of someone else's does.
-  const eol = content.includes('\r\n') ? '\r\n' : '\n'
+/** An index's lines compacted: long pointer lines shortened, and (`moveText`) text lines moved out. */
+function compactLines(lines: readonly string[], moveText: boolean): { kept: string[]; moved: string[] } {
   const kept: string[] = []
   const moved: string[] = []
-  const lines = content.replace(/\r\n?/g, '\n').split('\n')
   const loads = lineLoads(lines)
   lines.forEach((line, i) => {
     // What an agent does not load (the frontmatter, comments) costs nothing against the limits,
@@ -165,10 +155,41 @@ export const compactIndex: Fix = async (memoryDir, f, record) => {
           ? formatIndexLine(p.title, p.target, p.hook)
           : line,
       )
-    else if (indexLinksIn(line).length) kept.push(line)
-    else if (!line.trim() || /^#{1,6}\s/.test(line)) kept.push(line)
+    else if (!moveText || indexLinksIn(line).length) kept.push(line)
+    // A line with a comment's start or end stays too: moving it could open or close a comment.
+    else if (!line.trim() || /^#{1,6}\s/.test(line) || /<!--|-->/.test(line)) kept.push(line)
     else moved.push(line)
   })
+  return { kept, moved }
+}
+
+/** Whether `after` leaves out a pointer an agent loads in `before`. */
+function hidesPointers(before: readonly string[], after: readonly string[]): boolean {
+  const targets = (ls: readonly string[]) => {
+    const loads = lineLoads(ls)
+    return new Set(ls.flatMap((l, i) => loadedLinksOf(l, loads[i]!).map((k) => k.decoded)))
+  }
+  const still = targets(after)
+  return [...targets(before)].some((t) => !still.has(t))
+}
+
+/**
+ * Moves detail out of an index: pointer lines are rewritten to the one-line form (title, link, a
+ * hook within 150 characters); other text lines move into a memory of their own, linked from the
+ * index. Headings, blank lines and what agents do not load (the frontmatter, comments) stay.
+ */
+export const compactIndex: Fix = async (memoryDir, f, record) => {
+  const indexRel = f.path
+  const abs = await resolveContainedPath(memoryDir, indexRel)
+  const read = await readIfExists(abs)
+  const content = read ?? ''
+  // The index keeps its line endings, as everything Memdir rewrites of someone else's does.
+  const eol = content.includes('\r\n') ? '\r\n' : '\n'
+  const lines = content.replace(/\r\n?/g, '\n').split('\n')
+  let { kept, moved } = compactLines(lines, true)
+  // Taking a line out can change what the lines around it are (a list item's indented comment
+  // becomes a comment block of its own): then no text moves, and only long pointers are shortened.
+  if (hidesPointers(lines, kept)) ({ kept, moved } = compactLines(lines, false))
   const dir = posix.dirname(indexRel) === '.' ? '' : posix.dirname(indexRel) + '/'
   const changed = [indexRel]
   if (moved.length) {

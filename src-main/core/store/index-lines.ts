@@ -67,7 +67,7 @@ export const pointsAt = (line: string, pointer: string) => indexLinksIn(line).so
  * The links of each line that an agent loads: none in the frontmatter or in a comment
  * (loaded-lines.ts). A link there is no pointer: the memory it names is in no line the agent reads.
  */
-function loadedLinksOf(line: string, load: LineLoad): IndexLink[] {
+export function loadedLinksOf(line: string, load: LineLoad): IndexLink[] {
   if (!load) return []
   return indexLinksIn(line).filter((l) => isLoaded(load, l.from, l.after))
 }
