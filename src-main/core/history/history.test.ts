@@ -8,6 +8,8 @@ import { HistoryStore } from './history-store.js'
 import { diffLines } from './line-diff.js'
 import { reconcileHistory } from './recorder.js'
 import { restoreVersion } from './restore.js'
+import { deleteMemory } from '../store/memory-files.js'
+import type { RecordedWrite } from '../store/recorded-write.js'
 
 describe('memory history', () => {
   it('a write over a version nobody recorded keeps that version in history first', async () => {
@@ -80,6 +82,23 @@ describe('memory history', () => {
     const reopened = new HistoryStore(join(root, 'app-data', 'history'))
     await restoreVersion(reopened, memoryDir, 'x.md', del!.id)
     expect(readFileSync(join(memoryDir, 'x.md'), 'utf8')).toBe('keep me\n')
+  })
+
+  it('restoring a deleted memory whose pointer shared a line with a comment puts that line back as it was', async () => {
+    const index = '# Memory\n<!--\nold notes\n--> - [X](x.md) — x\n- [A](a.md) — a\n'
+    const { root, memoryDir, history } = memDirWith({ 'x.md': 'keep me\n', 'MEMORY.md': index })
+    await reconcileHistory(history, memoryDir, 'external')
+    const record: RecordedWrite = async (abs, write) => {
+      const out = await write()
+      await history.recordChange({ path: abs.slice(memoryDir.length), author: 'user', ...out })
+    }
+    await deleteMemory(memoryDir, 'x.md', undefined, { record })
+    expect(readFileSync(join(memoryDir, 'MEMORY.md'), 'utf8')).toBe(
+      '# Memory\n<!--\nold notes\n-->\n- [A](a.md) — a\n',
+    )
+    const del = (await history.list({ path: 'x.md' })).at(-1)!
+    await restoreVersion(new HistoryStore(join(root, 'app-data', 'history')), memoryDir, 'x.md', del.id)
+    expect(readFileSync(join(memoryDir, 'MEMORY.md'), 'utf8')).toBe(index)
   })
 
   it('keeps a bounded history: old versions and unreferenced blobs are pruned', async () => {

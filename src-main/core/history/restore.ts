@@ -2,7 +2,7 @@ import { MemdirError } from '../../../src-shared/errors.js'
 import type { UndoOutcome } from '../../../src-shared/types.js'
 import { readIfExists } from '../store/atomic-write.js'
 import { resolveContainedPath } from '../store/contained-path.js'
-import { findIndexLine, pointsAt } from '../store/index-lines.js'
+import { findIndexLine, lineWithoutLoadedText, pointsAt } from '../store/index-lines.js'
 import { indexLocationFor } from '../store/memory-files.js'
 import type { HistoryEntry, HistoryStore } from './history-store.js'
 import { putFile, putFileOver, type RecordedWrite } from '../store/recorded-write.js'
@@ -36,7 +36,10 @@ async function removedPointer(store: HistoryStore, path: string) {
     if (hash === null) return undefined
     const lines = (await store.blob(hash)).split('\n')
     const at = findIndexLine(lines, pointer)
-    return at < 0 ? undefined : { line: lines[at]!, previous: lines.slice(0, at).reverse() }
+    if (at < 0) return undefined
+    // A line that also held a comment lost only its loaded part: what it left is put back whole.
+    const left = lineWithoutLoadedText(lines, at)
+    return { line: lines[at]!, left, previous: lines.slice(0, at).reverse() }
   }
   for (const v of (await store.list({ path: indexRel })).reverse()) {
     if (await has(v.after)) return undefined // the newest index that knows the file still has its line
@@ -66,7 +69,8 @@ async function restorePointer(
   if (findIndexLine(lines, last.pointer) >= 0) return
   // After the nearest line that preceded it then and is still there; else at the top.
   const anchor = last.previous.map((l) => lines.indexOf(l)).find((i) => i >= 0) ?? -1
-  lines.splice(anchor + 1, 0, last.line)
+  const replaces = last.left !== undefined && lines[anchor + 1] === last.left
+  lines.splice(anchor + 1, replaces ? 1 : 0, last.line)
   await putFile(abs, lines.join('\n') + '\n', record, read)
 }
 

@@ -221,6 +221,15 @@ export function removeIndexLines(content: string, relPaths: readonly string[]): 
   return joinLines(kept)
 }
 
+/**
+ * What removing a pointer leaves of `lines[i]` when the line also holds part of a comment (its
+ * comment parts), or undefined when the line goes whole.
+ */
+export function lineWithoutLoadedText(lines: readonly string[], i: number): string | undefined {
+  const load = lineLoads(lines)[i]!
+  return load && !loadedWhole(lines[i]!, load) ? withoutLoadedText(lines[i]!, load) : undefined
+}
+
 /** What is left of a line once the text an agent loads of it goes: its comments. */
 function withoutLoadedText(line: string, load: NonNullable<LineLoad>): string {
   let out = bare(line)
