@@ -88,7 +88,9 @@ export function lineLoads(lines: readonly string[]): LineLoad[] {
     }
     if (from < e) kept.push([from - s, e - s])
     // The line break at `e` is in a span: what stays of the line runs on into the next one.
-    const breakGone = i < body.length - 1 && spans.some(([a, b], j) => j >= k && a <= e && e < b)
+    let breakGone = false
+    for (let j = k; i < body.length - 1 && j < spans.length && spans[j]![0] <= e; j++)
+      breakGone ||= e < spans[j]![1]
     const gone = kept.length === 0 && (breakGone || (line.length > 0 && i === body.length - 1))
     loads.push(gone ? null : { kept, joinsNext: breakGone })
     s = e + 1
