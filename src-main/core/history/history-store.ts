@@ -190,19 +190,7 @@ export class HistoryStore {
   }
 
   private async append(e: Omit<HistoryEntry, 'id' | 'at'> & { at?: number }): Promise<HistoryEntry> {
-    const entry: HistoryEntry = { id: this.nextId, at: e.at ?? Date.now(), ...e }
-    const line = JSON.stringify(entry) + '\n'
-    await appendFile(this.logPath, line)
-    const st = await stat(this.logPath)
-    this.index(entry)
-    this.ino = st.ino
-    this.appended(Buffer.from(line))
-    return entry
-  }
-
-  private appended(bytes: Buffer) {
-    this.offset += bytes.length
-    this.tail = tailOf(this.tail, bytes)
+    return (await this.appendAll([e]))[0]!
   }
 
   /** Several entries in one write (one lock held by the caller). */
@@ -212,12 +200,13 @@ export class HistoryStore {
     if (!es.length) return []
     const at = Date.now()
     const entries = es.map((e, i): HistoryEntry => ({ id: this.nextId + i, at: e.at ?? at, ...e }))
-    const text = entries.map((e) => JSON.stringify(e) + '\n').join('')
-    await appendFile(this.logPath, text)
+    const bytes = Buffer.from(entries.map((e) => JSON.stringify(e) + '\n').join(''))
+    await appendFile(this.logPath, bytes)
     const st = await stat(this.logPath)
     for (const e of entries) this.index(e)
     this.ino = st.ino
-    this.appended(Buffer.from(text))
+    this.offset += bytes.length
+    this.tail = tailOf(this.tail, bytes)
     return entries
   }
 

@@ -2,7 +2,7 @@ import { MemdirError } from '../../../src-shared/errors.js'
 import type { UndoOutcome } from '../../../src-shared/types.js'
 import { readIfExists } from '../store/atomic-write.js'
 import { resolveContainedPath } from '../store/contained-path.js'
-import { findIndexLine, lineWithoutLoadedText, pointsAt } from '../store/index-lines.js'
+import { findIndexLine, pointerLineOf, pointsAt } from '../store/index-lines.js'
 import { indexLocationFor } from '../store/memory-files.js'
 import type { HistoryEntry, HistoryStore } from './history-store.js'
 import { putFile, putFileOver, type RecordedWrite } from '../store/recorded-write.js'
@@ -35,11 +35,10 @@ async function removedPointer(store: HistoryStore, path: string) {
   const has = async (hash: string | null) => {
     if (hash === null) return undefined
     const lines = (await store.blob(hash)).split('\n')
-    const at = findIndexLine(lines, pointer)
-    if (at < 0) return undefined
     // A line that also held a comment lost only its loaded part: what it left is put back whole.
-    const left = lineWithoutLoadedText(lines, at)
-    return { line: lines[at]!, left, previous: lines.slice(0, at).reverse() }
+    const found = pointerLineOf(lines, pointer)
+    if (!found) return undefined
+    return { line: lines[found.at]!, left: found.left, previous: lines.slice(0, found.at).reverse() }
   }
   for (const v of (await store.list({ path: indexRel })).reverse()) {
     if (await has(v.after)) return undefined // the newest index that knows the file still has its line

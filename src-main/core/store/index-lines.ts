@@ -72,10 +72,39 @@ export function loadedLinksOf(line: string, load: LineLoad): IndexLink[] {
   return indexLinksIn(line).filter((l) => isLoaded(load, l.from, l.after))
 }
 
+/** The first line an agent loads that points at `relPath`: where, its link there, and what of it loads. */
+function loadedPointer(
+  lines: readonly string[],
+  relPath: string,
+): { at: number; link: IndexLink; load: NonNullable<LineLoad> } | undefined {
+  const loads = lineLoads(lines)
+  for (let at = 0; at < lines.length; at++) {
+    const link = loadedLinksOf(lines[at]!, loads[at]!).find((l) => linksTo(l, relPath))
+    if (link) return { at, link, load: loads[at]! }
+  }
+  return undefined
+}
+
 /** Index of the first line an agent loads that points at `relPath`, or -1. */
 export function findIndexLine(lines: readonly string[], relPath: string): number {
-  const loads = lineLoads(lines)
-  return lines.findIndex((l, i) => loadedLinksOf(l, loads[i]!).some((link) => linksTo(link, relPath)))
+  return loadedPointer(lines, relPath)?.at ?? -1
+}
+
+/**
+ * The line an agent loads that points at `relPath` (as findIndexLine finds it), and what removing
+ * the pointer leaves of it when it also holds part of a comment (its comment parts; else undefined).
+ */
+export function pointerLineOf(
+  lines: readonly string[],
+  relPath: string,
+): { at: number; left: string | undefined } | undefined {
+  const found = loadedPointer(lines, relPath)
+  if (!found) return undefined
+  const line = lines[found.at]!
+  return {
+    at: found.at,
+    left: loadedWhole(line, found.load) ? undefined : withoutLoadedText(line, found.load),
+  }
 }
 
 /**
@@ -173,12 +202,10 @@ function firstLinesPointingAt(lines: readonly string[], pointers: readonly strin
  */
 export function retargetedLine(content: string, from: string, to: string): string | undefined {
   const lines = splitLines(content)
-  const i = findIndexLine(lines, from)
-  if (i < 0) return undefined
-  const line = lines[i]!
-  const link = loadedLinksOf(line, lineLoads(lines)[i]!).find((l) => linksTo(l, from))!
+  const found = loadedPointer(lines, from)
+  if (!found) return undefined
   checkPointerTarget(to)
-  return retargetLink(line, link, to)
+  return retargetLink(lines[found.at]!, found.link, to)
 }
 
 /** Puts `line` where the line pointing at `pointer` is, or appends it. */
@@ -219,15 +246,6 @@ export function removeIndexLines(content: string, relPaths: readonly string[]): 
     else if (!loadedWhole(line, load)) kept.push(withoutLoadedText(line, load!))
   })
   return joinLines(kept)
-}
-
-/**
- * What removing a pointer leaves of `lines[i]` when the line also holds part of a comment (its
- * comment parts), or undefined when the line goes whole.
- */
-export function lineWithoutLoadedText(lines: readonly string[], i: number): string | undefined {
-  const load = lineLoads(lines)[i]!
-  return load && !loadedWhole(lines[i]!, load) ? withoutLoadedText(lines[i]!, load) : undefined
 }
 
 /** What is left of a line once the text an agent loads of it goes: its comments. */
