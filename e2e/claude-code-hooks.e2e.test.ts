@@ -341,6 +341,52 @@ describe.each(CLIENT_VERSIONS)('Claude Code %s with Memdir hooks', (requested) =
       expect(sent).toContain(`(truncated — Read ${join(memoryDir, f)} for the rest)`)
     }
   }, 300_000)
+
+  it('a forked session (`--resume … --fork-session`) extracts only its own turn, not the turns it copied', async (t) => {
+    if (!found.client) return t.skip(`no Claude Code ${requested}: ${found.skipped}`)
+    const { sb, ctx } = world()
+    const fake = await startFakeAnthropic([], {
+      fallback: {
+        kind: 'dynamic',
+        respond: (req) =>
+          isMemdirSelector(req)
+            ? reply(text('{"selected_memories":[]}'))
+            : isMemdirExtraction(req)
+              ? reply(text('Nothing new worth saving.'))
+              : reply(text('Noted.')),
+      },
+    })
+    fakes.push(fake)
+    const env = clientEnv(sb.env, fake.url)
+    await installHooks(env, sb.project)
+    const ask = (prompt: string, ...more: string[]) =>
+      runClient(found.client!, ['-p', prompt, ...more, '--dangerously-skip-permissions'], {
+        cwd: sb.project,
+        env,
+      })
+    // What each extraction run was asked to look at: "the last ~N messages".
+    const runs = () =>
+      fake.requests
+        .filter((r) => isMemdirExtraction(r) && lastUserText(r).includes('memory extraction agent'))
+        .map((r) => Number(/the last ~(\d+) messages/.exec(lastUserText(r))?.[1]))
+    expect((await ask('Deploys go out on Tuesdays.')).code).toBe(0)
+    await until('the first extraction run', () => runs().length >= 1, 90_000)
+    await detachedRunsDone(sb.env.MEMDIR_DATA_DIR!)
+    const first = runs()
+    const session = readdirSync(getProjectTranscriptDir(ctx))
+      .find((f) => f.endsWith('.jsonl'))!
+      .replace('.jsonl', '')
+
+    expect(
+      (await ask('The staging database resets nightly.', '--resume', session, '--fork-session')).code,
+    ).toBe(0)
+    await until("the forked session's extraction run", () => runs().length > first.length, 90_000)
+    await detachedRunsDone(sb.env.MEMDIR_DATA_DIR!)
+    const transcripts = readdirSync(getProjectTranscriptDir(ctx)).filter((f) => f.endsWith('.jsonl'))
+    expect(transcripts).toHaveLength(2) // the client wrote the fork as a session of its own
+    // The fork's run looked at its one new turn, as many messages as the first session's one turn.
+    expect(runs().slice(first.length)).toEqual([first[0]])
+  }, 300_000)
 })
 
 /**

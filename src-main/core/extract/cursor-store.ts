@@ -12,20 +12,32 @@ import { writeFileAtomic } from '../store/atomic-write.js'
 export interface CursorStore {
   get(sessionId: string): Promise<string | undefined>
   set(sessionId: string, uuid: string): Promise<void>
+  /**
+   * Every message uuid an extraction of any session ended at, now or in its last runs. A session
+   * copied from another (`claude --resume <id> --fork-session` writes the old messages, uuids and
+   * all, into a new session's transcript) was extracted up to the last of these it holds.
+   */
+  runEnds(): Promise<ReadonlySet<string>>
 }
 
+/** Earlier run ends kept per session: a fork is usually made at a session's end, or a few turns back. */
+const EARLIER_ENDS = 32
+
 export class MemoryCursorStore implements CursorStore {
-  private readonly cursors = new Map<string, string>()
+  private readonly cursors = new Map<string, string[]>()
   async get(sessionId: string) {
-    return this.cursors.get(sessionId)
+    return this.cursors.get(sessionId)?.at(-1)
   }
   async set(sessionId: string, uuid: string) {
-    this.cursors.set(sessionId, uuid)
+    this.cursors.set(sessionId, [...(this.cursors.get(sessionId) ?? []), uuid].slice(-(EARLIER_ENDS + 1)))
+  }
+  async runEnds() {
+    return new Set([...this.cursors.values()].flat())
   }
 }
 
 interface CursorFile {
-  [sessionId: string]: { uuid: string; at: number }
+  [sessionId: string]: { uuid: string; at: number; earlier?: string[] }
 }
 
 const MAX_SESSIONS = 500
@@ -57,7 +69,14 @@ export class FileCursorStore implements CursorStore {
     })
     try {
       const all = await this.read()
-      all[sessionId] = { uuid, at: Date.now() }
+      const was = all[sessionId]
+      const before = ends(was)
+      const earlier = typeof was?.uuid === 'string' && was.uuid !== uuid ? [...before, was.uuid] : before
+      all[sessionId] = {
+        uuid,
+        at: Date.now(),
+        ...(earlier.length ? { earlier: earlier.slice(-EARLIER_ENDS) } : {}),
+      }
       const kept = Object.entries(all)
         .sort((a, b) => b[1].at - a[1].at)
         .slice(0, MAX_SESSIONS)
@@ -66,4 +85,17 @@ export class FileCursorStore implements CursorStore {
       await release()
     }
   }
+
+  async runEnds() {
+    return new Set(
+      Object.values(await this.read()).flatMap((c) => [
+        ...ends(c),
+        ...(typeof c?.uuid === 'string' ? [c.uuid] : []),
+      ]),
+    )
+  }
 }
+
+/** A cursor entry's earlier run ends (none in a file an older Memdir wrote, or a hand-edited one). */
+const ends = (c: CursorFile[string] | undefined): string[] =>
+  Array.isArray(c?.earlier) ? c.earlier.filter((u): u is string => typeof u === 'string') : []

@@ -16,7 +16,7 @@ import { scanMemoryFiles, type Scanner } from '../store/scan.js'
 import type { MemoryHeader } from '../store/memory-header.js'
 import { type CursorStore, MemoryCursorStore } from './cursor-store.js'
 import { buildExtractionPrompt } from './extraction-prompt.js'
-import { hasMemoryWritesSince, messagesSince } from './mutual-exclusion.js'
+import { copiedUpTo, hasMemoryWritesSince, messagesSince } from './mutual-exclusion.js'
 import { runMemoryAgent, type ReviewSetting } from '../review/run-memory-agent.js'
 
 /** Run ids name a run in history: "Undo this run" reverts exactly the writes recorded under it. */
@@ -141,7 +141,7 @@ export function initExtractMemories(deps: ExtractDeps): Extractor {
   /** From the session's cursor to the last message: one forked-agent run. */
   async function extractNew(ctx: ExtractionContext, trailing: boolean): Promise<void> {
     const session = ctx.sessionId ?? ''
-    cursor = await cursors.get(session)
+    cursor = (await cursors.get(session)) ?? copiedUpTo(ctx.messages, await cursors.runEnds())
     const advance = async (uuid: string) => {
       cursor = uuid
       await cursors.set(session, uuid)

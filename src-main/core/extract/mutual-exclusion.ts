@@ -14,6 +14,20 @@ export function messagesSince(
   return i < 0 ? [...messages] : messages.slice(i + 1)
 }
 
+/**
+ * Where a session with no cursor of its own was extracted already: the last of its messages that an
+ * extraction of another session ended at. A forked or copied session (`--fork-session`) carries
+ * the old session's messages, uuids and all; without this its first turn would extract them again.
+ */
+export function copiedUpTo(
+  messages: readonly TranscriptMessage[],
+  runEnds: ReadonlySet<string>,
+): string | undefined {
+  if (!runEnds.size) return undefined
+  for (let i = messages.length - 1; i >= 0; i--) if (runEnds.has(messages[i]!.uuid)) return messages[i]!.uuid
+  return undefined
+}
+
 /** Whether the main agent itself wrote into the memory dir since the cursor (then extraction skips). */
 export function hasMemoryWritesSince(
   messages: readonly TranscriptMessage[],
