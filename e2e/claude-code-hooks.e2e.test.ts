@@ -387,6 +387,43 @@ describe.each(CLIENT_VERSIONS)('Claude Code %s with Memdir hooks', (requested) =
     // The fork's run looked at its one new turn, as many messages as the first session's one turn.
     expect(runs().slice(first.length)).toEqual([first[0]])
   }, 300_000)
+
+  it('a forked session is not given the memory the session it copied holds already', async (t) => {
+    if (!found.client) return t.skip(`no Claude Code ${requested}: ${found.skipped}`)
+    const { sb, ctx } = world()
+    sb.env.MEMDIR_EXTRACTION = '0'
+    const fake = await startFakeAnthropic([], {
+      fallback: {
+        kind: 'dynamic',
+        respond: (req) =>
+          isMemdirSelector(req) ? reply(text('{"selected_memories":["testing.md"]}')) : reply(text('Noted.')),
+      },
+    })
+    fakes.push(fake)
+    const env = clientEnv(sb.env, fake.url)
+    await installHooks(env, sb.project)
+    const ask = (prompt: string, ...more: string[]) =>
+      runClient(found.client!, ['-p', prompt, ...more, '--dangerously-skip-permissions'], {
+        cwd: sb.project,
+        env,
+      })
+    expect((await ask('How do we run the integration tests?')).code).toBe(0)
+    const session = readdirSync(getProjectTranscriptDir(ctx))
+      .find((f) => f.endsWith('.jsonl'))!
+      .replace('.jsonl', '')
+    const before = fake.requests.length
+    expect(
+      (await ask('Which database do those tests use?', '--resume', session, '--fork-session')).code,
+    ).toBe(0)
+    const forked = fake.requests
+      .slice(before)
+      .filter((r) => !isMemdirSelector(r) && textOf(r).includes('Which database'))
+      .at(-1)!
+    // Once: the newer clients copy the hook context of the first session into the fork, and the hook
+    // read it in that session's transcript; 2.1.88 keeps no hook context in a transcript, so its fork
+    // holds none, and the hook gives the memory again.
+    expect(textOf(forked).split('never mock the database').length - 1).toBe(1)
+  }, 300_000)
 })
 
 /**

@@ -16,6 +16,11 @@ export const UserPromptSubmitInput = looseObject({
   ...hookBase,
   hook_event_name: v.literal('UserPromptSubmit'),
   prompt: v.string(),
+  /**
+   * Not the client's: Memdir's hook process adds it at a forked session's first prompt (the
+   * transcript of the session it was forked from; agents/hooks/forked-session.ts).
+   */
+  memdir_fork_of: v.optional(v.string()),
 })
 
 export const TurnEndInput = looseObject({

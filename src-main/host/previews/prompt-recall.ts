@@ -1,5 +1,5 @@
 import { cutText } from '../../../src-shared/unicode.js'
-import { join, relative, sep } from 'node:path'
+import { dirname, join, relative, sep } from 'node:path'
 import { isFsError, MemdirError, rethrowUnless } from '../../../src-shared/errors.js'
 import { count } from '../../../src-shared/words.js'
 import type { PromptHookOutput, UserPromptSubmitHook } from '../../../src-shared/hook-input.js'
@@ -85,6 +85,14 @@ export async function recallForPrompt(
     session.injectedBytes = state.injectedBytes
   }
   byClient.paths.forEach((p) => session.surfaced.add(p))
+  // A forked session's first prompt, before its transcript exists: its context holds what the
+  // session it copied had put in context, as that session's transcript records it (the newer
+  // clients record hook context there and copy it into the fork; 2.1.88 keeps it in neither).
+  const origin = byClient.mark ? undefined : forkedFrom(input)
+  if (origin) {
+    const copied = await recalledInTranscript(origin).catch(() => ({ paths: [] }))
+    copied.paths.forEach((p) => session.surfaced.add(p))
+  }
   // Only the model selector reads which tools the agent just used: the offline ranker needs no
   // transcript, so a hook without a model never parses the transcript's tail.
   const recentTools = client
@@ -129,4 +137,18 @@ export async function recallForPrompt(
       },
     },
   }
+}
+
+/**
+ * The transcript the hook's process found this session forked from (`memdir_fork_of`): a session
+ * of the same project, never the session itself.
+ */
+function forkedFrom(input: UserPromptSubmitHook): string | undefined {
+  const origin = input.memdir_fork_of
+  return origin &&
+    origin.endsWith('.jsonl') &&
+    origin !== input.transcript_path &&
+    dirname(origin) === dirname(input.transcript_path)
+    ? origin
+    : undefined
 }
