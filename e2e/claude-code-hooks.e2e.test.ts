@@ -424,6 +424,41 @@ describe.each(CLIENT_VERSIONS)('Claude Code %s with Memdir hooks', (requested) =
     // holds none, and the hook gives the memory again.
     expect(textOf(forked).split('never mock the database').length - 1).toBe(1)
   }, 300_000)
+
+  it('a session resumed in a new client process holds the memory once, whether or not the client kept the hook context', async (t) => {
+    if (!found.client) return t.skip(`no Claude Code ${requested}: ${found.skipped}`)
+    const { sb, ctx } = world()
+    sb.env.MEMDIR_EXTRACTION = '0'
+    const fake = await startFakeAnthropic([], {
+      fallback: {
+        kind: 'dynamic',
+        respond: (req) =>
+          isMemdirSelector(req) ? reply(text('{"selected_memories":["testing.md"]}')) : reply(text('Noted.')),
+      },
+    })
+    fakes.push(fake)
+    const env = clientEnv(sb.env, fake.url)
+    await installHooks(env, sb.project)
+    const ask = (prompt: string, ...more: string[]) =>
+      runClient(found.client!, ['-p', prompt, ...more, '--dangerously-skip-permissions'], {
+        cwd: sb.project,
+        env,
+      })
+    expect((await ask('How do we run the integration tests?')).code).toBe(0)
+    const session = readdirSync(getProjectTranscriptDir(ctx))
+      .find((f) => f.endsWith('.jsonl'))!
+      .replace('.jsonl', '')
+    const before = fake.requests.length
+    expect((await ask('Which database do those tests use?', '--resume', session)).code).toBe(0)
+    const forked = fake.requests
+      .slice(before)
+      .filter((r) => !isMemdirSelector(r) && textOf(r).includes('Which database'))
+      .at(-1)!
+    // Once: the newer clients rebuild the context with the hook's earlier context from the transcript;
+    // 2.1.88 keeps no hook context there, so it is gone from the resumed context, and the hook, seeing
+    // the client started anew, gives the memory again.
+    expect(textOf(forked).split('never mock the database').length - 1).toBe(1)
+  }, 300_000)
 })
 
 /**

@@ -17,9 +17,11 @@ export const UserPromptSubmitInput = looseObject({
   hook_event_name: v.literal('UserPromptSubmit'),
   prompt: v.string(),
   /**
-   * Not the client's: Memdir's hook process adds it at a forked session's first prompt (the
-   * transcript of the session it was forked from; agents/hooks/forked-session.ts).
+   * Not the client's: Memdir's hook process adds them (agents/hooks/client-process.ts). The client
+   * process that runs the hook, and at a forked session's first prompt the transcript of the
+   * session it was forked from.
    */
+  memdir_client: v.optional(v.string()),
   memdir_fork_of: v.optional(v.string()),
 })
 

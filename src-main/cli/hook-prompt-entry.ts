@@ -5,7 +5,7 @@ import type { promptHook } from './commands/hook-prompt.js'
 import { blockingWriter, endNow, readStdin } from './std-streams.js'
 import { hookWorkingDir } from './working-dir.js'
 import { withSessionCwd } from '../agents/hooks/session-start-dir.js'
-import { withForkOrigin } from '../agents/hooks/forked-session.js'
+import { withClientProcess } from '../agents/hooks/client-process.js'
 
 const stdout = blockingWriter(1, () => process.stdout)
 
@@ -46,8 +46,8 @@ export async function hookPrompt({ offline, fullCli }: HookPromptHandOver): Prom
   if (!raw.ok) return fullCli(() => input)
   const dataDir = ensurePrivateAppDataDir({ projectRoot: hookWorkingDir(), env: process.env })
   // The session's project, not where its shell has moved to since (a `cd` into a nested repo).
-  // And, at a forked session's first prompt, the session it copied (what is in its context already).
-  const hookInput = await withForkOrigin(await withSessionCwd(raw.value))
+  // And what only this process can see of the client that runs it (agents/hooks/client-process.ts).
+  const hookInput = await withClientProcess(await withSessionCwd(raw.value))
   const logLine = (line: string) => log(dataDir, line)
   if (!(await askRunningApp(hookInput, dataDir, process.env, stdout, logLine)))
     try {

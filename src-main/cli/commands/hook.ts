@@ -3,7 +3,7 @@ import { messageOf, rethrowUnless } from '../../../src-shared/errors.js'
 import { check } from '../../../src-shared/schema-common.js'
 import { logHookLine } from '../../agents/hooks/hook-log.js'
 import { withSessionCwd } from '../../agents/hooks/session-start-dir.js'
-import { withForkOrigin } from '../../agents/hooks/forked-session.js'
+import { withClientProcess } from '../../agents/hooks/client-process.js'
 import { ensurePrivateAppDataDir } from '../../host/settings/data-dir.js'
 import { createProjectContext } from '../../host/settings/project.js'
 import { type CliIO, UsageError } from '../io.js'
@@ -74,7 +74,7 @@ export async function hookCommand(io: CliIO, event: string | undefined, job: Hoo
     // The session's project, not where its shell has moved to since (a `cd` into a nested repo).
     const raw = await withSessionCwd(await readHookInput(io))
     if (event === 'prompt') {
-      await promptHook(io, await withForkOrigin(raw), dataDir, log)
+      await promptHook(io, await withClientProcess(raw), dataDir, log)
     } else {
       const input = check(TurnEndInput, raw)
       if (!input.ok) throw new Error(`unexpected hook input: ${input.message}`)

@@ -73,14 +73,19 @@ export async function recallForPrompt(
   // A transcript that cannot be read (gone, a directory, a FIFO: see transcript-file.ts) only
   // means nothing is known to be in context yet; recall goes on.
   // Only the lines appended since the last prompt are read: the ones before are in `surfaced`.
-  const byClient = await recalledInTranscript(input.transcript_path, state.transcript).catch((e: unknown) => {
+  // The client took the session up again in a new process (`--resume`, `--continue`): it rebuilt
+  // the context from the transcript, so only what the transcript records is in it. A client that
+  // keeps no hook context there (2.1.88) lost what the hook added before: that may come again.
+  const restarted = !!input.memdir_client && !!state.client && input.memdir_client !== state.client
+  const readFrom = restarted ? undefined : state.transcript
+  const byClient = await recalledInTranscript(input.transcript_path, readFrom).catch((e: unknown) => {
     rethrowUnless(isFsError(e) || e instanceof MemdirError, e)
-    return { paths: [], compacted: false, mark: state.transcript }
+    return { paths: [], compacted: false, mark: readFrom }
   })
   // A compaction since the last prompt replaced what was recalled before with a summary: those
   // memories may come again, and the session's budget starts anew (as the client's own recall,
   // which counts what its context holds).
-  if (!byClient.compacted) {
+  if (!byClient.compacted && !restarted) {
     state.surfaced.forEach((p) => session.surfaced.add(p))
     session.injectedBytes = state.injectedBytes
   }
@@ -106,12 +111,17 @@ export async function recallForPrompt(
       surfaced: [...session.surfaced],
       injectedBytes: session.injectedBytes,
       ...(byClient.mark ? { transcript: byClient.mark } : {}),
+      ...(input.memdir_client ? { client: input.memdir_client } : {}),
     })
     if (state.fresh) await pruneRecallStates(stateDir) // once per session is often enough
   }
   if (outcome.skipped || !outcome.injections.length) {
     // Nothing injected, but the transcript was read further: the next prompt starts from there.
-    if (byClient.mark && byClient.mark.offset !== state.transcript?.offset) await save()
+    if (
+      (byClient.mark && byClient.mark.offset !== state.transcript?.offset) ||
+      input.memdir_client !== state.client
+    )
+      await save()
     return { skipped: outcome.skipped ? outcome.reason : 'no relevant memory' }
   }
   await save()

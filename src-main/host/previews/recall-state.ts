@@ -11,6 +11,8 @@ export interface SessionRecallState {
   injectedBytes: number
   /** How far the session's transcript was read for what the client recalled itself. */
   transcript?: TranscriptMark
+  /** The client process of the last prompt (agents/hooks/client-process.ts), where known. */
+  client?: string
 }
 
 const markOf = (v: unknown): TranscriptMark | undefined =>
@@ -39,6 +41,7 @@ export async function loadRecallState(
       surfaced: Array.isArray(data.surfaced) ? data.surfaced.filter((p) => typeof p === 'string') : [],
       injectedBytes: typeof data.injectedBytes === 'number' ? data.injectedBytes : 0,
       ...(markOf(data.transcript) ? { transcript: markOf(data.transcript) } : {}),
+      ...(typeof data.client === 'string' ? { client: data.client } : {}),
       fresh: false,
     }
   } catch (e) {

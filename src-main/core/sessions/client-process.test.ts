@@ -3,7 +3,7 @@ import { utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from '../../../test/helpers/temp-env.js'
-import { forkOrigin } from './fork-origin.js'
+import { clientProcessOf, forkOrigin } from './client-process.js'
 
 const A = '3f59c3a6-b5a0-4b29-aa8c-feafa8d9f2fc'
 const B = '6ac10961-d2a9-41f0-9fb7-e034a7a0c2cc'
@@ -60,8 +60,8 @@ describe('the session a new session was forked from', () => {
       const probe = join(tempDir(), 'probe.mts')
       writeFileSync(
         probe,
-        `import { ancestorCommandLines, forkOrigin } from ${JSON.stringify(new URL('./fork-origin.ts', import.meta.url).pathname)}\n` +
-          `process.stdout.write(String(forkOrigin(${JSON.stringify(transcript)}, await ancestorCommandLines())))\n`,
+        `import { ancestorProcesses, forkOrigin } from ${JSON.stringify(new URL('./client-process.ts', import.meta.url).pathname)}\n` +
+          `process.stdout.write(String(forkOrigin(${JSON.stringify(transcript)}, await (await ancestorProcesses()).map((a) => a.argv))))\n`,
       )
       // A client process (bash, named claude, with the client's flags) runs the hook through a shell.
       const r = spawnSync(
@@ -80,4 +80,41 @@ describe('the session a new session was forked from', () => {
       expect(r.stdout).toBe(join(dir, `${A}.jsonl`))
     },
   )
+})
+
+describe('the client process a hook runs under', () => {
+  const hook = {
+    pid: 30,
+    argv: ['node', '/opt/memdir/bin/memdir.js', 'hook', 'prompt'],
+    started: '900',
+    comm: 'node',
+  }
+  const sh = { pid: 20, argv: shell, started: '800', comm: 'sh' }
+  it('is the nearest ancestor that is Claude Code, named by its pid and start time', () => {
+    const native = { pid: 10, argv: ['claude', '-p', 'x'], started: '700', comm: 'claude' }
+    expect(clientProcessOf([sh, native])).toBe('10@700')
+    // The Node build names its process claude; the native installer runs a file under claude/versions/.
+    const node = { pid: 11, argv: ['claude', '', ''], started: '701', comm: 'claude' }
+    expect(clientProcessOf([sh, node])).toBe('11@701')
+    const installed = {
+      pid: 12,
+      argv: ['/home/u/.local/share/claude/versions/2.1.337'],
+      started: '7',
+      comm: '2.1.337',
+    }
+    expect(clientProcessOf([sh, installed])).toBe('12@7')
+    const wrapper = {
+      pid: 13,
+      argv: ['node', '/usr/lib/node_modules/@anthropic-ai/claude-code/cli.js'],
+      started: '8',
+    }
+    expect(clientProcessOf([sh, wrapper])).toBe('13@8')
+  })
+
+  it('is unknown when no ancestor is Claude Code, or its start time is not known', () => {
+    // A wrapper between (npx) is a new process at every prompt: never taken for the client.
+    const npx = { pid: 25, argv: ['npm', 'exec', 'memdir'], started: '850', comm: 'npm exec memdir' }
+    expect(clientProcessOf([hook, npx, sh])).toBeUndefined()
+    expect(clientProcessOf([sh, { pid: 10, argv: ['claude'] }])).toBeUndefined()
+  })
 })
