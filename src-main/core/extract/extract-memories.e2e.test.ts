@@ -152,6 +152,28 @@ describe('extraction service', () => {
     expect(extractor.state.cursor).toBe(msgs.at(-1)!.uuid)
   })
 
+  it('after a rewind to an earlier turn, extracts only the new branch, not the turns before it again', async () => {
+    const { fake, client } = await fakeModel([
+      reply(text('nothing to save')),
+      reply(text('nothing to save')),
+      reply(text('nothing to save')),
+    ])
+    const { events, extractor } = setup(client)
+    const session = 'rewound'
+    const first = [user('we deploy with make ship'), assistant('noted')]
+    await extractor.executeExtractMemories({ sessionId: session, messages: first })
+    const second = [...first, user('the staging db resets nightly'), assistant('noted')]
+    await extractor.executeExtractMemories({ sessionId: session, messages: second })
+    // The user rewinds to after the first turn and goes on: Claude Code's live conversation drops
+    // the second turn, where this session's cursor was.
+    const branch = [...first, user('actually, staging resets weekly'), assistant('noted')]
+    await extractor.executeExtractMemories({ sessionId: session, messages: branch })
+    const started = events.filter((e) => e.type === 'started')
+    expect(started.map((e) => e.type === 'started' && e.newMessageCount)).toEqual([2, 2, 2])
+    expect(requestText(fake.requests[2]!.body)).toContain('last ~2 messages')
+    expect(extractor.state.cursor).toBe(branch.at(-1)!.uuid)
+  })
+
   it('extracts from a session longer than the model’s context: its oldest messages are left out, the turn is kept', async () => {
     // ~60,000 tokens of earlier work (with tool calls) against a 20,000-token window.
     const { fake, client } = await fakeModel([], 0, { contextWindow: 20_000 })

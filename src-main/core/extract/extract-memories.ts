@@ -141,7 +141,14 @@ export function initExtractMemories(deps: ExtractDeps): Extractor {
   /** From the session's cursor to the last message: one forked-agent run. */
   async function extractNew(ctx: ExtractionContext, trailing: boolean): Promise<void> {
     const session = ctx.sessionId ?? ''
-    cursor = (await cursors.get(session)) ?? copiedUpTo(ctx.messages, await cursors.runEnds())
+    // Where this session's last run ended; else, when that message is not in the live conversation
+    // (a session forked from another, or one rewound to an earlier turn: Claude Code drops the
+    // abandoned branch), the last of its messages any run ended at.
+    const own = await cursors.get(session)
+    cursor =
+      own !== undefined && ctx.messages.some((m) => m.uuid === own)
+        ? own
+        : (copiedUpTo(ctx.messages, await cursors.runEnds()) ?? own)
     const advance = async (uuid: string) => {
       cursor = uuid
       await cursors.set(session, uuid)

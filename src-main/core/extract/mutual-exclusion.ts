@@ -15,9 +15,10 @@ export function messagesSince(
 }
 
 /**
- * Where a session with no cursor of its own was extracted already: the last of its messages that an
- * extraction of another session ended at. A forked or copied session (`--fork-session`) carries
- * the old session's messages, uuids and all; without this its first turn would extract them again.
+ * Where a conversation was extracted already when its own cursor is not in it: the last of its
+ * messages that an extraction (of this session or another) ended at. A forked session
+ * (`--fork-session`) carries the old session's messages, uuids and all, and a rewound one has
+ * dropped the branch its cursor was on: without this, either would extract everything again.
  */
 export function copiedUpTo(
   messages: readonly TranscriptMessage[],
