@@ -388,6 +388,45 @@ describe.each(CLIENT_VERSIONS)('Claude Code %s with Memdir hooks', (requested) =
     expect(runs().slice(first.length)).toEqual([first[0]])
   }, 300_000)
 
+  it("with every hook turned off in Claude Code's own settings, `memdir hooks status` says so, as the client runs none", async (t) => {
+    if (!found.client) return t.skip(`no Claude Code ${requested}: ${found.skipped}`)
+    const { sb } = world()
+    sb.env.MEMDIR_EXTRACTION = '0'
+    const fake = await startFakeAnthropic([], {
+      fallback: {
+        kind: 'dynamic',
+        respond: (req) =>
+          isMemdirSelector(req) ? reply(text('{"selected_memories":["testing.md"]}')) : reply(text('Noted.')),
+      },
+    })
+    fakes.push(fake)
+    const env = clientEnv(sb.env, fake.url)
+    await installHooks(env, sb.project)
+    const ask = () =>
+      runClient(
+        found.client!,
+        ['-p', 'How do we run the integration tests?', '--dangerously-skip-permissions'],
+        {
+          cwd: sb.project,
+          env,
+        },
+      )
+    const status = async () => (await runBuilt(['hooks', 'status', '--cwd', sb.project], { env })).stdout
+    const asked = () => fake.requests.filter(isMemdirSelector).length
+
+    const userSettings = join(sb.home, '.claude', 'settings.json')
+    writeFile(userSettings, '{ "disableAllHooks": true }\n')
+    expect(await status()).toContain(`disableAllHooks is true in ${userSettings}`)
+    expect((await ask()).code).toBe(0)
+    expect(asked()).toBe(0) // the prompt hook never ran
+
+    // The project's local file turns them on again for this project: the more specific file wins.
+    writeFile(join(sb.project, '.claude', 'settings.local.json'), '{ "disableAllHooks": false }\n')
+    expect(await status()).not.toContain('warning:')
+    expect((await ask()).code).toBe(0)
+    expect(asked()).toBeGreaterThan(0)
+  }, 300_000)
+
   it('a forked session is not given the memory the session it copied holds already', async (t) => {
     if (!found.client) return t.skip(`no Claude Code ${requested}: ${found.skipped}`)
     const { sb, ctx } = world()

@@ -56,4 +56,21 @@ describe('Settings → Integrations', () => {
       await app.close()
     }
   })
+
+  it("says so when Claude Code's own settings turn every hook off, and which file does", async () => {
+    const app = await openApp(browser(), { MEMDIR_HOOK_COMMAND: 'memdir' }, (sb) =>
+      writeFile(join(sb.project, '.claude', 'settings.local.json'), '{ "disableAllHooks": true }\n'),
+    )
+    const { page, sb } = app
+    try {
+      await page.getByRole('button', { name: /^Settings/ }).click()
+      const note = page
+        .getByRole('region', { name: 'Integrations' })
+        .getByRole('status', { name: 'Hooks turned off' })
+      await expect.poll(() => note.textContent()).toContain('disableAllHooks is true in')
+      expect(await note.textContent()).toContain(join(sb.project, '.claude', 'settings.local.json'))
+    } finally {
+      await app.close()
+    }
+  })
 })

@@ -281,10 +281,18 @@ export interface HookPlanView {
   beforeHash: string | null
 }
 
+/** Why Claude Code runs none of Memdir's hooks: the settings file and the switch in it. */
+export interface HooksOff {
+  path: string
+  setting: 'disableAllHooks' | 'allowManagedHooksOnly'
+}
+
 export interface IntegrationsView {
   /** What the installed hooks run. */
   hookCommand: string
   hooks: HookStatusView[]
+  /** Set when Claude Code's settings turn hooks off for this project: installed or not, none runs. */
+  hooksOff?: HooksOff
   mcp: {
     /** `claude mcp add …` for Claude Code. */
     claudeCode: string

@@ -1,4 +1,5 @@
 import type { ProjectContext } from '../../core/paths/context.js'
+import { hooksOff, hooksOffText } from '../../host/integrations/hooks-off.js'
 import { getAppDataDir } from '../../host/settings/app-data.js'
 import {
   applyHooks,
@@ -33,8 +34,12 @@ export async function hooksCommand(
   const base = memdirCommandBase(ctx.env)
   if (sub === 'status') {
     const all = await Promise.all(HOOK_SCOPES.map((s) => hookStatus(ctx, s, base)))
+    const off = await hooksOff(ctx)
     if (opts.json) {
-      printJson(io, all)
+      printJson(
+        io,
+        all.map((s) => (off ? { ...s, hooksOff: off } : s)),
+      )
       return 0
     }
     for (const s of all) {
@@ -50,6 +55,7 @@ export async function hooksCommand(
             : 'not installed'
       io.stdout(`${s.scope.padEnd(8)} ${state}\n         ${s.path}\n`)
     }
+    if (off) io.stdout(`\nwarning: ${hooksOffText(off)}\n`)
     return 0
   }
   if (sub !== 'install' && sub !== 'uninstall')
@@ -67,6 +73,8 @@ export async function hooksCommand(
       `${sub === 'install' ? 'Installed the Memdir hooks in' : 'Removed the Memdir hooks from'} ${change.path}${backup ? `\n(the previous file is kept at ${backup})` : ''}\n`,
     )
   if (sub === 'install' && change.scope === 'project') io.stderr(SHARED_SCOPE_NOTE(base))
+  const off = sub === 'install' ? await hooksOff(ctx) : undefined
+  if (off) io.stderr(`warning: ${hooksOffText(off)}\n`)
   return 0
 }
 

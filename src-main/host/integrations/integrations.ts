@@ -5,14 +5,21 @@ import { ConflictError, sha256Hex } from '../../core/store/atomic-write.js'
 import { getAppDataDir } from '../settings/app-data.js'
 import { applyHooks, HOOK_SCOPES, hookStatus, planHooks } from './claude-hooks.js'
 import { memdirCommandBase, memdirCommandParts } from './hook-command.js'
+import { hooksOff } from './hooks-off.js'
 import { mcpConfigs } from './mcp-configs.js'
 
 /** Settings → Integrations: hook status per scope and ready-to-copy MCP configs for this project. */
 export async function integrationsView(ctx: ProjectContext): Promise<IntegrationsView> {
   const base = memdirCommandBase(ctx.env)
   const hooks: HookStatusView[] = await Promise.all(HOOK_SCOPES.map((s) => hookStatus(ctx, s, base)))
+  const off = await hooksOff(ctx)
   const { command, args } = memdirCommandParts(ctx.env)
-  return { hookCommand: base, hooks, mcp: mcpConfigs(command, args, ctx.projectRoot) }
+  return {
+    hookCommand: base,
+    hooks,
+    ...(off ? { hooksOff: off } : {}),
+    mcp: mcpConfigs(command, args, ctx.projectRoot),
+  }
 }
 
 export async function planHookChange(

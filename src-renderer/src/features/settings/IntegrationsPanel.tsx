@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { HookPlanView, HookStatusView, IntegrationsView } from '../../../../src-shared/types'
+import type { HookPlanView, HooksOff, HookStatusView, IntegrationsView } from '../../../../src-shared/types'
 import { useStore } from '../../app/store'
 import type { RpcState } from '../../app/use-rpc'
 import { errorMessage } from '../../lib/format'
@@ -15,6 +15,25 @@ function statusText(h: HookStatusView): string {
   if (h.installed) return h.outdated ? 'Installed (another Memdir’s command)' : 'Installed'
   if (Object.values(h.events).some(Boolean)) return 'Partly installed'
   return 'Not installed'
+}
+
+/** Claude Code's settings turn every hook off here: installed or not, none of Memdir's runs. */
+function HooksOffNote({ off }: { off: HooksOff }) {
+  return (
+    <p className="warning-box" role="status" aria-label="Hooks turned off">
+      {off.setting === 'allowManagedHooksOnly' ? (
+        <>
+          Claude Code runs only the hooks of its managed settings here (<code>allowManagedHooksOnly</code> in{' '}
+          <code>{off.path}</code>): Memdir’s hooks do not run.
+        </>
+      ) : (
+        <>
+          Claude Code runs no hooks in this project: <code>disableAllHooks</code> is true in{' '}
+          <code>{off.path}</code>. Memdir’s hooks do not run until it is removed.
+        </>
+      )}
+    </p>
+  )
 }
 
 /** A unified diff, coloured by line. */
@@ -111,6 +130,7 @@ export function IntegrationsPanel({ integrations }: { integrations: RpcState<Int
           Before each prompt Claude Code asks Memdir for the relevant memories; when a turn ends, Memdir saves
           what it learned. The hooks run <code>{view.hookCommand}</code>.
         </p>
+        {view.hooksOff && <HooksOffNote off={view.hooksOff} />}
         <table className="hook-table">
           <tbody>
             {view.hooks.map((h) => (
