@@ -34,7 +34,7 @@ export async function hooksCommand(
   const base = memdirCommandBase(ctx.env)
   if (sub === 'status') {
     const all = await Promise.all(HOOK_SCOPES.map((s) => hookStatus(ctx, s, base)))
-    const off = await hooksOff(ctx)
+    const off = hooksOff(ctx)
     if (opts.json) {
       printJson(
         io,
@@ -73,7 +73,7 @@ export async function hooksCommand(
       `${sub === 'install' ? 'Installed the Memdir hooks in' : 'Removed the Memdir hooks from'} ${change.path}${backup ? `\n(the previous file is kept at ${backup})` : ''}\n`,
     )
   if (sub === 'install' && change.scope === 'project') io.stderr(SHARED_SCOPE_NOTE(base))
-  const off = sub === 'install' ? await hooksOff(ctx) : undefined
+  const off = sub === 'install' ? hooksOff(ctx) : undefined
   if (off) io.stderr(`warning: ${hooksOffText(off)}\n`)
   return 0
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { sandbox, writeFile } from '../../../test/helpers/temp-env.js'
-import { hooksOff, hooksOffText, managedSettingsPath } from './hooks-off.js'
+import { hooksOff, hooksOffText } from './hooks-off.js'
 
 type Files = { managed?: object | string; user?: object; project?: object; local?: object | string }
 
@@ -9,14 +9,14 @@ function world(files: Files) {
   const sb = sandbox()
   const ctx = sb.ctx()
   const paths = {
-    managed: join(sb.root, 'etc', 'managed-settings.json'),
+    managed: ctx.policySettingsPath!,
     user: join(sb.home, '.claude', 'settings.json'),
     project: join(sb.project, '.claude', 'settings.json'),
     local: join(sb.project, '.claude', 'settings.local.json'),
   }
   for (const [k, v] of Object.entries(files))
     writeFile(paths[k as keyof Files], typeof v === 'string' ? v : JSON.stringify(v))
-  return { off: () => hooksOff(ctx, paths.managed), paths }
+  return { off: () => hooksOff(ctx), paths }
 }
 
 describe("whether Claude Code's settings turn hooks off", () => {
@@ -56,13 +56,5 @@ describe("whether Claude Code's settings turn hooks off", () => {
     const w = world({ local: '{ "disableAllHooks": true, ', user: { disableAllHooks: true } })
     expect(await w.off()).toEqual({ path: w.paths.user, setting: 'disableAllHooks' })
     expect(await world({ managed: '[true]', project: ['x'] as unknown as object }).off()).toBeUndefined()
-  })
-
-  it('managed settings live where each platform keeps them', () => {
-    expect(managedSettingsPath('linux')).toBe('/etc/claude-code/managed-settings.json')
-    expect(managedSettingsPath('darwin')).toBe(
-      '/Library/Application Support/ClaudeCode/managed-settings.json',
-    )
-    expect(managedSettingsPath('win32')).toMatch(/ProgramData[\\/]ClaudeCode[\\/]managed-settings\.json$/)
   })
 })

@@ -12,7 +12,7 @@ import { mcpConfigs } from './mcp-configs.js'
 export async function integrationsView(ctx: ProjectContext): Promise<IntegrationsView> {
   const base = memdirCommandBase(ctx.env)
   const hooks: HookStatusView[] = await Promise.all(HOOK_SCOPES.map((s) => hookStatus(ctx, s, base)))
-  const off = await hooksOff(ctx)
+  const off = hooksOff(ctx)
   const { command, args } = memdirCommandParts(ctx.env)
   return {
     hookCommand: base,
