@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { CLIENT_MEMORY_ENV } from './client-memory-env.js'
 import { looseObject } from './schema-common.js'
 
 /** What Claude Code hooks send Memdir on stdin, and what a hook hands a running app, as schemas. */
@@ -40,6 +41,14 @@ export interface PromptHookOutput {
   hookSpecificOutput: { hookEventName: 'UserPromptSubmit'; additionalContext: string }
 }
 
+const ClientMemoryEnv = v.optional(
+  v.strictObject(
+    Object.fromEntries(CLIENT_MEMORY_ENV.map((k) => [k, v.optional(v.string())])) as {
+      [K in (typeof CLIENT_MEMORY_ENV)[number]]: v.OptionalSchema<v.StringSchema<undefined>, undefined>
+    },
+  ),
+)
+
 /** A job a hook hands to a running app over its local socket (`ping`: is anyone there?). */
 export const AgentJobSchema = v.variant('type', [
   v.strictObject({
@@ -48,10 +57,11 @@ export const AgentJobSchema = v.variant('type', [
     sessionId: nonEmpty(),
     transcriptPath: nonEmpty(),
     event: v.string(),
+    env: ClientMemoryEnv,
   }),
   v.strictObject({ type: v.literal('ping') }),
   /** A prompt hook asks the running app to recall from its own index (it answers the hook output). */
-  v.strictObject({ type: v.literal('prompt'), input: UserPromptSubmitInput }),
+  v.strictObject({ type: v.literal('prompt'), input: UserPromptSubmitInput, env: ClientMemoryEnv }),
   /** The CLI asks the desktop app for a secret it keeps in the OS keychain. */
   v.strictObject({
     type: v.literal('secret'),

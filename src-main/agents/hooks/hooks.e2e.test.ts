@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { clientMemoryEnv } from '../../../src-shared/client-memory-env.js'
 import {
   delayed,
   reply,
@@ -378,23 +379,34 @@ describe('memdir hook stop', () => {
       prompt: 'how do we run the integration tests against postgres?',
       session_id: 'app-answers',
     })
-    // The hook process sees no memories of its own (another config dir): only an answer from the
-    // app can carry testing.md.
+    // A client with another config dir (so another memory dir) has no memories here.
     const blind = { ...sb.env, CLAUDE_CONFIG_DIR: join(sb.root, 'elsewhere') }
     const { createHost } = await import('../../host/app/host.js')
+    const { Workspace } = await import('../../host/app/workspace.js')
+    const answered = vi.spyOn(Workspace.prototype, 'recallForPrompt')
     const host = await createHost({ env: sb.env, projectRoot: sb.project })
     try {
-      const r = await runBuilt(['hook', 'prompt'], { env: blind, input: JSON.stringify(input) })
+      const r = await runBuilt(['hook', 'prompt'], { env: sb.env, input: JSON.stringify(input) })
       expect(r.code).toBe(0)
       const context = JSON.parse(r.stdout).hookSpecificOutput.additionalContext as string
       expect(context).toContain(join(memoryDir, 'testing.md'))
+      expect(answered).toHaveBeenCalledTimes(1) // by the app, from its own index
       // The app kept the session's state: the same memory is not injected twice.
-      const again = await runBuilt(['hook', 'prompt'], { env: blind, input: JSON.stringify(input) })
+      const again = await runBuilt(['hook', 'prompt'], { env: sb.env, input: JSON.stringify(input) })
       expect(again.stdout).toBe('')
       expect(readFileSync(hookLogPath(sb.env.MEMDIR_DATA_DIR!), 'utf8')).toContain(
         'nothing added by the running app',
       )
+      // The session's own environment decides its memory dir: the app, which has this project's
+      // default one open, declines a client whose config dir is elsewhere, and the hook finds nothing.
+      const other = await runBuilt(['hook', 'prompt'], {
+        env: blind,
+        input: JSON.stringify({ ...input, session_id: 'other-config' }),
+      })
+      expect(other).toMatchObject({ code: 0, stdout: '' })
+      expect(answered).toHaveBeenCalledTimes(2)
     } finally {
+      answered.mockRestore()
       await host.close()
     }
     // No app: the hook, blind to testing.md, finds nothing itself.
@@ -438,14 +450,21 @@ describe('memdir hook stop', () => {
       prompt: 'how do we run the integration tests against postgres?',
       session_id: 'watch-answers',
     })
-    const watch = await startWatch(BIN, sb.project, sb.env)
+    // Only `watch` has a model: the selector's request shows that it, not the hook, answered.
+    const fake = await startFakeAnthropic([reply(text('{"selected_memories":["testing.md"]}'))])
+    fakes.push(fake)
+    const watch = await startWatch(BIN, sb.project, {
+      ...sb.env,
+      ANTHROPIC_BASE_URL: fake.url,
+      ANTHROPIC_API_KEY: 'sk-ant-test',
+    })
     try {
-      const blind = { ...sb.env, CLAUDE_CONFIG_DIR: join(sb.root, 'elsewhere') }
-      const r = await runBuilt(['hook', 'prompt'], { env: blind, input: JSON.stringify(input) })
+      const r = await runBuilt(['hook', 'prompt'], { env: sb.env, input: JSON.stringify(input) })
       expect(r.code).toBe(0)
       expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain(
         join(memoryDir, 'testing.md'),
       )
+      expect(fake.requests.filter((q) => q.path.startsWith('/v1/messages'))).toHaveLength(1)
     } finally {
       await watch.stop()
     }
@@ -515,6 +534,8 @@ describe('memdir hook stop', () => {
           sessionId: input.session_id,
           transcriptPath: input.transcript_path,
           event: 'Stop',
+          // The client's memory-dir variables: the app answers in the session's environment.
+          env: clientMemoryEnv(sb.env),
         },
       ])
       expect(readFileSync(hookLogPath(sb.env.MEMDIR_DATA_DIR!), 'utf8')).toContain('handed to app')

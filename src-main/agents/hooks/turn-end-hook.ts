@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import type { TurnEndHook } from '../../../src-shared/hook-input.js'
+import { clientMemoryEnv } from '../../../src-shared/client-memory-env.js'
 import type { Env } from '../../core/paths/context.js'
 import { getAutoMemoryEnablement } from '../../core/paths/enablement.js'
 import { agentSocketPath, offerAgentJob } from '../../host/integrations/agent-socket.js'
@@ -59,6 +60,7 @@ export async function runTurnEndHook(
     sessionId: input.session_id,
     transcriptPath: input.transcript_path,
     event: input.hook_event_name,
+    env: clientMemoryEnv(env),
   })
   if (reply.accepted) return { handedTo: 'app' }
   startBackground(input, env)

@@ -107,6 +107,33 @@ describe('memdir list and memdir recall with an app running', () => {
     }
   })
 
+  it("the prompt hook's own environment turns auto memory off for its session, also when the app answers", async () => {
+    const host = await openApp()
+    try {
+      const ask = (env: Record<string, string | undefined>) =>
+        runBuilt(['hook', 'prompt'], {
+          env: { ...sb.env, ...env },
+          input: JSON.stringify({
+            session_id: 'env-switch',
+            transcript_path: join(sb.root, 'none.jsonl'),
+            cwd: sb.project,
+            hook_event_name: 'UserPromptSubmit',
+            prompt: OLD_MEMORY_QUERY,
+          }),
+        })
+      // Claude Code started with auto memory off (exported in its shell, or its settings' `env`):
+      // the hook runs with that environment, and the app, started without it, must not recall.
+      for (const off of [{ CLAUDE_CODE_DISABLE_AUTO_MEMORY: '1' }, { CLAUDE_CODE_SIMPLE: '1' }]) {
+        const r = await ask(off)
+        expect(r.code).toBe(0)
+        expect(r.stdout, JSON.stringify(off)).toBe('')
+      }
+      expect(JSON.parse((await ask({})).stdout).hookSpecificOutput.additionalContext).toContain(OLD_MEMORY)
+    } finally {
+      await host.close()
+    }
+  })
+
   it('an app with another project open declines, and the commands answer themselves', async () => {
     const alone = await outputs()
     const other = join(sb.root, 'work', 'other')

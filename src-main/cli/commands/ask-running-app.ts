@@ -3,6 +3,7 @@ import { selectorTimeoutMs } from '../../host/previews/selector-deadline.js'
 import type { Env } from '../../core/paths/context.js'
 import { rethrowUnless } from '../../../src-shared/errors.js'
 import type { AgentJob } from '../../../src-shared/hook-input.js'
+import { clientMemoryEnv } from '../../../src-shared/client-memory-env.js'
 
 /**
  * Offers a prompt hook's input to a running app (or `memdir watch`) of this data dir, which answers
@@ -18,7 +19,9 @@ export async function askRunningApp(
 ): Promise<boolean> {
   const served = await offerAgentJob(
     agentSocketPath(dataDir),
-    { type: 'prompt', input },
+    // The client's environment decides the session's memory dir and whether auto memory is on:
+    // the app, started without it, reads those from here.
+    { type: 'prompt', input, env: clientMemoryEnv(env) },
     selectorTimeoutMs(env) + 2000,
   )
   if (!served.accepted) return false

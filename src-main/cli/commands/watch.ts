@@ -1,4 +1,5 @@
 import { messageOf } from '../../../src-shared/errors.js'
+import { type ClientMemoryEnvValues, withClientMemoryEnv } from '../../../src-shared/client-memory-env.js'
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { listenForAgentJobs } from '../../host/integrations/agent-socket.js'
@@ -41,20 +42,24 @@ export async function watchCommand(ctx: ProjectContext, io: CliIO, signal: Abort
   await watcher.start()
   // Claude Code's Stop hook hands this project's finished turns here while `watch` runs.
   const memoryDir = getAutoMemPath(ctx)
-  const ours = (cwd: string) => getAutoMemPath(createProjectContext({ cwd, env: ctx.env })) === memoryDir
+  // A hook's job in the client's environment (client-memory-env.ts): its memory dir and switches.
+  const jobCtx = (cwd: string, env: ClientMemoryEnvValues | undefined) =>
+    createProjectContext({ cwd, env: withClientMemoryEnv(ctx.env, env) })
+  const ours = (job: ProjectContext) => getAutoMemPath(job) === memoryDir
   const elsewhere = { accepted: false, reason: 'watching another project' }
   // Kept for the life of the watch: a prompt's recall reuses the terms read for the last one.
   const termCache = termCacheFor(ctx, memoryDir)
   const socket = await listenForAgentJobs(dataDir, {
     turnEnded: async (job) => {
-      if (!ours(job.projectRoot)) return elsewhere
+      if (!ours(jobCtx(job.projectRoot, job.env))) return elsewhere
       await watcher.turnEnded(job.transcriptPath)
       return { accepted: true }
     },
     prompt: async (job) => {
-      if (!ours(job.input.cwd)) return elsewhere
+      const asked = jobCtx(job.input.cwd, job.env)
+      if (!ours(asked)) return elsewhere
       return promptJobReply(
-        await recallForPrompt(ctx, job.input, {
+        await recallForPrompt({ ...ctx, env: asked.env }, job.input, {
           scan: cachedScan(ctx, Infinity),
           termCache,
           client,

@@ -1,6 +1,7 @@
 import { messageOf } from '../../../src-shared/errors.js'
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
-import type { ProjectContext } from '../../core/paths/context.js'
+import type { Env, ProjectContext } from '../../core/paths/context.js'
+import { type ClientMemoryEnvValues, withClientMemoryEnv } from '../../../src-shared/client-memory-env.js'
 import type { ActivityLog } from '../activity/activity-log.js'
 import type { Workspace } from './workspace.js'
 import type { HeldSecrets } from '../settings/secrets.js'
@@ -17,26 +18,33 @@ import { promptJobReply } from '../previews/prompt-recall.js'
 export function serveAgentJobs(deps: {
   dataDir: string
   workspace: () => Workspace | undefined
-  projectCtx: (cwd: string) => ProjectContext
+  /** The app's own environment. */
+  env: Env
+  projectCtx: (cwd: string, env?: Env) => ProjectContext
   secrets?: HeldSecrets
   activity: ActivityLog
 }) {
-  const open = (cwd: string) => {
+  // A hook's job is answered in the client's environment (client-memory-env.ts): the memory dir
+  // and auto-memory switches the session has, not the ones this app was started with.
+  const jobCtx = (cwd: string, env: ClientMemoryEnvValues | undefined) =>
+    deps.projectCtx(cwd, withClientMemoryEnv(deps.env, env))
+  const open = (ctx: ProjectContext) => {
     const ws = deps.workspace()
-    return ws && getAutoMemPath(deps.projectCtx(cwd)) === ws.memoryDir ? ws : undefined
+    return ws && getAutoMemPath(ctx) === ws.memoryDir ? ws : undefined
   }
   const elsewhere = { accepted: false, reason: 'the app has another workspace open' }
   return listenForAgentJobs(deps.dataDir, {
     turnEnded: async (job) => {
-      const ws = open(job.projectRoot)
+      const ws = open(jobCtx(job.projectRoot, job.env))
       if (!ws) return elsewhere
       await ws.runs.turnEnded(job.transcriptPath)
       return { accepted: true }
     },
     prompt: async (job) => {
-      const ws = open(job.input.cwd)
+      const ctx = jobCtx(job.input.cwd, job.env)
+      const ws = open(ctx)
       if (!ws) return elsewhere
-      return promptJobReply(await ws.recallForPrompt(job.input))
+      return promptJobReply(await ws.recallForPrompt(job.input, ctx.env))
     },
     ...cliJobHandlers(() => deps.workspace()?.held((cwd) => deps.projectCtx(cwd).projectRoot), elsewhere),
     secret: deps.secrets

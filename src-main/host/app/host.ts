@@ -78,6 +78,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       : await serveAgentJobs({
           dataDir: getAppDataDir(base),
           workspace: () => workspaces.get(),
+          env: opts.env,
           projectCtx,
           secrets: cipher ? secrets : undefined,
           activity,

@@ -6,7 +6,7 @@ import type { TeamStatus, WorkspaceInfo } from '../../../src-shared/types.js'
 import { HistoryStore } from '../../core/history/history-store.js'
 import { reconcileHistory } from '../../core/history/recorder.js'
 import { resolveAutoMemPath } from '../../core/paths/auto-mem-path.js'
-import { resolveHomeDir, type ProjectContext } from '../../core/paths/context.js'
+import { type Env, resolveHomeDir, type ProjectContext } from '../../core/paths/context.js'
 import { getAutoMemoryEnablement, getTeamMemoryEnablement } from '../../core/paths/enablement.js'
 import { getTeamMemPath } from '../../core/paths/team-agent-paths.js'
 import { ProposalStore } from '../../core/review/proposals.js'
@@ -188,8 +188,10 @@ export class Workspace {
    * A Claude Code prompt hook's recall, asked over the agent socket: from this workspace's
    * watcher-fed index and term cache, so the hook process neither scans nor ranks.
    */
-  recallForPrompt(input: UserPromptSubmitHook): Promise<PromptRecallResult> {
-    const { ctx, model } = this.deps
+  /** `env`: the client's, where a hook sent it (agent-jobs.ts): its auto-memory switches apply. */
+  recallForPrompt(input: UserPromptSubmitHook, env?: Env): Promise<PromptRecallResult> {
+    const { model } = this.deps
+    const ctx = env ? { ...this.deps.ctx, env } : this.deps.ctx
     return recallForPrompt(ctx, input, {
       scan: () => this.currentMemories(Infinity),
       termCache: this.termCache,
