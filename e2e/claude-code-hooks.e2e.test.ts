@@ -148,6 +148,50 @@ async function scenarioWithMemdir(sb: Sandbox, memoryDir: string, selected: stri
   return { fake, env }
 }
 
+/** world() with Memdir's hooks installed, its selector picking testing.md, and extraction off. */
+async function recallOnlyWorld() {
+  const { sb, ctx } = world()
+  sb.env.MEMDIR_EXTRACTION = '0'
+  const fake = await startFakeAnthropic([], {
+    fallback: {
+      kind: 'dynamic',
+      respond: (req) =>
+        isMemdirSelector(req) ? reply(text('{"selected_memories":["testing.md"]}')) : reply(text('Noted.')),
+    },
+  })
+  fakes.push(fake)
+  const env = clientEnv(sb.env, fake.url)
+  await installHooks(env, sb.project)
+  return { sb, ctx, env, fake }
+}
+
+/**
+ * Two prompts of one conversation with Memdir's hooks installed and its selector picking
+ * testing.md: a first session, then `--resume <it>` with `more` flags (a fork, say), `between` them
+ * whatever the test does. How many times the second prompt's request holds the memory.
+ */
+async function memoryCopiesAfterResume(
+  client: NonNullable<ClientOrSkip['client']>,
+  more: string[],
+  between: (sb: Sandbox) => void = () => {},
+): Promise<number> {
+  const { sb, ctx, env, fake } = await recallOnlyWorld()
+  const ask = (prompt: string, ...flags: string[]) =>
+    runClient(client, ['-p', prompt, ...flags, '--dangerously-skip-permissions'], { cwd: sb.project, env })
+  expect((await ask('How do we run the integration tests?')).code).toBe(0)
+  const session = readdirSync(getProjectTranscriptDir(ctx))
+    .find((f) => f.endsWith('.jsonl'))!
+    .replace('.jsonl', '')
+  between(sb)
+  const before = fake.requests.length
+  expect((await ask('Which database do those tests use?', '--resume', session, ...more)).code).toBe(0)
+  const second = fake.requests
+    .slice(before)
+    .filter((r) => !isMemdirSelector(r) && textOf(r).includes('Which database'))
+    .at(-1)!
+  return textOf(second).split('never mock the database').length - 1
+}
+
 describe.each(CLIENT_VERSIONS)('Claude Code %s with Memdir hooks', (requested) => {
   let found: ClientOrSkip = {}
   beforeAll(() => {
@@ -390,18 +434,7 @@ describe.each(CLIENT_VERSIONS)('Claude Code %s with Memdir hooks', (requested) =
 
   it("with every hook turned off in Claude Code's own settings, `memdir hooks status` says so, as the client runs none", async (t) => {
     if (!found.client) return t.skip(`no Claude Code ${requested}: ${found.skipped}`)
-    const { sb } = world()
-    sb.env.MEMDIR_EXTRACTION = '0'
-    const fake = await startFakeAnthropic([], {
-      fallback: {
-        kind: 'dynamic',
-        respond: (req) =>
-          isMemdirSelector(req) ? reply(text('{"selected_memories":["testing.md"]}')) : reply(text('Noted.')),
-      },
-    })
-    fakes.push(fake)
-    const env = clientEnv(sb.env, fake.url)
-    await installHooks(env, sb.project)
+    const { sb, env, fake } = await recallOnlyWorld()
     const ask = () =>
       runClient(
         found.client!,
@@ -429,74 +462,18 @@ describe.each(CLIENT_VERSIONS)('Claude Code %s with Memdir hooks', (requested) =
 
   it('a forked session is not given the memory the session it copied holds already', async (t) => {
     if (!found.client) return t.skip(`no Claude Code ${requested}: ${found.skipped}`)
-    const { sb, ctx } = world()
-    sb.env.MEMDIR_EXTRACTION = '0'
-    const fake = await startFakeAnthropic([], {
-      fallback: {
-        kind: 'dynamic',
-        respond: (req) =>
-          isMemdirSelector(req) ? reply(text('{"selected_memories":["testing.md"]}')) : reply(text('Noted.')),
-      },
-    })
-    fakes.push(fake)
-    const env = clientEnv(sb.env, fake.url)
-    await installHooks(env, sb.project)
-    const ask = (prompt: string, ...more: string[]) =>
-      runClient(found.client!, ['-p', prompt, ...more, '--dangerously-skip-permissions'], {
-        cwd: sb.project,
-        env,
-      })
-    expect((await ask('How do we run the integration tests?')).code).toBe(0)
-    const session = readdirSync(getProjectTranscriptDir(ctx))
-      .find((f) => f.endsWith('.jsonl'))!
-      .replace('.jsonl', '')
-    const before = fake.requests.length
-    expect(
-      (await ask('Which database do those tests use?', '--resume', session, '--fork-session')).code,
-    ).toBe(0)
-    const forked = fake.requests
-      .slice(before)
-      .filter((r) => !isMemdirSelector(r) && textOf(r).includes('Which database'))
-      .at(-1)!
     // Once: the newer clients copy the hook context of the first session into the fork, and the hook
     // read it in that session's transcript; 2.1.88 keeps no hook context in a transcript, so its fork
     // holds none, and the hook gives the memory again.
-    expect(textOf(forked).split('never mock the database').length - 1).toBe(1)
+    expect(await memoryCopiesAfterResume(found.client, ['--fork-session'])).toBe(1)
   }, 300_000)
 
   it('a session resumed in a new client process holds the memory once, whether or not the client kept the hook context', async (t) => {
     if (!found.client) return t.skip(`no Claude Code ${requested}: ${found.skipped}`)
-    const { sb, ctx } = world()
-    sb.env.MEMDIR_EXTRACTION = '0'
-    const fake = await startFakeAnthropic([], {
-      fallback: {
-        kind: 'dynamic',
-        respond: (req) =>
-          isMemdirSelector(req) ? reply(text('{"selected_memories":["testing.md"]}')) : reply(text('Noted.')),
-      },
-    })
-    fakes.push(fake)
-    const env = clientEnv(sb.env, fake.url)
-    await installHooks(env, sb.project)
-    const ask = (prompt: string, ...more: string[]) =>
-      runClient(found.client!, ['-p', prompt, ...more, '--dangerously-skip-permissions'], {
-        cwd: sb.project,
-        env,
-      })
-    expect((await ask('How do we run the integration tests?')).code).toBe(0)
-    const session = readdirSync(getProjectTranscriptDir(ctx))
-      .find((f) => f.endsWith('.jsonl'))!
-      .replace('.jsonl', '')
-    const before = fake.requests.length
-    expect((await ask('Which database do those tests use?', '--resume', session)).code).toBe(0)
-    const forked = fake.requests
-      .slice(before)
-      .filter((r) => !isMemdirSelector(r) && textOf(r).includes('Which database'))
-      .at(-1)!
     // Once: the newer clients rebuild the context with the hook's earlier context from the transcript;
     // 2.1.88 keeps no hook context there, so it is gone from the resumed context, and the hook, seeing
     // the client started anew, gives the memory again.
-    expect(textOf(forked).split('never mock the database').length - 1).toBe(1)
+    expect(await memoryCopiesAfterResume(found.client, [])).toBe(1)
   }, 300_000)
 })
 
@@ -592,36 +569,10 @@ describe(`Claude Code ${NEWEST} recalling memories itself`, () => {
 
   it('a session resumed after Memdir forgot it (its recall state pruned after a week) is not given the memory it holds twice', async (t) => {
     if (!found.client) return t.skip(`no Claude Code ${NEWEST}: ${found.skipped}`)
-    const { sb, ctx } = world()
-    sb.env.MEMDIR_EXTRACTION = '0'
-    const fake = await startFakeAnthropic([], {
-      fallback: {
-        kind: 'dynamic',
-        respond: (req) =>
-          isMemdirSelector(req) ? reply(text('{"selected_memories":["testing.md"]}')) : reply(text('Noted.')),
-      },
-    })
-    fakes.push(fake)
-    const env = clientEnv(sb.env, fake.url)
-    await installHooks(env, sb.project)
-    const ask = (prompt: string, ...more: string[]) =>
-      runClient(found.client!, ['-p', prompt, ...more, '--dangerously-skip-permissions'], {
-        cwd: sb.project,
-        env,
-      })
-    expect((await ask('How do we run the integration tests?')).code).toBe(0)
-    const session = readdirSync(getProjectTranscriptDir(ctx))
-      .find((f) => f.endsWith('.jsonl'))!
-      .replace('.jsonl', '')
     // What a week without the session does to Memdir's note of what it recalled there.
-    rmSync(join(sb.env.MEMDIR_DATA_DIR!, 'hooks', 'recall'), { recursive: true, force: true })
-    const before = fake.requests.length
-    expect((await ask('Which database do those tests use?', '--resume', session)).code).toBe(0)
-    const resumed = fake.requests
-      .slice(before)
-      .filter((r) => !isMemdirSelector(r) && textOf(r).includes('Which database'))
-      .at(-1)!
+    const forget = (sb: Sandbox) =>
+      rmSync(join(sb.env.MEMDIR_DATA_DIR!, 'hooks', 'recall'), { recursive: true, force: true })
     // Once: the client keeps the hook's context in the transcript, and the hook read it there.
-    expect(textOf(resumed).split('never mock the database').length - 1).toBe(1)
+    expect(await memoryCopiesAfterResume(found.client, [], forget)).toBe(1)
   }, 300_000)
 })

@@ -1,4 +1,4 @@
-import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -21,33 +21,44 @@ const clientRecallLine = readdirSync(CLIENT_MEMORY)
   })
   .find((l) => l.includes('"relevant_memories"'))!
 
+const DEPLOY_QUESTION = 'why does the deploy pipeline need the feature flag'
+
+/** A project with one memory, and a prompt of a session (its transcript in `dir`) to recall for. */
+function world() {
+  const sb = sandbox({ MEMDIR_DATA_DIR: undefined })
+  const ctx = sb.ctx()
+  const memoryDir = getAutoMemPath(ctx)
+  writeFile(
+    join(memoryDir, 'deploy.md'),
+    '---\nname: Deploy\ndescription: the deploy pipeline needs the feature flag\ntype: project\n---\nflag first\n',
+  )
+  const dir = join(sb.root, 'transcripts')
+  const ask = (session: string, extra: Record<string, string> = {}, prompt = DEPLOY_QUESTION) =>
+    recallForPrompt(
+      ctx,
+      {
+        session_id: session,
+        transcript_path: join(dir, `${session}.jsonl`),
+        cwd: sb.project,
+        hook_event_name: 'UserPromptSubmit',
+        prompt,
+        ...extra,
+      },
+      { scan: (d) => scanMemoryFiles(d), selectorTimeoutMs: 1000 },
+    )
+  return { sb, dir, memoryDir, ask }
+}
+
 describe("a session's transcript, read a little at each prompt", () => {
   it('each prompt reads only what was appended, also when it injects nothing', async () => {
-    const sb = sandbox({ MEMDIR_DATA_DIR: undefined })
-    const ctx = sb.ctx()
-    const memoryDir = getAutoMemPath(ctx)
-    writeFile(
-      join(memoryDir, 'deploy.md'),
-      '---\nname: Deploy\ndescription: the deploy pipeline needs the feature flag\ntype: project\n---\nflag first\n',
-    )
-    const transcript = join(sb.root, 'session.jsonl')
-    writeFileSync(transcript, '{"type":"user"}\n')
-    const ask = (prompt: string) =>
-      recallForPrompt(
-        ctx,
-        {
-          session_id: 'one-session',
-          transcript_path: transcript,
-          cwd: sb.project,
-          hook_event_name: 'UserPromptSubmit',
-          prompt,
-        },
-        { scan: (dir) => scanMemoryFiles(dir), selectorTimeoutMs: 1000 },
-      )
+    const { sb, dir, ask: askIn } = world()
+    const transcript = join(dir, 'one-session.jsonl')
+    writeFile(transcript, '{"type":"user"}\n')
+    const ask = (prompt: string) => askIn('one-session', {}, prompt)
     const stateFile = () => {
-      const dir = join(sb.home, '.memdir', 'hooks', 'recall')
-      const [project] = readdirSync(dir)
-      return JSON.parse(readFileSync(join(dir, project!, 'one-session.json'), 'utf8')) as {
+      const states = join(sb.home, '.memdir', 'hooks', 'recall')
+      const [project] = readdirSync(states)
+      return JSON.parse(readFileSync(join(states, project!, 'one-session.json'), 'utf8')) as {
         surfaced: string[]
         transcript: { offset: number }
       }
@@ -64,30 +75,6 @@ describe("a session's transcript, read a little at each prompt", () => {
 })
 
 describe('a session the client took up again, or forked', () => {
-  function world() {
-    const sb = sandbox({ MEMDIR_DATA_DIR: undefined })
-    const ctx = sb.ctx()
-    const memoryDir = getAutoMemPath(ctx)
-    writeFile(
-      join(memoryDir, 'deploy.md'),
-      '---\nname: Deploy\ndescription: the deploy pipeline needs the feature flag\ntype: project\n---\nflag first\n',
-    )
-    const dir = join(sb.root, 'transcripts')
-    const ask = (session: string, extra: Record<string, string> = {}) =>
-      recallForPrompt(
-        ctx,
-        {
-          session_id: session,
-          transcript_path: join(dir, `${session}.jsonl`),
-          cwd: sb.project,
-          hook_event_name: 'UserPromptSubmit',
-          prompt: 'why does the deploy pipeline need the feature flag',
-          ...extra,
-        },
-        { scan: (d) => scanMemoryFiles(d), selectorTimeoutMs: 1000 },
-      )
-    return { dir, memoryDir, ask }
-  }
   /** The entry a newer client writes for a prompt hook's context (as the real 2.1.337 does). */
   const hookContextLine = (text: string) =>
     JSON.stringify({ type: 'attachment', attachment: { type: 'hook_additional_context', content: [text] } })
