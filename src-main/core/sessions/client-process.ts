@@ -1,14 +1,17 @@
+import { isFsError, rethrowUnless } from '../../../src-shared/errors.js'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 
 /**
- * The Claude Code client process a hook runs under, and where a forked session came from. `claude --resume <id> --fork-session` (or
- * `--continue --fork-session`) starts a new session whose context holds the old one's messages,
- * and with them whatever a prompt hook added there; but its transcript is written only after its
- * first prompt's hook has run, and the hook's input names only the new session. The client's own
- * command line, an ancestor of the hook's process, says which session it copied. And a session
- * the client took up again (`--resume`) in a new process has a context rebuilt from its transcript,
- * which the client process's identity tells apart from the next prompt of the same run.
+ * The Claude Code client process a hook runs under, and where a forked session came from.
+ *
+ * `claude --resume <id> --fork-session` (or `--continue --fork-session`) starts a new session whose
+ * context holds the old one's messages, and with them whatever a prompt hook added there; but its
+ * transcript is written only after its first prompt's hook has run, and the hook's input names
+ * only the new session. The client's own command line, an ancestor of the hook's process, says
+ * which session it copied. And a session the client took up again (`--resume`) in a new process
+ * has a context rebuilt from its transcript, which the client process's identity tells apart from
+ * the next prompt of the same run.
  */
 
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -26,7 +29,8 @@ function resumedId(argv: readonly string[]): string | undefined {
 const isFile = (path: string) => {
   try {
     return statSync(path).isFile()
-  } catch {
+  } catch (e) {
+    rethrowUnless(isFsError(e), e)
     return false
   }
 }
@@ -37,7 +41,8 @@ function newestTranscriptBesides(dir: string, self: string): string | undefined 
   let names: string[]
   try {
     names = readdirSync(dir)
-  } catch {
+  } catch (e) {
+    rethrowUnless(isFsError(e), e)
     return undefined
   }
   for (const name of names) {
@@ -47,8 +52,8 @@ function newestTranscriptBesides(dir: string, self: string): string | undefined 
     try {
       const s = statSync(path)
       if (s.isFile() && (!best || s.mtimeMs > best.mtime)) best = { path, mtime: s.mtimeMs }
-    } catch {
-      /* gone meanwhile */
+    } catch (e) {
+      rethrowUnless(isFsError(e), e) // gone meanwhile
     }
   }
   return best?.path
@@ -101,7 +106,8 @@ function procAncestors(from: number, depth: number): Ancestor[] {
         comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
       })
       pid = Number(fields[1])
-    } catch {
+    } catch (e) {
+      rethrowUnless(isFsError(e), e)
       break // gone, or not ours to read
     }
   }
