@@ -186,9 +186,9 @@ export class Workspace {
 
   /**
    * A Claude Code prompt hook's recall, asked over the agent socket: from this workspace's
-   * watcher-fed index and term cache, so the hook process neither scans nor ranks.
+   * watcher-fed index and term cache, so the hook process neither scans nor ranks. `env`: the
+   * client's, where the hook sent it (agent-jobs.ts), whose auto-memory switches apply.
    */
-  /** `env`: the client's, where a hook sent it (agent-jobs.ts): its auto-memory switches apply. */
   recallForPrompt(input: UserPromptSubmitHook, env?: Env): Promise<PromptRecallResult> {
     const { model } = this.deps
     const ctx = env ? { ...this.deps.ctx, env } : this.deps.ctx
