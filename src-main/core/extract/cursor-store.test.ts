@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { tempDir } from '../../../test/helpers/temp-env.js'
 import type { TranscriptMessage } from '../sessions/transcript.js'
 import { type CursorStore, FileCursorStore, MemoryCursorStore } from './cursor-store.js'
-import { copiedUpTo, messagesSince } from './mutual-exclusion.js'
+import { extractedUpTo, messagesSince } from './mutual-exclusion.js'
 
 const message = (uuid: string): TranscriptMessage => ({ uuid, role: 'user', content: [] })
 const session = (...uuids: string[]) => uuids.map(message)
@@ -31,12 +31,12 @@ describe.each([
     await store.set('a', 'a4')
     // Forked after a's second turn, and again after its first (Claude Code's rewind to a turn).
     const fork = session('a1', 'a2', 'a3', 'a4', 'f1', 'f2')
-    const cursor = (await store.get('f')) ?? copiedUpTo(fork, await store.runEnds())
+    const cursor = (await store.get('f')) ?? extractedUpTo(fork, await store.runEnds())
     expect(messagesSince(fork, cursor).map((m) => m.uuid)).toEqual(['f1', 'f2'])
     const early = session('a1', 'a2', 'g1', 'g2')
-    expect(copiedUpTo(early, await store.runEnds())).toBe('a2')
+    expect(extractedUpTo(early, await store.runEnds())).toBe('a2')
     // A session of its own is extracted whole.
-    expect(copiedUpTo(session('n1', 'n2'), await store.runEnds())).toBeUndefined()
+    expect(extractedUpTo(session('n1', 'n2'), await store.runEnds())).toBeUndefined()
   })
 
   it('remembers a bounded number of earlier ends per session', async () => {

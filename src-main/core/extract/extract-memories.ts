@@ -16,7 +16,7 @@ import { scanMemoryFiles, type Scanner } from '../store/scan.js'
 import type { MemoryHeader } from '../store/memory-header.js'
 import { type CursorStore, MemoryCursorStore } from './cursor-store.js'
 import { buildExtractionPrompt } from './extraction-prompt.js'
-import { copiedUpTo, hasMemoryWritesSince, messagesSince } from './mutual-exclusion.js'
+import { extractedUpTo, hasMemoryWritesSince, messagesSince } from './mutual-exclusion.js'
 import { runMemoryAgent, type ReviewSetting } from '../review/run-memory-agent.js'
 
 /** Run ids name a run in history: "Undo this run" reverts exactly the writes recorded under it. */
@@ -148,7 +148,7 @@ export function initExtractMemories(deps: ExtractDeps): Extractor {
     cursor =
       own !== undefined && ctx.messages.some((m) => m.uuid === own)
         ? own
-        : (copiedUpTo(ctx.messages, await cursors.runEnds()) ?? own)
+        : (extractedUpTo(ctx.messages, await cursors.runEnds()) ?? own)
     const advance = async (uuid: string) => {
       cursor = uuid
       await cursors.set(session, uuid)

@@ -20,7 +20,7 @@ export function messagesSince(
  * (`--fork-session`) carries the old session's messages, uuids and all, and a rewound one has
  * dropped the branch its cursor was on: without this, either would extract everything again.
  */
-export function copiedUpTo(
+export function extractedUpTo(
   messages: readonly TranscriptMessage[],
   runEnds: ReadonlySet<string>,
 ): string | undefined {

@@ -132,7 +132,7 @@ async function psAncestors(from: number, depth: number): Promise<Ancestor[]> {
       if (pid && ppid) table.set(Number(pid), { ppid: Number(ppid), argv })
     }
   } catch {
-    return []
+    return [] // no `ps`, a timeout, an exit code: the ancestors are unknown, as on Windows
   }
   const found: Ancestor[] = []
   for (let pid = from; found.length < depth && pid > 1;) {
