@@ -316,7 +316,8 @@ export const COMMANDS: CommandSpec[] = [
   {
     words: ['hooks', 'status'],
     usage: '[--json]',
-    summary: 'per scope: the settings file, which hooks are installed, whether they run another Memdir',
+    summary:
+      'per scope: the settings file, which hooks are installed, whether they run another Memdir; a warning when Claude Code’s own settings (disableAllHooks) turn hooks off',
     flags: json,
     args: { min: 0, max: 0 },
     project: true,
