@@ -115,7 +115,7 @@ describe.each(SMALL_LOOKS)('workspace points, $theme theme at $width×$height', 
     }
   })
 
-  it('3. Health and the recall preview say the same about a file git renamed', async () => {
+  it('3. Health and the recall preview say the same about a file git renamed, and after it is marked still true', async () => {
     const app = await openApp(
       browser(),
       {},
@@ -150,6 +150,18 @@ describe.each(SMALL_LOOKS)('workspace points, $theme theme at $width×$height', 
       await page.getByRole('button', { name: 'Preview recall' }).click()
       const result = page.getByRole('region', { name: 'Recall result' })
       await until(async () => (await result.innerText()).includes(fact))
+
+      // The user checked the code and says the memory still holds: neither says it any more.
+      await nav(page, 'Health')
+      await finding.getByRole('button', { name: 'Mark as still true' }).click()
+      await until(async () => (await finding.count()) === 0)
+      await nav(page, 'Recall')
+      await page.getByLabel('Query').fill('database queries')
+      await page.getByRole('button', { name: 'Preview recall' }).click()
+      await until(async () => {
+        const text = await result.innerText()
+        return text.includes('All queries go through') && !text.includes(fact)
+      })
     } finally {
       await app.close()
     }

@@ -22,6 +22,7 @@ import { cachedScan, headerCachedScan, termIndexFor } from '../host/memories/mem
 import { recallPreview } from '../host/previews/recall-view.js'
 import { memoryStyleOf } from '../host/previews/prompt-view.js'
 import { scannerFor } from '../core/store/scan-worker-client.js'
+import { stalenessBasisFor } from '../host/previews/staleness-basis.js'
 
 /**
  * What a write answers: the memory without its text, which the agent just sent (echoing it twice,
@@ -80,7 +81,7 @@ export class AgentMemory {
       client,
       recentTools,
       offlineFallback: true,
-      projectRoot: this.ctx.projectRoot,
+      staleness: stalenessBasisFor(this.ctx, this.memoryDir),
       scan: headerCachedScan(this.ctx, Infinity),
       termCache: termIndexFor(this.ctx, this.memoryDir),
       scanner: scannerFor(this.ctx),

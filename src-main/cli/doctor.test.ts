@@ -53,6 +53,34 @@ describe('memdir doctor', () => {
     ])
   })
 
+  it('--fix update-path rewrites an absolute mention as absolute, and leaves a longer name alone', async () => {
+    const sb = sandbox({ MEMDIR_DATA_DIR: undefined })
+    const r = gitRepo(sb.project)
+    r.put('src/old.ts', 'export const x = 1\n')
+    r.put('src/old.tsx', 'export const y = 1\n')
+    r.commit('initial', T0)
+    const dir = getAutoMemPath(sb.ctx())
+    const abs = join(sb.project, 'src/old.ts')
+    const p = writeFile(
+      join(dir, 'helper.md'),
+      mem('Helper', 'the x helper', `x lives in ${abs}; its view is in ${abs}x.`),
+    )
+    utimesSync(p, (T0 + DAY) / 1000, (T0 + DAY) / 1000)
+    writeFile(join(dir, 'MEMORY.md'), '- [Helper](helper.md) — x\n')
+    r.git(['mv', 'src/old.ts', 'src/new.ts'])
+    r.commit('move x', T0 + 2 * DAY)
+
+    const cli = cliSession(sb.env, sb.project)
+    expect(await cli.run(['doctor'])).toBe(0)
+    expect(cli.io.stdout).toContain(
+      `helper.md  Mentions ${abs}, which moved to ${join(sb.project, 'src/new.ts')}`,
+    )
+    expect(await cli.run(['doctor', '--fix', 'update-path'])).toBe(0)
+    expect(readFileSync(p, 'utf8')).toContain(
+      `x lives in ${join(sb.project, 'src/new.ts')}; its view is in ${abs}x.`,
+    )
+  })
+
   it('--fix removes many dead pointers as one change to MEMORY.md', async () => {
     const sb = sandbox({ MEMDIR_DATA_DIR: undefined })
     const dir = getAutoMemPath(sb.ctx())

@@ -8,6 +8,7 @@ import { type CliIO, printJson, UsageError } from '../io.js'
 import { scannerFor } from '../../core/store/scan-worker-client.js'
 import { answerFromRunningApp } from './ask-running-app.js'
 import { count } from '../../../src-shared/words.js'
+import { stalenessBasisFor } from '../../host/previews/staleness-basis.js'
 
 export async function recallCommand(
   ctx: ProjectContext,
@@ -36,7 +37,7 @@ export async function recallCommand(
     (await recallPreview(memoryDir, query, {
       client,
       recentTools: tools,
-      projectRoot: ctx.projectRoot,
+      staleness: stalenessBasisFor(ctx, memoryDir),
       termCache: termIndexFor(ctx, memoryDir),
       scan: cachedScan(ctx, Infinity),
       scanner: scannerFor(ctx),

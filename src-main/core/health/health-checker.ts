@@ -1,6 +1,6 @@
 import { messageOf, orIfMissing } from '../../../src-shared/errors.js'
 import { findGitRoot } from '../paths/git-root.js'
-import { STALE_AFTER_COMMITS } from '../staleness/path-staleness.js'
+import { STALE_AFTER_COMMITS, stalenessSince } from '../staleness/path-staleness.js'
 import { stat } from 'node:fs/promises'
 import { readRegularHead, readTextFile } from '../store/regular-file.js'
 import type { HealthView } from '../../../src-shared/types.js'
@@ -172,8 +172,9 @@ export class HealthChecker {
       const known = { scripts: await this.commands!.scripts(), targets: await this.commands!.targets() }
       for (const m of all) {
         const verified = this.deps.verifiedAt?.(m.relPath)
-        const since = Math.max(m.mtimeMs, verified ?? 0)
-        findings.push(...checkPaths(m, git, this.deps.projectRoot!, since, opts))
+        findings.push(
+          ...checkPaths(m, git, this.deps.projectRoot!, stalenessSince(m.mtimeMs, verified), opts),
+        )
         if (verified && verified >= m.mtimeMs) continue // the user said it is still true
         findings.push(...checkCommands(m, known), ...checkSymbols(m, found))
       }

@@ -4,6 +4,7 @@ import { appendFile, mkdir, open, readdir, readFile, stat, unlink } from 'node:f
 import { join } from 'node:path'
 import lockfile from 'proper-lockfile'
 import { sha256Hex, writeFileAtomic } from '../store/atomic-write.js'
+import { verifiedTimesOf } from './verified-times.js'
 
 export type HistoryAuthor = 'user' | 'extraction' | 'dream' | 'team-pull' | 'external' | 'mcp'
 /** `verify`: the user marked the memory as still true (content unchanged; restarts its staleness clock). */
@@ -282,10 +283,7 @@ export class HistoryStore {
   /** When each path was last marked as still true. */
   async verifiedTimes(): Promise<Map<string, number>> {
     await this.refresh()
-    const out = new Map<string, number>()
-    for (const e of this.entries)
-      if (e.change === 'verify') out.set(e.path, Math.max(out.get(e.path) ?? 0, e.at))
-    return out
+    return verifiedTimesOf(this.entries)
   }
 
   /**

@@ -1,7 +1,7 @@
 import { cutText } from '../../../src-shared/unicode.js'
 import { memoryHeaderLine } from '../../../src-shared/recall-header.js'
 import { rethrowUnless, isMissing } from '../../../src-shared/errors.js'
-import { codeStalenessNotes } from '../staleness/recall-notes.js'
+import { codeStalenessNotes, type StalenessBasis } from '../staleness/recall-notes.js'
 import { readHeadsOrErrors, type Scanner } from '../store/scan.js'
 import { memoryAge, memoryAgeDays, memoryFreshnessText } from './freshness.js'
 import type { RelevantMemory } from './find-relevant.js'
@@ -107,24 +107,24 @@ export function formatRecalledMemory(
 
 /**
  * The injected text of each recalled memory, all of them within MAX_INJECTED_CHARS joined by a
- * blank line. With the project's folder, a memory that names repository paths changed since it
- * was saved gets a staleness line (core/health). A memory deleted since it was selected, or (with
+ * blank line. With the project's folder (`staleness`), a memory that names repository paths changed
+ * since it was saved (or marked still true) gets a staleness line (core/staleness). A memory deleted since it was selected, or (with
  * absurdly long paths) one left for lack of room, has none.
  */
 export async function buildRecallInjection(
   memories: readonly RelevantMemory[],
   now: number = Date.now(),
-  projectRoot?: string,
+  staleness?: StalenessBasis,
   scanner?: Scanner,
 ): Promise<string[]> {
-  return (await recallInjections(memories, now, projectRoot, scanner)).map((i) => i.text)
+  return (await recallInjections(memories, now, staleness, scanner)).map((i) => i.text)
 }
 
 /** buildRecallInjection's texts with the path of the memory each one shows. */
 export async function recallInjections(
   memories: readonly RelevantMemory[],
   now: number = Date.now(),
-  projectRoot?: string,
+  staleness?: StalenessBasis,
   scanner?: Scanner,
 ): Promise<{ path: string; text: string }[]> {
   // One batch: in the app, each read is a round trip to the scan threads.
@@ -141,7 +141,7 @@ export async function recallInjections(
     read.push({ path: m.path, mtimeMs: head.mtimeMs, ...injectionOf(head.content) })
   })
   // The staleness lines work on the text just read: each memory is read once.
-  const notes = projectRoot ? await codeStalenessNotes(projectRoot, read) : new Map<string, string>()
+  const notes = staleness ? await codeStalenessNotes(staleness, read) : new Map<string, string>()
   const parts = read.map((r) => ({
     path: r.path,
     head: formatRecalledMemory(r.path, r.mtimeMs, '', now, notes.get(r.path)),

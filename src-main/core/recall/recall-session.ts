@@ -1,3 +1,4 @@
+import type { StalenessBasis } from '../staleness/recall-notes.js'
 import { recallInjections } from './inject.js'
 import { findRelevantMemories, type RecallOptions, type RecallResult } from './find-relevant.js'
 
@@ -37,8 +38,8 @@ export class RecallSession {
     private readonly opts: Omit<RecallOptions, 'alreadySurfaced' | 'recentTools'> & {
       budgetBytes?: number
       now?: () => number
-      /** The project's folder: recalled memories get their code-staleness line. */
-      projectRoot?: string
+      /** The project's folder and the user's marks: recalled memories get their code-staleness line. */
+      staleness?: StalenessBasis
     } = {},
   ) {}
 
@@ -54,7 +55,7 @@ export class RecallSession {
       alreadySurfaced: this.surfaced,
       recentTools,
     })
-    const injected = await recallInjections(result.memories, now, this.opts.projectRoot, this.opts.scanner)
+    const injected = await recallInjections(result.memories, now, this.opts.staleness, this.opts.scanner)
     const injections = injected.map((i) => i.text)
     const bytes = injections.reduce((n, s) => n + Buffer.byteLength(s, 'utf8'), 0)
     this.injectedBytes += bytes

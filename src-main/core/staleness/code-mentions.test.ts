@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { findCodeMentions } from './code-mentions.js'
 
 describe('what a memory says about the code', () => {
-  it('finds path candidates, scripts and symbols, and nothing of a URL or a home path', () => {
+  it('finds path candidates (relative, absolute, in the home dir), scripts and symbols, and nothing of a URL', () => {
     const m = findCodeMentions(
-      'The DB layer is `src/db.ts` (see apps/web/ and https://github.com/acme/app/blob/main/src/x.ts, ~/notes/a.md). ' +
-        'Run `npm run build` then `make ship`; `createHost()` wires it, n/a.',
+      'The DB layer is `src/db.ts` (see apps/web/ and https://github.com/acme/app/blob/main/src/x.ts, ~/notes/a.md, ' +
+        'file:///srv/app/y.ts, /srv/app/src/main.ts). Run `npm run build` then `make ship`; `createHost()` wires it, n/a, a//b.',
     )
-    expect(m.paths.sort()).toEqual(['apps/web/', 'src/db.ts'])
+    // Candidates only: whether one is in the repository is git's to say (path-staleness.ts).
+    expect(m.paths.sort()).toEqual(['/srv/app/src/main.ts', 'apps/web/', 'src/db.ts', '~/notes/a.md'])
     expect(m.commands.map((c) => `${c.tool} ${c.name}`)).toEqual(['npm build', 'make ship'])
     expect(m.symbols).toEqual(['createHost'])
   })

@@ -13,10 +13,20 @@ export interface CodeMentions {
 const CODE_EXT =
   /\.(?:[cm]?[jt]sx?|json|ya?ml|toml|md|py|rb|go|rs|java|kt|swift|c|cc|cpp|h|hpp|cs|php|sh|sql|css|scss|html|vue|svelte|lock|proto|graphql|tf)$/
 
-/** A path-looking token: at least one `/` between name characters, or a file name with a code extension. */
-const PATH_TOKEN = /(?<![\w@:/.~-])((?:\.\/)?[\w@-][\w@.-]*(?:\/[\w@.-]+)*\/?)(?![\w/])/g
+/**
+ * A path-looking token: at least one `/` between name characters, or a file name with a code
+ * extension; relative, absolute or in the home dir (`~/`).
+ */
+const PATH_TOKEN = /(?<![\w@:/.~-])((?:\.\/|~\/|\/)?[\w@-][\w@.-]*(?:\/[\w@.-]+)*\/?)(?![\w/])/g
 
 function cleanPath(raw: string): string | undefined {
+  // An absolute path, or one in the home dir: a repository path when it is inside the repository.
+  const anchor = /^~?\//.exec(raw)?.[0] ?? ''
+  const rest = relativeShape(raw.slice(anchor.length))
+  return rest && anchor + rest
+}
+
+function relativeShape(raw: string): string | undefined {
   let p = raw.replace(/^\.\//, '').replace(/[.,;:]+$/, '')
   if (p.includes('//') || p.startsWith('-')) return undefined
   const isDir = p.endsWith('/')
@@ -54,9 +64,9 @@ const BUILTIN_NPM = new Set([
 
 export function findCodeMentions(body: string): CodeMentions {
   const paths = new Set<string>()
-  // URLs and home paths are never repository paths.
+  // URLs are never repository paths.
   // A scheme is short: unbounded, `a.a.a.…` without `://` was scanned to its end from every dot.
-  const text = body.replace(/\b[a-z][\w+.-]{0,31}:\/\/\S+/gi, ' ').replace(/(?:^|\s)~\/\S*/g, ' ')
+  const text = body.replace(/\b[a-z][\w+.-]{0,31}:\/\/\S+/gi, ' ')
   for (const m of text.matchAll(PATH_TOKEN)) {
     const p = cleanPath(m[1]!)
     if (p) paths.add(p)

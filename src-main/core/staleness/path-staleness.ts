@@ -1,3 +1,4 @@
+import { homedir } from 'node:os'
 import { isAbsolute, join, relative } from 'node:path'
 import { count } from '../../../src-shared/words.js'
 import type { Commit, GitHistory } from './git-history.js'
@@ -15,8 +16,17 @@ export type PathStaleness =
 export const STALE_AFTER_COMMITS = 3
 
 /**
- * A mention as a repository-relative path: an absolute one relative to the repository, a relative
- * one as the project's (its folder may be below the repository's root), else as the repository's.
+ * Where a memory's staleness clock starts: its last save, or the user's later mark that it is still
+ * true (history's `verify`). Health's findings and recall's note both count from here.
+ */
+export function stalenessSince(mtimeMs: number, verifiedAt: number | undefined): number {
+  return Math.max(mtimeMs, verifiedAt ?? 0)
+}
+
+/**
+ * A mention as a repository-relative path: an absolute one (or one in the home dir, `~/…`)
+ * relative to the repository, a relative one as the project's (its folder may be
+ * below the repository's root), else as the repository's.
  */
 function repoPathOf(
   git: GitHistory,
@@ -29,6 +39,11 @@ function repoPathOf(
   const inRepo = (abs: string) => {
     const rel = relative(git.root, abs)
     return rel && !rel.startsWith('..') && !isAbsolute(rel) ? posix(rel) + slash(mention) : undefined
+  }
+  if (mention.startsWith('~/')) {
+    const home = homedir()
+    const at = repoPathOf(git, projectRoot, join(home, mention.slice(2)) + slash(mention))
+    return at && { path: at.path, asWritten: (p) => '~/' + posix(relative(home, at.asWritten(p))) + slash(p) }
   }
   if (isAbsolute(mention)) {
     const path = inRepo(mention)

@@ -36,7 +36,7 @@ describe('the staleness line in recall', () => {
         { path: fresh, mtimeMs: Date.now() },
       ],
       T0 + 30 * DAY,
-      r.root,
+      { projectRoot: r.root },
     )
     expect(withNote).toContain(
       'Note: this memory mentions src/app.ts, changed in 14 commits since this memory was saved; mentions src/old.ts, which no longer exists. Check the code before relying on it.',
@@ -48,7 +48,46 @@ describe('the staleness line in recall', () => {
     )
     const notARepo = tempDir()
     expect(
-      (await buildRecallInjection([{ path, mtimeMs: T0 + DAY }], T0 + 30 * DAY, notARepo))[0],
+      (
+        await buildRecallInjection([{ path, mtimeMs: T0 + DAY }], T0 + 30 * DAY, { projectRoot: notARepo })
+      )[0],
     ).not.toContain('Note:')
+  })
+
+  it('counts from when the user marked the memory as still true, as Health does', async () => {
+    const r = gitRepo()
+    r.put('src/db.ts', '1\n')
+    r.commit('initial', T0)
+    const path = writeFile(
+      join(tempDir(), 'db.md'),
+      '---\nname: DB\ndescription: the pool\ntype: project\n---\n\nThe pool is made in src/db.ts.\n',
+    )
+    utimesSync(path, (T0 + DAY) / 1000, (T0 + DAY) / 1000)
+    r.git(['mv', 'src/db.ts', 'src/database.ts'])
+    r.commit('rename', T0 + 2 * DAY)
+    let asked = 0
+    const marked = (at: number) => ({
+      projectRoot: r.root,
+      verifiedTimes: async () => {
+        asked++
+        return new Map([[path, at]])
+      },
+    })
+    const recall = async (basis: { projectRoot: string }) =>
+      (await buildRecallInjection([{ path, mtimeMs: T0 + DAY }], T0 + 30 * DAY, basis))[0]
+    // Marked before the rename: the rename still came after.
+    expect(await recall(marked(T0 + DAY + 1))).toContain('mentions src/db.ts, which moved to src/database.ts')
+    // Marked after it: the user has seen the change and says the memory still holds.
+    expect(await recall(marked(T0 + 3 * DAY))).not.toContain('Note:')
+    expect(asked).toBe(2)
+    // A memory with nothing stale never reads the marks.
+    asked = 0
+    r.put('src/database.ts', '2\n')
+    const fresh = writeFile(
+      join(tempDir(), 'fresh.md'),
+      '---\nname: F\ndescription: d\ntype: project\n---\n\nSee src/database.ts.\n',
+    )
+    await buildRecallInjection([{ path: fresh, mtimeMs: Date.now() }], Date.now(), marked(0))
+    expect(asked).toBe(0)
   })
 })

@@ -14,6 +14,8 @@ export interface HeldMemories {
   scanner: Scanner
   /** The project folder of an agent's cwd (recalled memories get their code-staleness line). */
   projectRoot: (cwd: string) => string
+  /** When the user last marked each memory (by its full path) as still true. */
+  verifiedTimes: () => Promise<ReadonlyMap<string, number>>
 }
 
 /**
@@ -41,7 +43,7 @@ export function cliJobHandlers(
       if (!h) return elsewhere
       const run = await recallPreview(h.memoryDir, job.query, {
         recentTools: job.recentTools,
-        projectRoot: h.projectRoot(job.cwd),
+        staleness: { projectRoot: h.projectRoot(job.cwd), verifiedTimes: h.verifiedTimes },
         termCache: h.termCache,
         scan: () => h.list(Infinity),
         scanner: h.scanner,

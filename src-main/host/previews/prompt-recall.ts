@@ -17,6 +17,7 @@ import { activityFileFor, appendActivity, newActivityItem } from '../activity/ac
 import { getAppDataDir } from '../settings/app-data.js'
 import type { AgentReply } from '../integrations/agent-socket.js'
 import { loadRecallState, pruneRecallStates, saveRecallState } from './recall-state.js'
+import { stalenessBasisFor } from './staleness-basis.js'
 
 export interface PromptRecallResult {
   output?: PromptHookOutput
@@ -64,7 +65,7 @@ export async function recallForPrompt(
     // The selector's hard deadline; the offline ranker (no client) needs none.
     signal: client ? AbortSignal.timeout(deps.selectorTimeoutMs) : undefined,
     offlineFallback: true,
-    projectRoot: ctx.projectRoot,
+    staleness: stalenessBasisFor(ctx, memoryDir),
     termCache: deps.termCache,
     scan: deps.scan,
     scanner: deps.scanner,

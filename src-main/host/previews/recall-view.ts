@@ -5,6 +5,7 @@ import type { ModelClient } from '../../core/model/client.js'
 import { findRelevantMemories, type RecallResult } from '../../core/recall/find-relevant.js'
 import { memoryAge, memoryAgeDays, memoryFreshnessText } from '../../core/recall/freshness.js'
 import { buildRecallInjection } from '../../core/recall/inject.js'
+import type { StalenessBasis } from '../../core/staleness/recall-notes.js'
 import type { TermSource } from '../../core/recall/term-source.js'
 import type { MemoryHeader } from '../../core/store/memory-header.js'
 import type { Scanner } from '../../core/store/scan.js'
@@ -25,8 +26,8 @@ export async function recallPreview(
     now?: number
     signal?: AbortSignal
     offlineFallback?: boolean
-    /** The project's folder: recalled memories get their code-staleness line. */
-    projectRoot?: string
+    /** The project's folder and the user's marks: recalled memories get their code-staleness line. */
+    staleness?: StalenessBasis
     termCache?: TermSource
     /** Where memory files are read (the entry point's choice). */
     scanner?: Scanner
@@ -58,6 +59,6 @@ export async function recallPreview(
       ageDays: memoryAgeDays(m.mtimeMs, now),
       freshness: memoryFreshnessText(m.mtimeMs, now),
     })),
-    injections: await buildRecallInjection(r.memories, now, opts.projectRoot, opts.scanner),
+    injections: await buildRecallInjection(r.memories, now, opts.staleness, opts.scanner),
   }
 }

@@ -8,6 +8,7 @@ import type { FeatureHandlers } from '../../../src-shared/contract.js'
 import { promptPreview } from './prompt-view.js'
 import { recallPreview } from './recall-view.js'
 import { scannerFor } from '../../core/store/scan-worker-client.js'
+import { stalenessBasisFor } from './staleness-basis.js'
 
 export interface PreviewsDeps {
   memoryDir: string
@@ -30,7 +31,7 @@ export function createPreviewsService(ctx: ProjectContext, deps: PreviewsDeps) {
         client: deps.client,
         recentTools,
         scan: deps.scan,
-        projectRoot: ctx.projectRoot,
+        staleness: stalenessBasisFor(ctx, deps.memoryDir),
         termCache: deps.termCache,
         scanner: scannerFor(ctx),
       })
