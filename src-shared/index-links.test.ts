@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { indexLinkProblem, indexLinksIn, linkDestination, linksLeavingIndex, linksTo } from './index-links.js'
+import {
+  indexLinkProblem,
+  indexLinksIn,
+  linkDestination,
+  linksLeavingIndex,
+  linksTo,
+  retargetLink,
+} from './index-links.js'
 
 const targets = (line: string) => indexLinksIn(line).map((l) => l.decoded)
 
@@ -38,6 +45,19 @@ describe('the links of a MEMORY.md line, however they are written', () => {
       'b.md',
       'c.md',
     ])
+  })
+
+  it("reads a link to a heading as a link to its file, and a # before .md as the file's own", () => {
+    expect(targets('- [T](notes.md#why) and [U](<my file.md#a-b>), [V](x.md?plain=1) [[y#h]]')).toEqual([
+      'notes.md',
+      'my file.md',
+      'x.md',
+      'y.md',
+    ])
+    expect(targets('- [T](c#notes.md) — a file named so')).toEqual(['c#notes.md'])
+    expect(targets('- [T](#why) — a heading of MEMORY.md itself')).toEqual([])
+    const line = '- [T](notes.md#why) — hook'
+    expect(retargetLink(line, indexLinksIn(line)[0]!, 'new.md')).toBe('- [T](new.md#why) — hook')
   })
 
   it('matches a pointer by the name as written or as decoded', () => {

@@ -37,6 +37,8 @@ export interface IndexLink {
   from: number
   /** A wikilink: the text it shows (its `|text`, else its target), and whether it left `.md` out. */
   wiki?: { shown: string; bare: boolean }
+  /** A Markdown link's `#heading` or `?query` after the file (`notes.md#pool`): kept by a rename. */
+  fragment?: string
 }
 
 const decoded = (raw: string) => {
@@ -64,8 +66,11 @@ function linkOf(m: RegExpExecArray): IndexLink {
   const [from, to] = m.indices![angled ? 1 : 2]!
   // Fields copied one by one: a spread of the builder's object made reading a line ~6× slower, and
   // an undo or a batch fix reads every line of MEMORY.md once per finding.
-  const target = writtenLink((angled ? m[1] : m[2])!.trim(), false)
-  return {
+  const written = (angled ? m[1] : m[2])!.trim()
+  // `notes.md#pool` leads to notes.md (a `#` before the `.md` is the file's own: `c#notes.md`).
+  const part = FRAGMENT.exec(written)
+  const target = writtenLink(part ? part[1]! : written, false)
+  const link: IndexLink = {
     raw: target.raw,
     decoded: target.decoded,
     start: angled ? from - 1 : from,
@@ -73,7 +78,11 @@ function linkOf(m: RegExpExecArray): IndexLink {
     after: m.index + m[0].length,
     from: m.index,
   }
+  if (part) link.fragment = part[2]!
+  return link
 }
+
+const FRAGMENT = /^(.*?\.md)([#?].*)$/i
 
 function wikiLinkOf(m: RegExpExecArray): IndexLink {
   const [from] = m.indices![1]!
@@ -233,7 +242,7 @@ const NOT_IN_WIKILINK = /[[\]|#^]/
  * wikilink stays one, without `.md` if it had none (with the same shown text).
  */
 export function retargetLink(line: string, link: IndexLink, to: string): string {
-  if (!link.wiki) return line.slice(0, link.start) + linkDestination(to) + line.slice(link.end)
+  if (!link.wiki) return line.slice(0, link.start) + linkDestination(to, link.fragment) + line.slice(link.end)
   if (NOT_IN_WIKILINK.test(to)) {
     const embed = line[link.from - 1] === '!' ? 1 : 0
     return `${line.slice(0, link.from - embed)}[${link.wiki.shown}](${linkDestination(to)})${line.slice(link.after)}`
@@ -241,5 +250,9 @@ export function retargetLink(line: string, link: IndexLink, to: string): string 
   return line.slice(0, link.start) + (link.wiki.bare ? to.replace(/\.md$/, '') : to) + line.slice(link.end)
 }
 
-/** A destination as Memdir writes it: bare, or in `<…>` when the name has a space or parenthesis. */
-export const linkDestination = (pointer: string) => (/[\s()]/.test(pointer) ? `<${pointer}>` : pointer)
+/**
+ * A destination as Memdir writes it: bare, or in `<…>` when the name has a space or parenthesis
+ * (with the `#heading` a user's link had, if any).
+ */
+export const linkDestination = (pointer: string, fragment = '') =>
+  /[\s()]/.test(pointer) ? `<${pointer}${fragment}>` : pointer + fragment

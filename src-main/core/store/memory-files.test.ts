@@ -289,6 +289,24 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
       'notes.md',
       '1. [[renamed file#Why|Mine]]: mine',
     ],
+    [
+      'a link to a heading',
+      '- [Mine](notes.md#why) — mine',
+      'notes.md',
+      '- [Mine](<renamed file.md#why>) — mine',
+    ],
+    [
+      'a link to a heading, in <…>',
+      '- [Mine](<my notes.md#why-it-matters>) — mine',
+      'my notes.md',
+      '- [Mine](<renamed file.md#why-it-matters>) — mine',
+    ],
+    [
+      'a # in the file name itself',
+      '- [Mine](c#notes.md) — mine',
+      'c#notes.md',
+      '- [Mine](<renamed file.md>) — mine',
+    ],
   ])(
     'a pointer someone wrote with %s stays theirs: kept on update, retargeted on rename, removed on delete, seen by Health',
     async (_how, line, rel, renamedLine) => {
