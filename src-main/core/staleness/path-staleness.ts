@@ -23,6 +23,21 @@ export function stalenessSince(mtimeMs: number, verifiedAt: number | undefined):
   return Math.max(mtimeMs, verifiedAt ?? 0)
 }
 
+/** A mention from the home dir (`~/…`) as an absolute path; any other as written. */
+const expandHome = (mention: string) =>
+  mention.startsWith('~/') ? join(homedir(), mention.slice(2)) : mention
+
+/**
+ * Whether a mention can name a file of the repository at `root`: a relative one may; an absolute
+ * or `~/` one (`/api/users` in a memory about routes) only when it is inside the repository.
+ */
+export function mayNameRepoFile(root: string, mention: string): boolean {
+  const abs = expandHome(mention)
+  if (!isAbsolute(abs)) return true
+  const rel = relative(root, abs)
+  return !!rel && !rel.startsWith('..') && !isAbsolute(rel)
+}
+
 /**
  * A mention as a repository-relative path: an absolute one (or one in the home dir, `~/…`)
  * relative to the repository, a relative one as the project's (its folder may be
@@ -42,7 +57,7 @@ function repoPathOf(
   }
   if (mention.startsWith('~/')) {
     const home = homedir()
-    const at = repoPathOf(git, projectRoot, join(home, mention.slice(2)) + slash(mention))
+    const at = repoPathOf(git, projectRoot, expandHome(mention) + slash(mention))
     return at && { path: at.path, asWritten: (p) => '~/' + posix(relative(home, at.asWritten(p))) + slash(p) }
   }
   if (isAbsolute(mention)) {

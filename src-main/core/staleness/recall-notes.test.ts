@@ -90,4 +90,35 @@ describe('the staleness line in recall', () => {
     await buildRecallInjection([{ path: fresh, mtimeMs: Date.now() }], Date.now(), marked(0))
     expect(asked).toBe(0)
   })
+
+  it('checks the paths a memory names inside the repository, however many routes another one lists', async () => {
+    const r = gitRepo()
+    r.put('src/old.ts', '1\n')
+    r.commit('initial', T0)
+    const dir = tempDir()
+    const routes = Array.from({ length: 12 }, (_, i) => `/api/v1/resource${i}`).join(', ')
+    const api = writeFile(
+      join(dir, 'api.md'),
+      `---\nname: API\ndescription: routes\ntype: reference\n---\n\nRoutes: ${routes}; config in /etc/app/app.yaml.\n`,
+    )
+    const helper = writeFile(
+      join(dir, 'helper.md'),
+      `---\nname: Helper\ndescription: helpers\ntype: project\n---\n\nHelpers live in ${join(r.root, 'src/old.ts')}.\n`,
+    )
+    for (const p of [api, helper]) utimesSync(p, (T0 + DAY) / 1000, (T0 + DAY) / 1000)
+    r.git(['rm', '-q', 'src/old.ts'])
+    r.commit('drop old', T0 + 2 * DAY)
+    const [first, second] = await buildRecallInjection(
+      [
+        { path: api, mtimeMs: T0 + DAY },
+        { path: helper, mtimeMs: T0 + DAY },
+      ],
+      T0 + 30 * DAY,
+      { projectRoot: r.root },
+    )
+    expect(first).not.toContain('Note:')
+    expect(second).toContain(
+      `Note: this memory mentions ${join(r.root, 'src/old.ts')}, which no longer exists.`,
+    )
+  })
 })

@@ -3,7 +3,7 @@ import { findGitRoot } from '../paths/git-root.js'
 import { parseMemoryFile } from '../store/frontmatter.js'
 import { findMemoryCodeMentions } from './code-mentions.js'
 import { GitHistory } from './git-history.js'
-import { describePathStaleness, pathStaleness, stalenessSince } from './path-staleness.js'
+import { describePathStaleness, mayNameRepoFile, pathStaleness, stalenessSince } from './path-staleness.js'
 
 const MAX_PATHS = 8
 
@@ -35,7 +35,10 @@ export async function codeStalenessNotes(
   let budget = MAX_PATHS
   const named = memories.flatMap((m) => {
     if (budget <= 0) return []
-    const paths = findMemoryCodeMentions(parseMemoryFile(m.text)).paths.slice(0, budget)
+    // A path outside the repository costs no git process and no share of the budget.
+    const paths = findMemoryCodeMentions(parseMemoryFile(m.text))
+      .paths.filter((p) => mayNameRepoFile(root, p))
+      .slice(0, budget)
     budget -= paths.length
     return paths.length ? [{ ...m, paths }] : []
   })
