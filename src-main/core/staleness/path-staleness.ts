@@ -33,9 +33,13 @@ const expandHome = (mention: string) =>
  */
 export function mayNameRepoFile(root: string, mention: string): boolean {
   const abs = expandHome(mention)
-  if (!isAbsolute(abs)) return true
-  const rel = relative(root, abs)
-  return !!rel && !rel.startsWith('..') && !isAbsolute(rel)
+  return !isAbsolute(abs) || below(root, abs) !== undefined
+}
+
+/** `abs` relative to `base` when it is inside it (not `base` itself), else undefined. */
+function below(base: string, abs: string): string | undefined {
+  const rel = relative(base, abs)
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : undefined
 }
 
 /**
@@ -52,8 +56,8 @@ function repoPathOf(
   const slash = (p: string) => (p.endsWith('/') ? '/' : '')
   const posix = (p: string) => p.split('\\').join('/')
   const inRepo = (abs: string) => {
-    const rel = relative(git.root, abs)
-    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? posix(rel) + slash(mention) : undefined
+    const rel = below(git.root, abs)
+    return rel === undefined ? undefined : posix(rel) + slash(mention)
   }
   if (mention.startsWith('~/')) {
     const home = homedir()
