@@ -1,8 +1,12 @@
+import Database from 'better-sqlite3'
 import { join } from 'node:path'
+import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { startTeamServer, teamCall } from '../test/helpers/team-server.js'
 import { tempDir } from '../test/helpers/temp-env.js'
 import { closeGracefully } from './http-server.js'
+import { PG_REPO_IN_ANY_CASE } from './pg-store.js'
+import { SQLITE_REPO_IN_ANY_CASE } from './sqlite-store.js'
 import { repoChecksum, type TeamStore } from './store.js'
 
 const PATH = '/api/claude_code/team_memory'
@@ -25,14 +29,31 @@ const repo = () => `ops/r-${Math.random().toString(36).slice(2, 8)}`
 describe.each(backends)('team server operations ($name)', ({ databaseUrl }) => {
   it('answers /healthz always and /readyz only while the database does; migrations are versioned', async () => {
     const s = await startTeamServer({ databaseUrl })
-    expect(await s.store.schemaVersion()).toBe(3)
+    expect(await s.store.schemaVersion()).toBe(4)
     expect((await fetch(`${s.url}/healthz`)).status).toBe(200)
     const ready = await fetch(`${s.url}/readyz`)
     expect(ready.status).toBe(200)
-    expect(await ready.json()).toEqual({ status: 'ready', schemaVersion: 3 })
+    expect(await ready.json()).toEqual({ status: 'ready', schemaVersion: 4 })
     await s.store.close()
     expect((await fetch(`${s.url}/readyz`)).status).toBe(503)
     expect((await fetch(`${s.url}/healthz`)).status).toBe(200)
+  })
+
+  it('finds a repo in any case through an index, not by reading every repo', async () => {
+    const dataFile = join(tempDir(), 'team.sqlite')
+    const s = await startTeamServer({ databaseUrl, dataFile })
+    try {
+      const token = await s.token('*')
+      for (let i = 0; i < 20; i++)
+        await call(s.url, token, 'PUT', `Org/Repo-${i}`, { entries: { 'a.md': 'a' } })
+      // Another teammate's origin spells it in other case: the same repo.
+      const got = await call(s.url, token, 'GET', 'org/REPO-7')
+      expect(got.status).toBe(200)
+      expect((got.body as { content: { entries: object } }).content.entries).toEqual({ 'a.md': 'a' })
+      expect(await planOfRepoLookup(databaseUrl, dataFile)).toMatch(/any_case/)
+    } finally {
+      await s.store.close()
+    }
   })
 
   it('writes one JSON access-log line per request, without tokens or contents', async () => {
@@ -223,3 +244,27 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
     expect(after.body.version).toBe(2)
   })
 })
+
+/** How the database plans the store's repo lookup (the planner told to avoid scans where it can). */
+async function planOfRepoLookup(databaseUrl: string | undefined, dataFile: string): Promise<string> {
+  if (!databaseUrl) {
+    const db = new Database(dataFile, { readonly: true })
+    try {
+      const rows = db.prepare(`EXPLAIN QUERY PLAN ${SQLITE_REPO_IN_ANY_CASE}`).all('x/y', 'x/y') as {
+        detail: string
+      }[]
+      return rows.map((r) => r.detail).join('\n')
+    } finally {
+      db.close()
+    }
+  }
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    await client.query('SET enable_seqscan = off')
+    const r = await client.query(`EXPLAIN ${PG_REPO_IN_ANY_CASE.replace(/\$1/g, "'x/y'")}`)
+    return (r.rows as { 'QUERY PLAN': string }[]).map((row) => row['QUERY PLAN']).join('\n')
+  } finally {
+    await client.end()
+  }
+}

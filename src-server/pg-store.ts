@@ -12,7 +12,13 @@ const MIGRATIONS: string[] = [
   `ALTER TABLE team_tokens ADD COLUMN IF NOT EXISTS expires_at TEXT;
    ALTER TABLE team_tokens ADD COLUMN IF NOT EXISTS revoked_at TEXT;`,
   `CREATE TABLE IF NOT EXISTS team_auth_failures (ip TEXT PRIMARY KEY, n INTEGER NOT NULL, since BIGINT NOT NULL);`,
+  // Every request finds its repo in any case (store.ts, storedRepoName): through this, not a scan.
+  `CREATE INDEX IF NOT EXISTS team_repos_any_case ON team_repos (lower(repo));`,
 ]
+
+/** The name a repo is stored under, found in any case (storedRepoName). */
+export const PG_REPO_IN_ANY_CASE =
+  'SELECT repo FROM team_repos WHERE lower(repo) = lower($1) ORDER BY repo = $1 DESC, version DESC LIMIT 1'
 
 /** Several server instances may start at once: one applies the migrations, under an advisory lock. */
 async function migrate(pool: pg.Pool): Promise<void> {
@@ -94,10 +100,7 @@ export async function openPostgresStore(
 
   return {
     async repoSpelledAs(repo) {
-      const r = await pool.query(
-        'SELECT repo FROM team_repos WHERE lower(repo) = lower($1) ORDER BY repo = $1 DESC, version DESC LIMIT 1',
-        [repo],
-      )
+      const r = await pool.query(PG_REPO_IN_ANY_CASE, [repo])
       return (r.rows[0] as { repo: string } | undefined)?.repo
     },
     getRepo(repo) {

@@ -14,7 +14,13 @@ const MIGRATIONS: string[] = [
   `ALTER TABLE tokens ADD COLUMN expires_at TEXT;
    ALTER TABLE tokens ADD COLUMN revoked_at TEXT;`,
   `CREATE TABLE IF NOT EXISTS auth_failures (ip TEXT PRIMARY KEY, n INTEGER NOT NULL, since INTEGER NOT NULL);`,
+  // Every request finds its repo in any case (store.ts, storedRepoName): through this, not a scan.
+  `CREATE INDEX IF NOT EXISTS repos_any_case ON repos (repo COLLATE NOCASE);`,
 ]
+
+/** The name a repo is stored under, found in any case (storedRepoName). */
+export const SQLITE_REPO_IN_ANY_CASE =
+  'SELECT repo FROM repos WHERE repo = ? COLLATE NOCASE ORDER BY repo = ? DESC, version DESC LIMIT 1'
 
 function migrate(db: Database.Database) {
   db.transaction(() => {
@@ -36,9 +42,7 @@ export function openSqliteStore(file: string): TeamStore {
     'SELECT version, last_modified, checksum FROM repos WHERE repo = ?',
   )
   // Repo names are ASCII (the query schema's rule): NOCASE folds all of their case.
-  const repoNamed = db.prepare<[string, string], { repo: string }>(
-    'SELECT repo FROM repos WHERE repo = ? COLLATE NOCASE ORDER BY repo = ? DESC, version DESC LIMIT 1',
-  )
+  const repoNamed = db.prepare<[string, string], { repo: string }>(SQLITE_REPO_IN_ANY_CASE)
   const getEntries = db.prepare<[string], { key: string; content: string; checksum: string }>(
     'SELECT key, content, checksum FROM entries WHERE repo = ?',
   )
