@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { cliSession } from '../../test/helpers/cli.js'
 import { gitRepo } from '../../test/helpers/git-repo.js'
-import { sandbox, writeFile } from '../../test/helpers/temp-env.js'
+import { sandbox, type Sandbox, writeFile } from '../../test/helpers/temp-env.js'
 import { getAutoMemPath } from '../core/paths/auto-mem-path.js'
 
 const DAY = 86_400_000
@@ -11,18 +11,32 @@ const T0 = Date.UTC(2026, 0, 1)
 const mem = (name: string, description: string, body: string) =>
   `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n\n${body}\n`
 
+/**
+ * A repository holding `files`, the memory helper.md (`body`) saved a day later with the index
+ * `index`, and then git moving src/old.ts to src/new.ts.
+ */
+function savedThenMoved(sb: Sandbox, files: string[], body: string, index: string) {
+  const r = gitRepo(sb.project)
+  for (const f of files) r.put(f, 'export const x = 1\n')
+  r.commit('initial', T0)
+  const dir = getAutoMemPath(sb.ctx())
+  const p = writeFile(join(dir, 'helper.md'), mem('Helper', 'the x helper', body))
+  utimesSync(p, (T0 + DAY) / 1000, (T0 + DAY) / 1000)
+  writeFile(join(dir, 'MEMORY.md'), index)
+  r.git(['mv', 'src/old.ts', 'src/new.ts'])
+  r.commit('move x', T0 + 2 * DAY)
+  return { dir, p }
+}
+
 describe('memdir doctor', () => {
   it('lists findings with exit 1 on errors; --fix applies fixes, recorded in history as the user', async () => {
     const sb = sandbox({ MEMDIR_DATA_DIR: undefined })
-    const r = gitRepo(sb.project)
-    r.put('src/old.ts', 'export const x = 1\n')
-    r.commit('initial', T0)
-    const dir = getAutoMemPath(sb.ctx())
-    const p = writeFile(join(dir, 'helper.md'), mem('Helper', 'the x helper', 'x lives in `src/old.ts`.'))
-    utimesSync(p, (T0 + DAY) / 1000, (T0 + DAY) / 1000)
-    writeFile(join(dir, 'MEMORY.md'), '- [Helper](helper.md) — x\n- [Gone](gone.md) — deleted long ago\n')
-    r.git(['mv', 'src/old.ts', 'src/new.ts'])
-    r.commit('move x', T0 + 2 * DAY)
+    const { dir } = savedThenMoved(
+      sb,
+      ['src/old.ts'],
+      'x lives in `src/old.ts`.',
+      '- [Helper](helper.md) — x\n- [Gone](gone.md) — deleted long ago\n',
+    )
 
     const cli = cliSession(sb.env, sb.project)
     expect(await cli.run(['doctor'])).toBe(1)
@@ -55,20 +69,13 @@ describe('memdir doctor', () => {
 
   it('--fix update-path rewrites an absolute mention as absolute, and leaves a longer name alone', async () => {
     const sb = sandbox({ MEMDIR_DATA_DIR: undefined })
-    const r = gitRepo(sb.project)
-    r.put('src/old.ts', 'export const x = 1\n')
-    r.put('src/old.tsx', 'export const y = 1\n')
-    r.commit('initial', T0)
-    const dir = getAutoMemPath(sb.ctx())
     const abs = join(sb.project, 'src/old.ts')
-    const p = writeFile(
-      join(dir, 'helper.md'),
-      mem('Helper', 'the x helper', `x lives in ${abs}; its view is in ${abs}x.`),
+    const { p } = savedThenMoved(
+      sb,
+      ['src/old.ts', 'src/old.tsx'],
+      `x lives in ${abs}; its view is in ${abs}x.`,
+      '- [Helper](helper.md) — x\n',
     )
-    utimesSync(p, (T0 + DAY) / 1000, (T0 + DAY) / 1000)
-    writeFile(join(dir, 'MEMORY.md'), '- [Helper](helper.md) — x\n')
-    r.git(['mv', 'src/old.ts', 'src/new.ts'])
-    r.commit('move x', T0 + 2 * DAY)
 
     const cli = cliSession(sb.env, sb.project)
     expect(await cli.run(['doctor'])).toBe(0)
