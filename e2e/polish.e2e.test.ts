@@ -175,7 +175,7 @@ describe.each(SMALL_LOOKS)('workspace points, $theme theme at $width×$height', 
         const dir = getAutoMemPath(sb.ctx())
         writeFile(
           join(dir, 'broken.md'),
-          '---\nname: Broken\n  description: indented\n: nothing\n---\n\nBody.\n',
+          '---\nname: Broken\ndescription: d\ntype: user\nlabel: x\n  nested: indented\n: nothing\n---\n\nBody.\n',
         )
         // 205 lines typed straight into the index: a new memory's line lands past the 200-line cut,
         // and compacting moves them out.
@@ -192,7 +192,12 @@ describe.each(SMALL_LOOKS)('workspace points, $theme theme at $width×$height', 
     try {
       await page.locator('[data-relpath="broken.md"]').click()
       const problems = page.getByRole('list', { name: 'Problems with this memory' })
-      await until(async () => /frontmatter is not valid YAML \(line \d+/.test(await problems.innerText()))
+      // The parser's message, at the file's line where it stopped.
+      await until(async () =>
+        (await problems.innerText()).includes(
+          'The frontmatter is not valid YAML (line 5: Nested mappings are not allowed in compact mappings)',
+        ),
+      )
       // Above the fields: the problem's box ends before the Name field starts.
       const boxBottom = await problems.evaluate((el) => el.getBoundingClientRect().bottom)
       const nameTop = await page.getByLabel('Name').evaluate((el) => el.getBoundingClientRect().top)

@@ -178,6 +178,21 @@ describe('frontmatterProblem', () => {
       message: 'Nested mappings are not allowed in compact mappings',
       line: 2,
     })
+    // The line the parser stopped at, counted in the file (the fence is line 1).
+    const head = 'name: a\ndescription: ok\ntype: user\n'
+    expect(frontmatterProblem(`---\n${head}label: x\n  nested: indented\n: n\n---\nbody\n`)).toEqual({
+      message: 'Nested mappings are not allowed in compact mappings',
+      line: 5,
+    })
+    expect(frontmatterProblem(`\uFEFF---\r\n${head.replace(/\n/g, '\r\n')}- item\r\n---\r\n`)).toEqual({
+      message: 'Implicit keys need to be on a single line',
+      line: 5,
+    })
+    // A quote never closed runs to the block's end: its last line, not the fence after it.
+    expect(frontmatterProblem(`---\n${head}label: "open\n---\nbody\n`)).toEqual({
+      message: 'Missing closing "quote',
+      line: 5,
+    })
     // Read by the quoting retry, as Claude Code reads it: no problem.
     expect(frontmatterProblem('---\nname: x\ndescription: Deploy: never on Fridays\n---\n')).toBeUndefined()
     expect(frontmatterProblem('---\nname: ok\ntype: user\n---\n')).toBeUndefined()

@@ -241,7 +241,11 @@ export function frontmatterProblem(text: string): { message: string; line: numbe
     yamlLibrary().parse(block.yaml, YAML_OPTIONS)
   } catch (e) {
     if (!isYamlFailure(e)) throw e
-    const at = (e instanceof yamlLibrary().YAMLError ? e.linePos?.[0]?.line : undefined) ?? 1
+    // Errors come without line numbers (prettyErrors off): the line is counted from the offset, and
+    // an error at the block's end (a quote never closed) is put on its last line.
+    const offset = e instanceof yamlLibrary().YAMLError ? (e.pos?.[0] ?? 0) : 0
+    const lines = block.yaml.replace(/\n$/, '').split('\n').length
+    const at = Math.min(block.yaml.slice(0, offset).split('\n').length, lines)
     return {
       message: e.message.split('\n')[0]!.replace(/ at line \d+, column \d+.*$/, ''),
       line: firstLine + at - 1,
