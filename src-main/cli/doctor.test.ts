@@ -88,6 +88,24 @@ describe('memdir doctor', () => {
     )
   })
 
+  it('--fix update-path writes a path written on Windows back with \\, inside a longer path too', async () => {
+    const sb = sandbox({ MEMDIR_DATA_DIR: undefined })
+    const { p } = savedThenMoved(
+      sb,
+      ['src/old.ts'],
+      'x lives in `src\\old.ts` (C:\\dev\\src\\old.ts on my machine).',
+      '- [Helper](helper.md) — x\n',
+    )
+    const cli = cliSession(sb.env, sb.project)
+    expect(await cli.run(['doctor'])).toBe(0)
+    expect(cli.io.stdout).toContain('helper.md  Mentions src\\old.ts, which moved to src\\new.ts')
+    expect(await cli.run(['doctor', '--fix', 'update-path'])).toBe(0)
+    // Only the project's own spelling: a path on another machine is not this repository's.
+    expect(readFileSync(p, 'utf8')).toContain(
+      'x lives in `src\\new.ts` (C:\\dev\\src\\old.ts on my machine).',
+    )
+  })
+
   it('--fix removes many dead pointers as one change to MEMORY.md', async () => {
     const sb = sandbox({ MEMDIR_DATA_DIR: undefined })
     const dir = getAutoMemPath(sb.ctx())

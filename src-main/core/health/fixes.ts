@@ -114,7 +114,7 @@ export const updateMentionedPath: Fix = async (memoryDir, f, record) => {
   const text = await readTextFile(abs)
   const escaped = escapeRegExp(from)
   const next = text.replace(
-    new RegExp(`(?<![\\w/.-])(\\./)?${escaped}(?![\\w/-])`, 'g'),
+    new RegExp(`(?<![\\w/\\\\.-])(\\.[/\\\\])?${escaped}(?![\\w/\\\\-])`, 'g'),
     (_m, dot: string | undefined) => (dot ?? '') + to,
   )
   if (next === text) throw new FixError(`${f.path} no longer mentions ${from}`)

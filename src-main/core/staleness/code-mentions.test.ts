@@ -13,9 +13,22 @@ describe('what a memory says about the code', () => {
     expect(m.symbols).toEqual(['createHost'])
   })
 
+  it('finds a path written on Windows as written, and nothing of an escape or a mixed spelling', () => {
+    const m = findCodeMentions(
+      'Config in `src\\config\\app.ts`, builds in C:\\work\\app\\dist\\, .\\scripts\\run.sh; split on \\n; odd src/a\\b.ts.',
+    )
+    expect(m.paths.sort()).toEqual(['C:\\work\\app\\dist\\', 'scripts\\run.sh', 'src\\config\\app.ts'])
+  })
+
   it('reads a body built to make its patterns backtrack without stalling (`a.a.a.…` took seconds)', () => {
     const started = performance.now()
-    for (const body of ['a.'.repeat(100_000), 'a' + ' '.repeat(200_000) + '://', '`a.'.repeat(50_000)])
+    for (const body of [
+      'a.'.repeat(100_000),
+      'a' + ' '.repeat(200_000) + '://',
+      '`a.'.repeat(50_000),
+      'a\\'.repeat(100_000),
+      'C:\\a.'.repeat(50_000),
+    ])
       findCodeMentions(body)
     expect(performance.now() - started).toBeLessThan(2_000)
   })

@@ -15,18 +15,27 @@ const CODE_EXT =
 
 /**
  * A path-looking token: at least one `/` between name characters, or a file name with a code
- * extension; relative, absolute or in the home dir (`~/`).
+ * extension; relative, absolute or in the home dir (`~/`); with Windows' `\` as well (a team
+ * memory written on Windows names `src\db.ts`, or `C:\proj\src\db.ts`).
  */
-const PATH_TOKEN = /(?<![\w@:/.~-])((?:\.\/|~\/|\/)?[\w@-][\w@.-]*(?:\/[\w@.-]+)*\/?)(?![\w/])/g
+const PATH_TOKEN =
+  /(?<![\w@:/\\.~-])((?:\.[/\\]|~[/\\]|[/\\]|[A-Za-z]:[/\\])?[\w@-][\w@.-]*(?:[/\\][\w@.-]+)*[/\\]?)(?![\w/\\])/g
 
 function cleanPath(raw: string): string | undefined {
   // An absolute path, or one in the home dir: a repository path when it is inside the repository.
-  const anchor = /^~?\//.exec(raw)?.[0] ?? ''
+  const anchor = /^(?:~?[/\\]|[A-Za-z]:[/\\])/.exec(raw)?.[0] ?? ''
   const rest = relativeShape(raw.slice(anchor.length))
   return rest && anchor + rest
 }
 
+/** The part after any anchor, checked in `/` form and returned as written (one kind of separator). */
 function relativeShape(raw: string): string | undefined {
+  if (!raw.includes('\\')) return posixShape(raw)
+  if (raw.includes('/')) return undefined
+  return posixShape(raw.split('\\').join('/'))?.split('/').join('\\')
+}
+
+function posixShape(raw: string): string | undefined {
   let p = raw.replace(/^\.\//, '').replace(/[.,;:]+$/, '')
   if (p.includes('//') || p.startsWith('-')) return undefined
   const isDir = p.endsWith('/')

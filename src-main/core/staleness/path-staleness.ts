@@ -1,5 +1,5 @@
 import { homedir } from 'node:os'
-import { isAbsolute, join, relative } from 'node:path'
+import { isAbsolute, join, relative, sep } from 'node:path'
 import { count } from '../../../src-shared/words.js'
 import type { Commit, GitHistory } from './git-history.js'
 
@@ -25,13 +25,17 @@ export function stalenessSince(mtimeMs: number, verifiedAt: number | undefined):
 
 /** A mention from the home dir (`~/…`) as an absolute path; any other as written. */
 const expandHome = (mention: string) =>
-  mention.startsWith('~/') ? join(homedir(), mention.slice(2)) : mention
+  HOME_PATH.test(mention) ? join(homedir(), mention.slice(2)) : mention
+const HOME_PATH = /^~[/\\]/
+/** A Windows path read where `\` is no separator: a team memory written on Windows, read on macOS or Linux. */
+const windowsWritten = (mention: string) => sep === '/' && mention.includes('\\')
 
 /**
  * Whether a mention can name a file of the repository at `root`: a relative one may; an absolute
  * or `~/` one (`/api/users` in a memory about routes) only when it is inside the repository.
  */
 export function mayNameRepoFile(root: string, mention: string): boolean {
+  if (windowsWritten(mention)) return !/^[A-Za-z]:/.test(mention) && mayNameRepoFile(root, toPosix(mention))
   const abs = expandHome(mention)
   return !isAbsolute(abs) || below(root, abs) !== undefined
 }
@@ -42,11 +46,15 @@ function below(base: string, abs: string): string | undefined {
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : undefined
 }
 
+const toPosix = (p: string) => p.split('\\').join('/')
+
 /**
  * A mention as a repository-relative path: an absolute one (or one in the home dir, `~/…`)
  * relative to the repository, a relative one as the project's (its folder may be
- * below the repository's root), else as the repository's.
+ * below the repository's root), else as the repository's; one written on Windows as its `/` form,
+ * and written back with `\`.
  */
+
 function repoPathOf(
   git: GitHistory,
   projectRoot: string,
@@ -54,22 +62,27 @@ function repoPathOf(
 ): { path: string; asWritten: (repoPath: string) => string } | undefined {
   // A dir is named with its trailing `/`, which join and relative drop.
   const slash = (p: string) => (p.endsWith('/') ? '/' : '')
-  const posix = (p: string) => p.split('\\').join('/')
   const inRepo = (abs: string) => {
     const rel = below(git.root, abs)
-    return rel === undefined ? undefined : posix(rel) + slash(mention)
+    return rel === undefined ? undefined : toPosix(rel) + slash(mention)
   }
-  if (mention.startsWith('~/')) {
+  if (windowsWritten(mention)) {
+    const at = repoPathOf(git, projectRoot, toPosix(mention))
+    return at && { path: at.path, asWritten: (p) => at.asWritten(p).split('/').join('\\') }
+  }
+  if (HOME_PATH.test(mention)) {
     const home = homedir()
     const at = repoPathOf(git, projectRoot, expandHome(mention) + slash(mention))
-    return at && { path: at.path, asWritten: (p) => '~/' + posix(relative(home, at.asWritten(p))) + slash(p) }
+    return (
+      at && { path: at.path, asWritten: (p) => '~/' + toPosix(relative(home, at.asWritten(p))) + slash(p) }
+    )
   }
   if (isAbsolute(mention)) {
     const path = inRepo(mention)
     return path ? { path, asWritten: (p) => join(git.root, p) + slash(p) } : undefined
   }
   const fromProject = inRepo(join(projectRoot, mention))
-  const projectFrame = (p: string) => posix(relative(projectRoot, join(git.root, p))) + slash(p)
+  const projectFrame = (p: string) => toPosix(relative(projectRoot, join(git.root, p))) + slash(p)
   if (fromProject && git.known(fromProject)) return { path: fromProject, asWritten: projectFrame }
   if (git.known(mention)) return { path: mention, asWritten: (p) => p }
   return fromProject ? { path: fromProject, asWritten: projectFrame } : undefined

@@ -23,6 +23,8 @@ const ABSOLUTE: Spelling = {
   mention: (project) => join(project, 'src/db.ts'),
   movedTo: (project) => join(project, 'src/database.ts'),
 }
+/** As a memory written on Windows names it (a team memory read here). */
+const WINDOWS: Spelling = { mention: () => 'src\\db.ts', movedTo: () => 'src\\database.ts' }
 const IN_HOME: Spelling = {
   mention: () => '~/work/proj/src/db.ts',
   movedTo: () => '~/work/proj/src/database.ts',
@@ -33,8 +35,8 @@ const IN_HOME: Spelling = {
  * A memory names `src/db.ts`; after it was saved, git renamed the file to `src/database.ts`. Health
  * (`memdir doctor`), recall (`memdir recall`), MCP `memory_search` and the prompt hook all say so,
  * in the same words — also when the project's folder is below the repository's root, when only the
- * memory's description names the file, and when the memory names it by its absolute path or from
- * the home dir (`~/…`), as an agent often writes it. Once the user marks the memory as still true,
+ * memory's description names the file, when the memory names it by its absolute path or from
+ * the home dir (`~/…`), as an agent often writes it, and with `\` as written on Windows. Once the user marks the memory as still true,
  * none of them says it any more.
  */
 const IN_BODY = (path: string) =>
@@ -50,6 +52,7 @@ describe.each([
   ['at the repository root, named by its absolute path', '', IN_BODY, ABSOLUTE],
   ['in a folder below the repository root, named by its absolute path', 'services/api', IN_BODY, ABSOLUTE],
   ['at the repository root, named from the home dir', '', IN_DESCRIPTION, IN_HOME],
+  ['in a folder below the repository root, named the Windows way', 'services/api', IN_BODY, WINDOWS],
 ])('a renamed file, the project %s', (_, sub, memoryText, spelling) => {
   it('is the same finding in Health, memdir doctor, recall, the MCP search note and the prompt hook, until marked still true', async () => {
     const sb = sandbox()
