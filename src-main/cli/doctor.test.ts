@@ -1,5 +1,5 @@
 import { readFileSync, utimesSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { cliSession } from '../../test/helpers/cli.js'
 import { gitRepo } from '../../test/helpers/git-repo.js'
@@ -67,43 +67,34 @@ describe('memdir doctor', () => {
     ])
   })
 
-  it('--fix update-path rewrites an absolute mention as absolute, and leaves a longer name alone', async () => {
+  it.each([
+    {
+      spelling: 'an absolute path, beside a longer name',
+      old: (project: string) => join(project, 'src/old.ts'),
+      moved: (project: string) => join(project, 'src/new.ts'),
+      around: (path: string) => `x lives in ${path}; its view is in ${join(dirname(path), 'old.tsx')}.`,
+    },
+    {
+      // A path on another machine (C:\dev\…) is not this repository's: left alone.
+      spelling: 'a path written on Windows, inside a longer one',
+      old: () => 'src\\old.ts',
+      moved: () => 'src\\new.ts',
+      around: (path: string) => `x lives in \`${path}\` (C:\\dev\\src\\old.ts on my machine).`,
+    },
+  ])('--fix update-path writes $spelling back in its own spelling', async ({ old, moved, around }) => {
     const sb = sandbox({ MEMDIR_DATA_DIR: undefined })
-    const abs = join(sb.project, 'src/old.ts')
+    const [from, to] = [old(sb.project), moved(sb.project)]
     const { p } = savedThenMoved(
       sb,
       ['src/old.ts', 'src/old.tsx'],
-      `x lives in ${abs}; its view is in ${abs}x.`,
-      '- [Helper](helper.md) — x\n',
-    )
-
-    const cli = cliSession(sb.env, sb.project)
-    expect(await cli.run(['doctor'])).toBe(0)
-    expect(cli.io.stdout).toContain(
-      `helper.md  Mentions ${abs}, which moved to ${join(sb.project, 'src/new.ts')}`,
-    )
-    expect(await cli.run(['doctor', '--fix', 'update-path'])).toBe(0)
-    expect(readFileSync(p, 'utf8')).toContain(
-      `x lives in ${join(sb.project, 'src/new.ts')}; its view is in ${abs}x.`,
-    )
-  })
-
-  it('--fix update-path writes a path written on Windows back with \\, inside a longer path too', async () => {
-    const sb = sandbox({ MEMDIR_DATA_DIR: undefined })
-    const { p } = savedThenMoved(
-      sb,
-      ['src/old.ts'],
-      'x lives in `src\\old.ts` (C:\\dev\\src\\old.ts on my machine).',
+      around(from),
       '- [Helper](helper.md) — x\n',
     )
     const cli = cliSession(sb.env, sb.project)
     expect(await cli.run(['doctor'])).toBe(0)
-    expect(cli.io.stdout).toContain('helper.md  Mentions src\\old.ts, which moved to src\\new.ts')
+    expect(cli.io.stdout).toContain(`helper.md  Mentions ${from}, which moved to ${to}`)
     expect(await cli.run(['doctor', '--fix', 'update-path'])).toBe(0)
-    // Only the project's own spelling: a path on another machine is not this repository's.
-    expect(readFileSync(p, 'utf8')).toContain(
-      'x lives in `src\\new.ts` (C:\\dev\\src\\old.ts on my machine).',
-    )
+    expect(readFileSync(p, 'utf8')).toContain(around(to))
   })
 
   it('--fix removes many dead pointers as one change to MEMORY.md', async () => {
