@@ -16,7 +16,7 @@ import { createExtractionService } from '../../host/runs/extraction.js'
 import { modelRuntimeFor } from '../../host/settings/model-runtime.js'
 import type { CliIO } from '../io.js'
 import { describeExtractionEvent } from './extract.js'
-import { stalenessBasisFor } from '../../host/previews/staleness-basis.js'
+import { verifiedTimesFor } from '../../host/previews/staleness-basis.js'
 
 /** Follows the project's Claude Code sessions and extracts at each turn end until the signal aborts. */
 export async function watchCommand(ctx: ProjectContext, io: CliIO, signal: AbortSignal): Promise<number> {
@@ -75,7 +75,7 @@ export async function watchCommand(ctx: ProjectContext, io: CliIO, signal: Abort
         termCache,
         scanner: scannerFor(ctx),
         projectRoot: (cwd) => createProjectContext({ cwd, env: ctx.env }).projectRoot,
-        verifiedTimes: stalenessBasisFor(ctx, memoryDir).verifiedTimes!,
+        verifiedTimes: verifiedTimesFor(ctx, memoryDir),
       }),
       elsewhere,
     ),

@@ -108,8 +108,8 @@ export function formatRecalledMemory(
 /**
  * The injected text of each recalled memory, all of them within MAX_INJECTED_CHARS joined by a
  * blank line. With the project's folder (`staleness`), a memory that names repository paths changed
- * since it was saved (or marked still true) gets a staleness line (core/staleness). A memory deleted since it was selected, or (with
- * absurdly long paths) one left for lack of room, has none.
+ * since it was saved (or marked still true) gets a staleness line (core/staleness). A memory
+ * deleted since it was selected, or (with absurdly long paths) one left for lack of room, has none.
  */
 export async function buildRecallInjection(
   memories: readonly RelevantMemory[],

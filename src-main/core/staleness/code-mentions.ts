@@ -22,7 +22,8 @@ const PATH_TOKEN =
   /(?<![\w@:/\\.~-])((?:\.[/\\]|~[/\\]|[/\\]|[A-Za-z]:[/\\])?[\w@-][\w@.-]*(?:[/\\][\w@.-]+)*[/\\]?)(?![\w/\\])/g
 
 function cleanPath(raw: string): string | undefined {
-  // An absolute path, or one in the home dir: a repository path when it is inside the repository.
+  // An absolute path (a drive's too), or one in the home dir: a repository path when it is inside
+  // the repository.
   const anchor = /^(?:~?[/\\]|[A-Za-z]:[/\\])/.exec(raw)?.[0] ?? ''
   const rest = relativeShape(raw.slice(anchor.length))
   return rest && anchor + rest

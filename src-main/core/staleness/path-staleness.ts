@@ -54,7 +54,6 @@ const toPosix = (p: string) => p.split('\\').join('/')
  * below the repository's root), else as the repository's; one written on Windows as its `/` form,
  * and written back with `\`.
  */
-
 function repoPathOf(
   git: GitHistory,
   projectRoot: string,

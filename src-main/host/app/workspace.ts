@@ -37,7 +37,7 @@ import { historyDirFor, proposalsDirFor } from '../settings/app-data.js'
 import { loadEffectiveConfig } from '../settings/config.js'
 import type { ModelRuntime } from '../settings/model-runtime.js'
 import { createTeamService } from '../team/service.js'
-import { byMemoryPath } from '../previews/staleness-basis.js'
+import { verifiedTimesFor } from '../previews/staleness-basis.js'
 
 /** Up to this many memories, opening waits for history to catch up with the dir (tests, most users). */
 const CATCH_UP_INLINE_MAX = 2_000
@@ -219,7 +219,7 @@ export class Workspace {
       termCache: this.termCache,
       scanner: scannerFor(this.ctx),
       projectRoot,
-      verifiedTimes: byMemoryPath(this.memoryDir, () => this.history.verifiedTimes()),
+      verifiedTimes: verifiedTimesFor(this.ctx, this.memoryDir),
     }
   }
 
