@@ -1,5 +1,5 @@
 import { ignoreFsError, messageOf, orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
-import { readAppendedBytes, tailOf } from '../store/appended-lines.js'
+import { readAppendedBytes } from '../store/appended-lines.js'
 import { appendFile, mkdir, open, readdir, readFile, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import lockfile from 'proper-lockfile'
@@ -72,6 +72,8 @@ export class HistoryStore {
   /** Blobs written without fsync being made durable in the background (see recordObservedAll). */
   private syncing: Promise<void> = Promise.resolve()
   private objectsMade?: Promise<unknown>
+  /** This store's reads and appends of the log, one after another (see refresh). */
+  private queue: Promise<void> = Promise.resolve()
 
   constructor(
     readonly dir: string,
@@ -82,8 +84,26 @@ export class HistoryStore {
     return join(this.dir, 'log.jsonl')
   }
 
-  /** Catches up with the log as other processes (or this one) left it. */
-  private async refresh(): Promise<void> {
+  /**
+   * Catches up with the log as other processes (or this one) left it. One read at a time: two
+   * reads from the same offset, or a read beside an append of this process, indexed the same
+   * entries twice (the UI polling history while the watcher recorded showed each change twice).
+   */
+  private refresh(): Promise<void> {
+    return this.serially(() => this.readAppended())
+  }
+
+  /** Runs `fn` after every read and append of this store that came before it. */
+  private serially<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn)
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    )
+    return run
+  }
+
+  private async readAppended(): Promise<void> {
     await mkdir(join(this.dir, 'objects'), { recursive: true })
     const got = await readAppendedBytes(this.logPath, { offset: this.offset, ino: this.ino, tail: this.tail })
     if (!got) {
@@ -202,12 +222,11 @@ export class HistoryStore {
     const at = Date.now()
     const entries = es.map((e, i): HistoryEntry => ({ id: this.nextId + i, at: e.at ?? at, ...e }))
     const bytes = Buffer.from(entries.map((e) => JSON.stringify(e) + '\n').join(''))
-    await appendFile(this.logPath, bytes)
-    const st = await stat(this.logPath)
-    for (const e of entries) this.index(e)
-    this.ino = st.ino
-    this.offset += bytes.length
-    this.tail = tailOf(this.tail, bytes)
+    // Read back like any other process's lines: a concurrent reader never indexes them twice.
+    await this.serially(async () => {
+      await appendFile(this.logPath, bytes)
+      await this.readAppended()
+    })
     return entries
   }
 
@@ -395,8 +414,10 @@ export class HistoryStore {
           kept.map((e) => JSON.stringify(e)).join('\n') + (kept.length ? '\n' : ''),
         )
         // The next read picks the new file up from the start.
-        this.reset()
-        await this.refresh()
+        await this.serially(async () => {
+          this.reset()
+          await this.readAppended()
+        })
       }
       const referenced = new Set(
         kept.flatMap((e) => [e.before, e.after]).filter((h): h is string => h !== null),

@@ -144,6 +144,36 @@ describe('memory history', () => {
     expect(new Set(ids).size).toBe(ids.length)
   })
 
+  it('a reader asking while the same process appends sees each entry once (the UI polls history while the watcher records)', async () => {
+    const { history } = memDirWith({})
+    const seen: number[][] = []
+    const reads: Promise<void>[] = []
+    const poll = () =>
+      reads.push(
+        (async () => {
+          for (let i = 0; i < 40; i++) seen.push((await history.list()).map((e) => e.id))
+        })(),
+      )
+    poll()
+    poll()
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        history.recordChange({
+          path: `m${i}.md`,
+          author: 'external',
+          before: `old ${i}\n`,
+          after: `new ${i}\n`,
+        }),
+      ),
+    )
+    await Promise.all(reads)
+    for (const ids of [...seen, (await history.list()).map((e) => e.id)])
+      expect(ids).toEqual(Array.from({ length: ids.length }, (_, i) => i + 1))
+    expect(await history.list()).toHaveLength(60)
+    const modifies = (await history.list()).filter((e) => e.change === 'modify').map((e) => e.path)
+    expect(new Set(modifies).size).toBe(30)
+  })
+
   it('diffs lines', () => {
     expect(diffLines('a\nb\nc\n', 'a\nB\nc\nd\n')).toEqual([
       { op: 'same', text: 'a' },

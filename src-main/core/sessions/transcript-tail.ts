@@ -10,11 +10,19 @@ export class TranscriptTail {
   private lineNo = 1
   readonly entries: TranscriptEntry[] = []
   malformedLines: number[] = []
+  /** The read under way: a second caller reads after it, not from the same offset. */
+  private reading: Promise<unknown> = Promise.resolve()
 
   constructor(readonly path: string) {}
 
-  /** Returns the entries appended since the previous call. */
-  async readNew(): Promise<TranscriptEntry[]> {
+  /** Returns the entries appended since the previous call (calls at once are read one after another). */
+  readNew(): Promise<TranscriptEntry[]> {
+    const next = this.reading.then(() => this.read())
+    this.reading = next.catch(() => undefined)
+    return next
+  }
+
+  private async read(): Promise<TranscriptEntry[]> {
     const got = await readAppended(this.path, { offset: this.offset })
     if (!got) return []
     if (got.restarted) this.reset()

@@ -96,4 +96,14 @@ describe('TranscriptTail', () => {
     expect(await tail.readNew()).toEqual([])
     expect(tail.malformedLines).toEqual([])
   })
+
+  it('two reads at once (a debounced check beside an idle one) take each entry once', async () => {
+    const path = writeFile(join(tempDir(), 's.jsonl'), fixture('session-v2.jsonl'))
+    const tail = new TranscriptTail(path)
+    const [first, second] = await Promise.all([tail.readNew(), tail.readNew()])
+    const uuids = tail.entries.map((e) => e.uuid)
+    expect(new Set(uuids).size).toBe(uuids.length)
+    expect([...first, ...second].map((e) => e.uuid)).toEqual(uuids)
+    expect(uuids.length).toBeGreaterThan(0)
+  })
 })
