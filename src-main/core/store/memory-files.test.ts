@@ -240,6 +240,38 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     expect(index(dir)).toBe('- [Testing policy](policies/testing.md) — Integration tests hit a real DB\n')
   })
 
+  it('two renames of one memory at once: one moves it, the other finds it gone (never two copies)', async () => {
+    const dir = tempDir()
+    const rec = await createMemory(dir, fields)
+    const outcomes = await Promise.allSettled([
+      renameMemory(dir, rec.relPath, 'b.md'),
+      renameMemory(dir, rec.relPath, 'c.md'),
+    ])
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected'])
+    const failed = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult
+    expect(failed.reason).toMatchObject({ code: 'NOT_FOUND' })
+    const moved = (
+      outcomes.find((o) => o.status === 'fulfilled') as PromiseFulfilledResult<{ relPath: string }>
+    ).value.relPath
+    expect(['b.md', 'c.md'].filter((f) => existsSync(join(dir, f)))).toEqual([moved])
+    expect(existsSync(rec.path)).toBe(false)
+    expect(index(dir)).toBe(`- [Testing policy](${moved}) — Integration tests hit a real DB\n`)
+  })
+
+  it('a save and a rename of one memory at once: the saved text ends up under one name, never beside a copy', async () => {
+    const dir = tempDir()
+    const rec = await createMemory(dir, fields)
+    const [saved, renamed] = await Promise.allSettled([
+      updateMemory(dir, rec.relPath, { ...fields, body: 'saved meanwhile\n' }, rec.hash),
+      renameMemory(dir, rec.relPath, 'b.md'),
+    ])
+    expect(renamed.status).toBe('fulfilled')
+    expect(existsSync(rec.path)).toBe(false)
+    const body = readFileSync(join(dir, 'b.md'), 'utf8')
+    if (saved.status === 'fulfilled') expect(body).toContain('saved meanwhile')
+    else expect(saved.reason).toMatchObject({ code: expect.stringMatching(/^(CONFLICT|NOT_FOUND)$/) })
+  })
+
   it('rename into team/ moves the pointer to team/MEMORY.md', async () => {
     const dir = tempDir()
     const rec = await createMemory(dir, fields)

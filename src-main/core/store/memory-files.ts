@@ -361,27 +361,43 @@ export async function renameMemory(
   // Moving into team/ shares the file: the firewall applies (a private file may hold a secret by choice).
   if (isTeamPath(toRel) && !isTeamPath(fromRel)) await guardMemoryWrite(toRel, from.raw)
   await mkdir(dirname(toPath), { recursive: true })
-  const relinked = await relativeLinkMoved(from.path, toPath)
-  await record(toPath, async () => {
-    try {
-      if (relinked !== undefined) await symlink(relinked, toPath)
-      else await link(from.path, toPath)
-    } catch (e) {
-      if (errnoOf(e) === 'EEXIST') {
-        throw new MemdirError('EXISTS', `a memory already exists at ${toRel}`)
+  // Under the file's lock, as a save takes it: a rename beside another rename or a save moved the
+  // file twice (two copies), or moved the old text while the save re-created the old name.
+  await withFileLock(from.path, async () => {
+    const read = await readIfExists(from.path)
+    if (read === null) throw new MemdirError('NOT_FOUND', `no memory at ${fromRel}`)
+    let moving: string = read
+    const relinked = await relativeLinkMoved(from.path, toPath)
+    await record(toPath, async () => {
+      try {
+        if (relinked !== undefined) await symlink(relinked, toPath)
+        else await link(from.path, toPath)
+      } catch (e) {
+        if (errnoOf(e) === 'EEXIST') {
+          throw new MemdirError('EXISTS', `a memory already exists at ${toRel}`)
+        }
+        // Filesystems without hard links: fall back to a checked rename.
+        if ((await readIfExists(toPath)) !== null)
+          throw new MemdirError('EXISTS', `a memory already exists at ${toRel}`)
+        await rename(from.path, toPath)
+        return { before: null, after: moving }
       }
-      // Filesystems without hard links: fall back to a checked rename.
-      if ((await readIfExists(toPath)) !== null)
-        throw new MemdirError('EXISTS', `a memory already exists at ${toRel}`)
-      await rename(from.path, toPath)
-    }
-    return { before: null, after: from.raw }
-  })
-  await record(from.path, async () => {
-    await unlink(from.path).catch((e: NodeJS.ErrnoException) => {
-      if (e.code !== 'ENOENT') throw e
+      // Another program may have saved over the old name (a new file) since it was read: its text
+      // stays there, and nothing moves.
+      if (!(await stillLinked(from.path, toPath, relinked))) {
+        await unlink(toPath)
+        throw new ConflictError(from.path, await readIfExists(from.path), moving)
+      }
+      // What was linked is what is there now (another program may have saved it since the read).
+      moving = (await readIfExists(toPath)) ?? moving
+      return { before: null, after: moving }
     })
-    return { before: from.raw, after: null }
+    await record(from.path, async () => {
+      await unlink(from.path).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'ENOENT') throw e
+      })
+      return { before: moving, after: null }
+    })
   })
   // Only the link target changes: the line (whoever wrote it) stays, where it was.
   const fields = { name: from.name ?? toRel, description: from.description ?? '' }
@@ -413,6 +429,16 @@ export async function renameMemory(
     )
   }
   return readMemory(memoryDir, toRel)
+}
+
+/** Whether the new name still reaches the file at the old name (a hard link, or the same link target). */
+async function stillLinked(fromPath: string, toPath: string, relinked: string | undefined): Promise<boolean> {
+  if (relinked !== undefined) {
+    const target = await readlink(fromPath).catch(() => undefined)
+    return target !== undefined && resolve(dirname(fromPath), target) === resolve(dirname(toPath), relinked)
+  }
+  const [a, b] = await Promise.all([lstat(fromPath).catch(() => undefined), lstat(toPath)])
+  return a !== undefined && a.ino === b.ino && a.dev === b.dev
 }
 
 /**
