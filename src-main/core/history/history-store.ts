@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import lockfile from 'proper-lockfile'
 import { sha256Hex, writeFileAtomic } from '../store/atomic-write.js'
 import { verifiedTimesOf } from './verified-times.js'
+import { SerialQueue } from '../store/serial-queue.js'
 
 export type HistoryAuthor = 'user' | 'extraction' | 'dream' | 'team-pull' | 'external' | 'mcp'
 /** `verify`: the user marked the memory as still true (content unchanged; restarts its staleness clock). */
@@ -73,7 +74,7 @@ export class HistoryStore {
   private syncing: Promise<void> = Promise.resolve()
   private objectsMade?: Promise<unknown>
   /** This store's reads and appends of the log, one after another (see refresh). */
-  private queue: Promise<void> = Promise.resolve()
+  private readonly queue = new SerialQueue()
 
   constructor(
     readonly dir: string,
@@ -90,17 +91,7 @@ export class HistoryStore {
    * entries twice (the UI polling history while the watcher recorded showed each change twice).
    */
   private refresh(): Promise<void> {
-    return this.serially(() => this.readAppended())
-  }
-
-  /** Runs `fn` after every read and append of this store that came before it. */
-  private serially<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn)
-    this.queue = run.then(
-      () => undefined,
-      () => undefined,
-    )
-    return run
+    return this.queue.run(() => this.readAppended())
   }
 
   private async readAppended(): Promise<void> {
@@ -223,7 +214,7 @@ export class HistoryStore {
     const entries = es.map((e, i): HistoryEntry => ({ id: this.nextId + i, at: e.at ?? at, ...e }))
     const bytes = Buffer.from(entries.map((e) => JSON.stringify(e) + '\n').join(''))
     // Read back like any other process's lines: a concurrent reader never indexes them twice.
-    await this.serially(async () => {
+    await this.queue.run(async () => {
       await appendFile(this.logPath, bytes)
       await this.readAppended()
     })
@@ -414,7 +405,7 @@ export class HistoryStore {
           kept.map((e) => JSON.stringify(e)).join('\n') + (kept.length ? '\n' : ''),
         )
         // The next read picks the new file up from the start.
-        await this.serially(async () => {
+        await this.queue.run(async () => {
           this.reset()
           await this.readAppended()
         })

@@ -1,4 +1,5 @@
 import { readAppended } from '../store/appended-lines.js'
+import { SerialQueue } from '../store/serial-queue.js'
 import { parseTranscriptLines, type TranscriptEntry } from './transcript.js'
 
 /**
@@ -10,16 +11,14 @@ export class TranscriptTail {
   private lineNo = 1
   readonly entries: TranscriptEntry[] = []
   malformedLines: number[] = []
-  /** The read under way: a second caller reads after it, not from the same offset. */
-  private reading: Promise<unknown> = Promise.resolve()
+  /** A second caller reads after the read under way, not from the same offset. */
+  private readonly reads = new SerialQueue()
 
   constructor(readonly path: string) {}
 
   /** Returns the entries appended since the previous call (calls at once are read one after another). */
   readNew(): Promise<TranscriptEntry[]> {
-    const next = this.reading.then(() => this.read())
-    this.reading = next.catch(() => undefined)
-    return next
+    return this.reads.run(() => this.read())
   }
 
   private async read(): Promise<TranscriptEntry[]> {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import { MemoryIndex } from './memory-index.js'
 import { scanMemoryFiles } from './scan.js'
+import { lateScanner } from '../../../test/helpers/late-scanner.js'
 
 describe('MemoryIndex', () => {
   it('matches a full scan, and follows updates by re-reading only the changed files', async () => {
@@ -23,5 +24,25 @@ describe('MemoryIndex', () => {
     expect(list.find((h) => h.filename === 'm3.md')?.description).toBe('changed')
     expect(list.some((h) => h.filename === 'm4.md')).toBe(false)
     expect(list).toEqual(await scanMemoryFiles(dir, { limit: Infinity }))
+  })
+
+  it('an older read that comes back last does not undo a newer one (two updates of one file at once)', async () => {
+    const dir = tempDir()
+    const file = (description: string) =>
+      writeFile(join(dir, 'a.md'), `---\nname: a\ndescription: ${description}\n---\n`)
+    file('one')
+    const late = lateScanner('headers')
+    const index = new MemoryIndex(dir, late.scanner)
+    await index.load()
+    file('two')
+    late.arm()
+    const older = index.update(['a.md'])
+    await new Promise((r) => setTimeout(r, 20))
+    file('three')
+    const newer = index.update(['a.md'])
+    await new Promise((r) => setTimeout(r, 20))
+    late.release()
+    await Promise.all([older, newer])
+    expect((await index.list()).map((h) => h.description)).toEqual(['three'])
   })
 })

@@ -6,6 +6,7 @@ import {
   scanMemoryFiles,
   type Scanner,
 } from './scan.js'
+import { SerialQueue } from './serial-queue.js'
 
 /**
  * An in-memory index of a memory dir's headers. Built by one full scan, then kept current by
@@ -16,6 +17,8 @@ export class MemoryIndex {
   private ready?: Promise<void>
   /** The headers newest first, until the next update (the app lists them for every prompt). */
   private sorted?: MemoryHeader[]
+  /** Updates apply in the order they were asked for (an older read finishing last undid a newer one). */
+  private readonly updates = new SerialQueue()
 
   constructor(
     readonly memoryDir: string,
@@ -38,7 +41,11 @@ export class MemoryIndex {
   }
 
   /** Re-reads just these files (relative paths); a file that is gone is dropped. */
-  async update(relPaths: Iterable<string>): Promise<void> {
+  update(relPaths: Iterable<string>): Promise<void> {
+    return this.updates.run(() => this.reread(relPaths))
+  }
+
+  private async reread(relPaths: Iterable<string>): Promise<void> {
     await this.load()
     const todo = [...new Set(relPaths)].filter(isMemoryFileName)
     const got = todo.length ? await readMemoryHeaders(this.memoryDir, todo, this.scanner) : []

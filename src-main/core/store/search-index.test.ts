@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import { MemorySearchIndex } from './search-index.js'
+import { lateScanner } from '../../../test/helpers/late-scanner.js'
 
 const mem = (name: string, description: string, body: string) =>
   `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n\n${body}\n`
@@ -107,5 +108,25 @@ describe('MemorySearchIndex', () => {
       hits.slice(0, 120).every((h) => h.terms.includes('flamingo') && h.snippet?.includes('flamingo')),
     ).toBe(true)
     expect(hits.slice(120).map((h) => [h.terms, h.snippet])).toEqual(Array(10).fill([[], undefined]))
+  })
+
+  it('an older read that comes back last does not undo a newer one (two updates of one file at once)', async () => {
+    const dir = tempDir()
+    const file = (body: string) => writeFile(join(dir, 'a.md'), mem('A', 'about a', body))
+    file('the ostrich')
+    const late = lateScanner('texts')
+    const index = new MemorySearchIndex([{ dir, prefix: '' }], late.scanner)
+    await index.load()
+    file('the pelican')
+    late.arm()
+    const older = index.update(['a.md'])
+    await new Promise((r) => setTimeout(r, 20))
+    file('the flamingo')
+    const newer = index.update(['a.md'])
+    await new Promise((r) => setTimeout(r, 20))
+    late.release()
+    await Promise.all([older, newer])
+    expect((await index.search('flamingo')).map((h) => h.relPath)).toEqual(['a.md'])
+    expect(await index.search('pelican')).toEqual([])
   })
 })

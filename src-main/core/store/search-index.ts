@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { bodyOf, parseMemoryHeaderFields } from './frontmatter.js'
 import { isMemoryFileName } from './memory-header.js'
 import { listMemoryFiles, readTextFiles, type Scanner } from './scan.js'
+import { SerialQueue } from './serial-queue.js'
 
 /** A memory as search sees it: what the list shows plus its body. */
 interface SearchDoc {
@@ -58,6 +59,8 @@ export class MemorySearchIndex {
   private index = new Index({ tokenize: 'forward', encoder: Charset.Normalize })
   private kept = new Map<string, Kept>()
   private ready?: Promise<void>
+  /** Updates apply in the order they were asked for (an older read finishing last undid a newer one). */
+  private readonly updates = new SerialQueue()
 
   constructor(
     private readonly sources: readonly SearchSource[],
@@ -103,7 +106,11 @@ export class MemorySearchIndex {
   }
 
   /** Re-reads these files of the first source (relative paths); a file that is gone leaves the index. */
-  async update(relPaths: Iterable<string>): Promise<void> {
+  update(relPaths: Iterable<string>): Promise<void> {
+    return this.updates.run(() => this.reread(relPaths))
+  }
+
+  private async reread(relPaths: Iterable<string>): Promise<void> {
     await this.load()
     const source = this.sources[0]
     if (!source) return
