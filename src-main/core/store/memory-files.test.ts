@@ -1,4 +1,14 @@
-import { chmodSync, existsSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
@@ -238,6 +248,20 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     await renameMemory(dir, rec.relPath, 'policies/testing.md')
     expect(existsSync(rec.path)).toBe(false)
     expect(index(dir)).toBe('- [Testing policy](policies/testing.md) — Integration tests hit a real DB\n')
+  })
+
+  it('rename to a name that already leads to the same file (a hard link of it; a change of case on macOS or Windows) renames it in place', async () => {
+    const dir = tempDir()
+    const rec = await createMemory(dir, { ...fields, relPath: 'deploy.md' })
+    linkSync(rec.path, join(dir, 'Deploy.md'))
+    expect((await renameMemory(dir, 'deploy.md', 'Deploy.md')).relPath).toBe('Deploy.md')
+    expect(readdirSync(dir).sort()).toEqual(['Deploy.md', 'MEMORY.md'])
+    expect(readFileSync(join(dir, 'Deploy.md'), 'utf8')).toBe(rec.raw)
+    expect(index(dir)).toBe('- [Testing policy](Deploy.md) — Integration tests hit a real DB\n')
+    // Another file under the new name is still never overwritten.
+    writeFile(join(dir, 'other.md'), 'keep\n')
+    await expect(renameMemory(dir, 'Deploy.md', 'other.md')).rejects.toMatchObject({ code: 'EXISTS' })
+    expect(readFileSync(join(dir, 'other.md'), 'utf8')).toBe('keep\n')
   })
 
   it('two renames of one memory at once: one moves it, the other finds it gone (never two copies)', async () => {

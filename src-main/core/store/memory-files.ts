@@ -4,8 +4,8 @@ import { errnoOf, isAbsent, MemdirError } from '../../../src-shared/errors.js'
 import { formatBytes, MAX_MEMORY_BYTES, MAX_OPENED_MEMORY_BYTES } from '../../../src-shared/limits.js'
 import { checkMemoryName, checkMemoryTitle } from '../../../src-shared/memory-names.js'
 import { memoryFileSlug } from './file-slug.js'
-import { link, lstat, mkdir, readlink, rename, stat, symlink, unlink } from 'node:fs/promises'
-import { dirname, isAbsolute, join, posix, relative, resolve } from 'node:path'
+import { link, lstat, mkdir, readdir, readlink, rename, stat, symlink, unlink } from 'node:fs/promises'
+import { basename, dirname, isAbsolute, join, posix, relative, resolve } from 'node:path'
 import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { TEAM_DIRNAME } from '../paths/team-agent-paths.js'
 import {
@@ -368,13 +368,21 @@ export async function renameMemory(
     if (read === null) throw new MemdirError('NOT_FOUND', `no memory at ${fromRel}`)
     let moving: string = read
     const relinked = await relativeLinkMoved(from.path, toPath)
+    /** The old name is gone with the move itself (a change of case where case is not told apart). */
+    let oldNameGone = false
     await record(toPath, async () => {
       try {
         if (relinked !== undefined) await symlink(relinked, toPath)
         else await link(from.path, toPath)
       } catch (e) {
         if (errnoOf(e) === 'EEXIST') {
-          throw new MemdirError('EXISTS', `a memory already exists at ${toRel}`)
+          // The new name leads to this very file: a change of case on macOS or Windows, where
+          // `Deploy.md` finds `deploy.md`, or a hard link of it. Renamed in place: nothing is lost.
+          if (!(await sameFile(from.path, toPath)))
+            throw new MemdirError('EXISTS', `a memory already exists at ${toRel}`)
+          await rename(from.path, toPath)
+          oldNameGone = !(await listedIn(from.path))
+          return { before: null, after: moving }
         }
         // Filesystems without hard links: fall back to a checked rename.
         if ((await readIfExists(toPath)) !== null)
@@ -393,9 +401,10 @@ export async function renameMemory(
       return { before: null, after: moving }
     })
     await record(from.path, async () => {
-      await unlink(from.path).catch((e: NodeJS.ErrnoException) => {
-        if (e.code !== 'ENOENT') throw e
-      })
+      if (!oldNameGone)
+        await unlink(from.path).catch((e: NodeJS.ErrnoException) => {
+          if (e.code !== 'ENOENT') throw e
+        })
       return { before: moving, after: null }
     })
   })
@@ -431,14 +440,24 @@ export async function renameMemory(
   return readMemory(memoryDir, toRel)
 }
 
+/** Whether two names lead to one file (the same entry where case is not told apart, or hard links). */
+async function sameFile(a: string, b: string): Promise<boolean> {
+  const [x, y] = await Promise.all([lstat(a).catch(() => undefined), lstat(b).catch(() => undefined)])
+  return x !== undefined && y !== undefined && x.ino === y.ino && x.dev === y.dev
+}
+
+/** Whether a name is listed, spelled exactly so, in its folder. */
+async function listedIn(path: string): Promise<boolean> {
+  return (await readdir(dirname(path))).includes(basename(path))
+}
+
 /** Whether the new name still reaches the file at the old name (a hard link, or the same link target). */
 async function stillLinked(fromPath: string, toPath: string, relinked: string | undefined): Promise<boolean> {
   if (relinked !== undefined) {
     const target = await readlink(fromPath).catch(() => undefined)
     return target !== undefined && resolve(dirname(fromPath), target) === resolve(dirname(toPath), relinked)
   }
-  const [a, b] = await Promise.all([lstat(fromPath).catch(() => undefined), lstat(toPath)])
-  return a !== undefined && a.ino === b.ino && a.dev === b.dev
+  return sameFile(fromPath, toPath)
 }
 
 /**
