@@ -79,6 +79,12 @@ describe('the one memory-name rule', () => {
     expect(memoryTitleProblem('name', 'x\n- [owned](/etc/passwd)')?.code).toBe('INVALID_NAME')
     expect(memoryTitleProblem('name', 'abc\u202edef')?.code).toBe('INVALID_NAME')
     expect(memoryTitleProblem('name', 'n'.repeat(300))?.code).toBe('INVALID_NAME')
+    // The limit itself passes, and a character outside the BMP counts once.
+    expect(memoryTitleProblem('name', 'n'.repeat(200))).toBeUndefined()
+    expect(memoryTitleProblem('name', '🚀'.repeat(120))).toBeUndefined()
+    expect(memoryTitleProblem('name', '𠮷'.repeat(201))?.message).toBe(
+      'the name is 201 characters long; a name may be at most 200',
+    )
     expect(memoryTitleProblem('description', 'one line\nthat wraps')).toBeUndefined()
     expect(memoryTitleProblem('description', 'spoof\u202e')?.code).toBe('INVALID_NAME')
   })

@@ -137,8 +137,10 @@ export function memoryTitleProblem(field: 'name' | 'description', value: string)
         field === 'name' ? 'a name is one line of plain text' : 'write it as plain text'
       }`,
     )
-  if (field === 'name' && value.length > MAX_TITLE_CHARS)
-    return invalid(`the name is ${value.length} characters long; keep it under ${MAX_TITLE_CHARS}`)
+  // Counted as a person counts them: an emoji or a rare CJK character is one, not two UTF-16 units.
+  const chars = field === 'name' ? [...value].length : 0
+  if (chars > MAX_TITLE_CHARS)
+    return invalid(`the name is ${chars} characters long; a name may be at most ${MAX_TITLE_CHARS}`)
   return undefined
 }
 

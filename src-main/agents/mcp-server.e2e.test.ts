@@ -264,7 +264,7 @@ describe('memdir mcp (the SDK client over stdio)', () => {
       body: 'x',
     })
     expect(r.isError).toBe(true)
-    expect(r.text).toMatch(/^INVALID_NAME: the name is 300 characters long; keep it under 200\. /)
+    expect(r.text).toMatch(/^INVALID_NAME: the name is 300 characters long; a name may be at most 200\. /)
     expect(r.text).toContain('short title')
     expect(r.text).not.toContain('file name')
     const short = await call('memory_write', {

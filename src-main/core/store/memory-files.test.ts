@@ -179,7 +179,10 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     expect(rec.body).toBe('new\n')
     await expect(
       updateMemory(dir, 'deploy.md', { ...input, name: long + '!', body: 'x\n' }, rec.hash),
-    ).rejects.toMatchObject({ code: 'INVALID_NAME', message: expect.stringContaining('keep it under 200') })
+    ).rejects.toMatchObject({
+      code: 'INVALID_NAME',
+      message: expect.stringContaining('a name may be at most 200'),
+    })
     await expect(createMemory(dir, { ...input, body: 'x\n', relPath: 'other.md' })).rejects.toMatchObject({
       code: 'INVALID_NAME',
     })
