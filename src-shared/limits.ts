@@ -1,3 +1,4 @@
+import { count } from './words.js'
 /**
  * How large one memory may be, wherever it is written (the editor, MCP, a review approval): 1 MiB
  * of UTF-8, the team server's own body limit. A memory is one fact and a few lines; anything near
@@ -16,7 +17,7 @@ export const MAX_OPENED_MEMORY_BYTES = 8 * MAX_MEMORY_BYTES
 export function formatBytes(n: number): string {
   if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MiB`
   if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`
-  return `${n} bytes`
+  return count(n, 'byte')
 }
 
 /**

@@ -66,7 +66,7 @@ export function readPage(doc: MemoryDoc, offset: number): { answer: Record<strin
   if (offset > body.length)
     throw new MemdirError(
       'BAD_REQUEST',
-      `offset ${offset} is past the end of the body (${body.length} characters)`,
+      `offset ${offset} is past the end of the body (${count(body.length, 'character')})`,
     )
   if (offset === 0 && JSON.stringify({ ...meta, body }, null, 2).length <= LIST_PAGE_CHARS)
     return { answer: { ...meta, body }, end: body.length }

@@ -1,3 +1,4 @@
+import { count } from '../../../src-shared/words.js'
 import { savedByClient } from '../../core/sessions/client-memory.js'
 import { readTranscriptText } from '../../core/sessions/transcript-file.js'
 import { MemoryCursorStore } from '../../core/extract/cursor-store.js'
@@ -12,7 +13,7 @@ import { type CliIO, printJson, UsageError } from '../io.js'
 export function describeExtractionEvent(e: ExtractionEvent): string {
   switch (e.type) {
     case 'started':
-      return `extracting from the last ${e.newMessageCount} messages${e.trailing ? ' (trailing run)' : ''}…`
+      return `extracting from the last ${count(e.newMessageCount, 'message')}${e.trailing ? ' (trailing run)' : ''}…`
     case 'skipped':
       return `skipped: ${e.reason}`
     case 'wrote':

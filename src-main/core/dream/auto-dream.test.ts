@@ -29,6 +29,13 @@ describe('autoDream gates, each on its own', () => {
     expect(await dream.executeAutoDream()).toMatchObject({ gate: 'scan_throttled' })
   })
 
+  it('one session since the last consolidation is "1 session"', async () => {
+    const { dream } = setup(undefined, {}, 1)
+    const r = await dream.executeAutoDream()
+    expect(r).toMatchObject({ gate: 'not_enough_sessions' })
+    expect((r as { reason: string }).reason).toMatch(/^1 session since the last consolidation/)
+  })
+
   it('sessions touched before the last consolidation do not count', async () => {
     const { dream, memoryDir, transcriptDir } = setup(undefined, { minHours: 1 })
     for (const f of readdirSync(transcriptDir))

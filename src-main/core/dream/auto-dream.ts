@@ -143,7 +143,7 @@ export function createAutoDream(deps: DreamDeps) {
       if (sessions.length < minSessions) {
         return block(
           'not_enough_sessions',
-          `${sessions.length} sessions since the last consolidation (needs ${minSessions})`,
+          `${count(sessions.length, 'session')} since the last consolidation (needs ${minSessions})`,
         )
       }
     } else {
@@ -255,7 +255,7 @@ export function createAutoDream(deps: DreamDeps) {
       {
         gate: 'not_enough_sessions',
         ok: sessions.length >= minSessions,
-        detail: `${sessions.length} sessions since then (needs ${minSessions})`,
+        detail: `${count(sessions.length, 'session')} since then (needs ${minSessions})`,
       },
       {
         gate: 'needs_model',

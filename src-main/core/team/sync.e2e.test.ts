@@ -405,6 +405,14 @@ describe('batching and retries', () => {
     expect(c.deps.state.serverMaxEntries).toBe(2)
   })
 
+  it('a server that holds one key says so in the singular', async () => {
+    const server = await startTeamServer({ maxEntries: 1 })
+    const c = client(server.url, await server.token(REPO), join(tempDir(), 'team'))
+    for (const k of ['a', 'b']) writeFile(join(c.deps.teamDir, `${k}.md`), k)
+    const full = (await pushTeamMemory(c.deps).catch((e: unknown) => e)) as Error
+    expect(full.message).toMatch(/may hold at most 1 key on the team server and holds 0\..*2 new keys/s)
+  })
+
   it('a server or a proxy that takes smaller requests than a batch gets smaller batches; a file too large alone is reported', async () => {
     const files = (dir: string) => {
       for (let i = 0; i < 12; i++)

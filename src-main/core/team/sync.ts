@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { toErrorValue } from '../../../src-shared/errors.js'
-import { count } from '../../../src-shared/words.js'
+import { count, grouped } from '../../../src-shared/words.js'
 import { strongEtag } from '../../../src-shared/etag.js'
 import { teamEntryProblem } from '../../../src-shared/team-entry-text.js'
 import { KeyTwins } from '../../../src-shared/key-twins.js'
@@ -489,7 +489,7 @@ async function forgetPushes(
 
 /** What a full server means for this repo, and what the user can do about it. */
 function fullServerAdvice(repo: string, max: number, held: number): string {
-  return `${repo} may hold at most ${max} keys on the team server and holds ${held}. Remove keys the team no longer needs (\`memdir team-server key delete --repo ${repo} KEY\`, or ask the server's operator), or move files out of team/; until then new files stay local.`
+  return `${repo} may hold at most ${count(max, 'key')} on the team server and holds ${grouped(held)}. Remove keys the team no longer needs (\`memdir team-server key delete --repo ${repo} KEY\`, or ask the server's operator), or move files out of team/; until then new files stay local.`
 }
 
 function sortedSkips(out: PushResult): PushResult {

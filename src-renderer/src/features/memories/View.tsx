@@ -16,6 +16,7 @@ import { visibleMemories } from './slice'
 import { Segmented } from '../../components/Segmented'
 import { IconButton } from '../../components/IconButton'
 import { useDaysAgo } from '../../lib/use-days-ago'
+import { count } from '../../../../src-shared/words'
 
 // The editor (CodeMirror, the Markdown renderer, the diff) loads when a memory is first opened.
 const Editor = lazy(() => import('../editor/Editor').then((m) => ({ default: m.Editor })))
@@ -66,7 +67,7 @@ function Row({
             title={issues.map((f) => f.message).join('\n')}
             data-testid="health-badge"
           >
-            {issues.length === 1 ? '1 issue' : `${issues.length} issues`}
+            {count(issues.length, 'issue')}
           </span>
         )}
         <span className={`age ${ageClass(m.ageDays)}`}>{age}</span>
