@@ -45,6 +45,9 @@ describe('Health view', () => {
       const dead = findings.locator('article[data-kind="dead-pointer"]')
       const stale = findings.locator('article[data-kind="path-changed"]')
       await dead.waitFor()
+      expect(await page.getByText(/checked against MEMORY\.md/).innerText()).toContain(
+        "1 memory checked against MEMORY.md, each other and the project's git history (4 commits).",
+      )
       expect(await dead.innerText()).toContain('Points at old.md, which does not exist')
       expect(await stale.innerText()).toContain(
         'Mentions src/app.ts, changed in 3 commits since this memory was saved',

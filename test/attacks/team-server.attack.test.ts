@@ -188,6 +188,10 @@ describe('memdir team-server key list|delete', () => {
     expect(listed.find((k) => k.key === longKey)?.problem).toMatch(/bytes long/)
     expect(listed.find((k) => k.key === 'ok.md')?.problem).toBeUndefined()
     admin.io.stdout = ''
+    expect(await admin.run(['team-server', 'key', 'list', '--repo', 'acme/shop', '--data', data])).toBe(0)
+    expect(admin.io.stdout).toContain('"ok.md"  4 bytes\n')
+    expect(admin.io.stdout).toContain(`"${longKey}"  1 byte  (`)
+    admin.io.stdout = ''
     expect(
       await admin.run(['team-server', 'key', 'delete', '--repo', 'acme/shop', longKey, '--data', data]),
     ).toBe(0)

@@ -1,3 +1,4 @@
+import { count } from '../../../src-shared/words.js'
 import { closeGracefully, createTeamServer, listen } from '../../../src-server/http-server.js'
 import { defaultDataFile, openTeamStore } from '../../../src-server/open-store.js'
 import { storedRepoName, type TeamStore } from '../../../src-server/store.js'
@@ -93,7 +94,10 @@ async function keyCommand(io: CliIO, store: TeamStore, args: TeamServerArgs): Pr
     else
       io.stdout(
         keys
-          .map((k) => `${JSON.stringify(k.key)}  ${k.bytes} bytes${k.problem ? `  (${k.problem})` : ''}`)
+          .map(
+            (k) =>
+              `${JSON.stringify(k.key)}  ${count(k.bytes, 'byte')}${k.problem ? `  (${k.problem})` : ''}`,
+          )
           .join('\n') + (keys.length ? '\n' : `${repo} holds no keys\n`),
       )
     return 0

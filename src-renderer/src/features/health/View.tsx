@@ -261,7 +261,7 @@ export function HealthView() {
       <p className="muted">
         {count(health.memories, 'memory', 'memories')} checked against MEMORY.md, each other and{' '}
         {health.git.available
-          ? `the project's git history (${health.git.commits.toLocaleString()} commits)`
+          ? `the project's git history (${count(health.git.commits, 'commit')})`
           : 'the code (no git history here, so code links are not checked)'}
         .{health.contradictions === 'off' && ' Contradictions are checked when a model is configured.'}
       </p>
