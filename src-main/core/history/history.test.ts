@@ -7,7 +7,7 @@ import { ProposalStore } from '../review/proposals.js'
 import { HistoryStore } from './history-store.js'
 import { diffLines } from './line-diff.js'
 import { reconcileHistory } from './recorder.js'
-import { restoreVersion } from './restore.js'
+import { restoreVersion, undoRun } from './restore.js'
 import { deleteMemory } from '../store/memory-files.js'
 import type { RecordedWrite } from '../store/recorded-write.js'
 
@@ -172,6 +172,21 @@ describe('memory history', () => {
     expect(await history.list()).toHaveLength(60)
     const modifies = (await history.list()).filter((e) => e.change === 'modify').map((e) => e.path)
     expect(new Set(modifies).size).toBe(30)
+  })
+
+  it('"Undo" clicked twice at once undoes the run once; the second finds nothing left to undo, not a file changed by someone', async () => {
+    const { memoryDir, history } = memDirWith({ 'MEMORY.md': '- [A](a.md) — a\n', 'a.md': 'A\n' })
+    await reconcileHistory(history, memoryDir, 'external')
+    writeFileSync(join(memoryDir, 'MEMORY.md'), '')
+    writeFileSync(join(memoryDir, 'a.md'), 'A, fixed\n')
+    await reconcileHistory(history, memoryDir, 'user', { paths: ['MEMORY.md', 'a.md'], runId: 'fix-1' })
+    const both = await Promise.all([
+      undoRun(history, memoryDir, 'fix-1'),
+      undoRun(history, memoryDir, 'fix-1'),
+    ])
+    expect(snapshotOf(memoryDir)).toEqual({ 'MEMORY.md': '- [A](a.md) — a\n', 'a.md': 'A\n' })
+    expect(both.flatMap((o) => o.undone).sort()).toEqual(['MEMORY.md', 'a.md'])
+    expect(both.flatMap((o) => o.kept)).toEqual([])
   })
 
   it('diffs lines', () => {

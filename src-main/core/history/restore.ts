@@ -176,7 +176,11 @@ export async function undoRun(
     }
     if (current === target) continue // only what must stay is left
     if (!(await putFileOver(abs, target, record, current))) {
-      outcome.kept.push({ path, reason: 'changed while it was being undone' })
+      // Written meanwhile: by the same undo asked again (a second click), which leaves it as it
+      // was before the run, or by someone else, whose text stays.
+      const now = await readIfExists(abs)
+      if (now !== target && now !== before)
+        outcome.kept.push({ path, reason: 'changed while it was being undone' })
       continue
     }
     if (current === null && target !== null) cameBack.push(path)
