@@ -48,6 +48,24 @@ describe('Fix all', () => {
     expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe(before)
   })
 
+  it('"Fix all" asked twice at once fixes once; the second finds nothing left, not a run with nothing to undo', async () => {
+    const dead = Array.from({ length: 5 }, (_, i) => `- [Gone ${i}](gone_${i}.md) — removed long ago`)
+    const { dir, store, health } = await world(['# Memory', ...dead])
+    const both = await Promise.allSettled([
+      health.fixAll('dead-pointer', 'remove-pointer'),
+      health.fixAll('dead-pointer', 'remove-pointer'),
+    ])
+    expect(both.map((o) => o.status)).toEqual(['fulfilled', 'rejected'])
+    expect((both[1] as PromiseRejectedResult).reason).toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'No finding of that kind is left to fix.',
+    })
+    const r = (both[0] as PromiseFulfilledResult<{ runId?: string; message: string }>).value
+    expect(r.message).toBe('Fixed 5 findings in 1 file')
+    expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe('# Memory\n')
+    expect(await store.list({ runId: r.runId! })).toHaveLength(1)
+  })
+
   it('adds every missing pointer at once, and says which it could not fix', async () => {
     const files = Object.fromEntries(
       Array.from({ length: 5 }, (_, i) => [

@@ -22,6 +22,7 @@ import { resolveContainedPath } from '../../core/store/contained-path.js'
 import { batchedWrite, type RecordedWrite } from '../../core/store/recorded-write.js'
 import type { Writer } from '../history/recording.js'
 import type { Scanner } from '../../core/store/scan.js'
+import { SerialQueue } from '../../core/store/serial-queue.js'
 
 export interface WorkspaceHealthDeps {
   memoryDir: string
@@ -48,6 +49,7 @@ export class WorkspaceHealth {
   private verified = new Map<string, number>()
   private last?: HealthReport
   private running?: Promise<HealthReport>
+  private readonly fixes = new SerialQueue()
 
   constructor(private readonly deps: WorkspaceHealthDeps) {
     this.checker = new HealthChecker({
@@ -90,7 +92,12 @@ export class WorkspaceHealth {
     return (this.last ?? (await this.report())).findings as Finding[]
   }
 
-  async fix(id: string, fix: Exclude<FixKind, 'open'>): Promise<HealthFixResult> {
+  /** One fix or "Fix all" at a time, each against the findings the one before it left. */
+  fix(id: string, fix: Exclude<FixKind, 'open'>): Promise<HealthFixResult> {
+    return this.fixes.run(() => this.fixOne(id, fix))
+  }
+
+  private async fixOne(id: string, fix: Exclude<FixKind, 'open'>): Promise<HealthFixResult> {
     const f = (await this.report()).findings.find((x) => x.id === id) as Finding | undefined
     if (!f) throw new MemdirError('NOT_FOUND', 'That finding is gone (it may have been fixed already).')
     if (!f.fixes.includes(fix))
@@ -102,7 +109,13 @@ export class WorkspaceHealth {
    * One fix on every finding of a kind, as one run of the user's: each file written once in
    * history however many findings touched it, and the whole batch undone by undoing the run.
    */
-  async fixAll(kind: string, fix: BatchFix): Promise<HealthFixAllResult> {
+  fixAll(kind: string, fix: BatchFix): Promise<HealthFixAllResult> {
+    // Asked twice at once (a double click, the CLI beside the window), the second found the same
+    // findings, fixed nothing, and said "Fixed 5 findings" with a run that had nothing to undo.
+    return this.fixes.run(() => this.fixEvery(kind, fix))
+  }
+
+  private async fixEvery(kind: string, fix: BatchFix): Promise<HealthFixAllResult> {
     const targets = ((await this.report()).findings as Finding[]).filter(
       (f) => f.kind === kind && f.fixes.includes(fix),
     )
