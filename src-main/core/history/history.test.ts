@@ -201,6 +201,27 @@ describe('memory history', () => {
 })
 
 describe('review mode', () => {
+  it('"Approve" clicked twice at once applies the proposal once; the second finds it decided', async () => {
+    const { root, memoryDir } = memDirWith({ 'a.md': 'A\n' })
+    const proposals = new ProposalStore(join(root, 'app-data', 'proposals'))
+    const p = await proposals.create({
+      author: 'dream',
+      reason: 'merge',
+      files: [
+        { path: 'a.md', before: 'A\n', after: 'A and B\n' },
+        { path: 'b.md', before: null, after: 'B\n' },
+      ],
+    })
+    const both = await Promise.allSettled([
+      proposals.approve(p.id, memoryDir),
+      proposals.approve(p.id, memoryDir),
+    ])
+    expect(both.map((o) => o.status)).toEqual(['fulfilled', 'rejected'])
+    expect((both[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'NOT_FOUND' })
+    expect(snapshotOf(memoryDir)).toEqual({ 'a.md': 'A and B\n', 'b.md': 'B\n' })
+    expect(await proposals.list()).toEqual([])
+  })
+
   it('rejection leaves no trace in the memory dir; a stale proposal is refused', async () => {
     const { root, memoryDir } = memDirWith({ 'a.md': 'A\n' })
     const proposals = new ProposalStore(join(root, 'app-data', 'proposals'))

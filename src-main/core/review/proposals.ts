@@ -8,6 +8,7 @@ import { resolveContainedPath } from '../store/contained-path.js'
 import { checkMemoryName } from '../../../src-shared/memory-names.js'
 import { checkFoldersOnPath } from '../store/memory-files.js'
 import { teamTwinProblem } from '../store/team-twins.js'
+import { SerialQueue } from '../store/serial-queue.js'
 import {
   guardMemoryWrite,
   isTeamPath,
@@ -29,6 +30,13 @@ export interface Proposal {
 
 /** Review-mode proposals, kept in app data (never in the memory dir). */
 export class ProposalStore {
+  /**
+   * Approvals and rejections one at a time: an approval clicked twice at once applied the first
+   * and failed the second as "changed on disk" (its own first write); now the second finds the
+   * proposal decided.
+   */
+  private readonly decisions = new SerialQueue()
+
   constructor(readonly dir: string) {}
 
   async create(p: Omit<Proposal, 'id' | 'createdAt'>): Promise<Proposal> {
@@ -65,10 +73,19 @@ export class ProposalStore {
    * Applies a proposal (optionally with the user's edits of the proposed content). Each file must
    * still be what it was when proposed; otherwise nothing is written and ConflictError says which.
    */
-  async approve(
+  approve(
     id: string,
     memoryDir: string,
     edits: Record<string, string | null> = {},
+    record?: RecordedWrite,
+  ): Promise<ProposedFile[]> {
+    return this.decisions.run(() => this.apply(id, memoryDir, edits, record))
+  }
+
+  private async apply(
+    id: string,
+    memoryDir: string,
+    edits: Record<string, string | null>,
     record?: RecordedWrite,
   ): Promise<ProposedFile[]> {
     const p = await this.get(id)
@@ -107,11 +124,15 @@ export class ProposalStore {
       await putFile(abs, after, record, f.before)
       applied.push({ ...f, after })
     }
-    await this.reject(id)
+    await this.remove(id)
     return applied
   }
 
-  async reject(id: string): Promise<void> {
+  reject(id: string): Promise<void> {
+    return this.decisions.run(() => this.remove(id))
+  }
+
+  private async remove(id: string): Promise<void> {
     await this.get(id)
     await unlink(join(this.dir, `${id}.json`))
   }
