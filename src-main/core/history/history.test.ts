@@ -174,6 +174,26 @@ describe('memory history', () => {
     expect(new Set(modifies).size).toBe(30)
   })
 
+  it('"Restore" clicked twice at once brings the deleted memory back once, with its index line once', async () => {
+    const { memoryDir, history } = memDirWith({
+      'MEMORY.md': '- [A](a.md) — a\n',
+      'a.md': '---\nname: A\ndescription: a\ntype: project\n---\nA\n',
+    })
+    const before = snapshotOf(memoryDir)
+    await reconcileHistory(history, memoryDir, 'external')
+    const record: RecordedWrite = async (abs, write) => {
+      const out = await write()
+      await history.recordChange({ path: abs.slice(memoryDir.length), author: 'user', ...out })
+    }
+    await deleteMemory(memoryDir, 'a.md', undefined, { record })
+    const gone = (await history.list({ path: 'a.md' })).find((e) => e.change === 'delete')!
+    await Promise.all([
+      restoreVersion(history, memoryDir, 'a.md', gone.id),
+      restoreVersion(history, memoryDir, 'a.md', gone.id),
+    ])
+    expect(snapshotOf(memoryDir)).toEqual(before)
+  })
+
   it('"Undo" clicked twice at once undoes the run once; the second finds nothing left to undo, not a file changed by someone', async () => {
     const { memoryDir, history } = memDirWith({ 'MEMORY.md': '- [A](a.md) — a\n', 'a.md': 'A\n' })
     await reconcileHistory(history, memoryDir, 'external')

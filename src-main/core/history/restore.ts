@@ -1,6 +1,6 @@
 import { MemdirError } from '../../../src-shared/errors.js'
 import type { UndoOutcome } from '../../../src-shared/types.js'
-import { readIfExists } from '../store/atomic-write.js'
+import { ConflictError, readIfExists } from '../store/atomic-write.js'
 import { resolveContainedPath } from '../store/contained-path.js'
 import { findIndexLine, pointerLineOf, pointsAt } from '../store/index-lines.js'
 import { indexLocationFor } from '../store/memory-files.js'
@@ -84,7 +84,13 @@ async function putBack(
   const current = await readIfExists(abs)
   const content = hash === null ? null : await store.blob(hash)
   if (current === content) return false
-  await putFile(abs, content, record, current)
+  if (!(await putFileOver(abs, content, record, current))) {
+    // Written meanwhile: the same restore asked again (a second click) is done already; anyone
+    // else's text is not overwritten.
+    const now = await readIfExists(abs)
+    if (now === content) return false
+    throw new ConflictError(abs, now, content ?? '')
+  }
   return current === null && content !== null
 }
 
