@@ -1,11 +1,12 @@
 import { describe, expect, it, vi } from 'vitest'
+import type { Handlers } from '../../../../src-shared/contract'
 import { RpcFailure } from '../../../../src-shared/errors'
 import { createMemdirStore } from '../../app/create-store'
 import { fakeClient, memoryDeps } from '../../test/fake-client'
 import { doc, listItem } from '../../test/samples'
 
 function editorWorld(onDisk: { body: string; hash: string }) {
-  const fake = fakeClient({
+  const handlers: Partial<Handlers> = {
     'memory/read': async ({ relPath }) => doc(relPath, onDisk.body, onDisk.hash),
     'memory/list': async () => [listItem('a.md')],
     'memory/update': async ({ relPath, input, expectedHash }) => {
@@ -19,9 +20,10 @@ function editorWorld(onDisk: { body: string; hash: string }) {
       onDisk.hash = `h-${input.body}`
       return doc(relPath, onDisk.body, onDisk.hash)
     },
-  })
+  }
+  const fake = fakeClient(handlers)
   const deps = memoryDeps(fake.client)
-  return { ...fake, deps, store: createMemdirStore(deps) }
+  return { ...fake, handlers, deps, store: createMemdirStore(deps) }
 }
 
 describe('editor slice', () => {
@@ -42,6 +44,55 @@ describe('editor slice', () => {
     expect(disk.body).toBe('merged')
     expect(store.getState().conflict).toBeUndefined()
     expect(store.getState().dirty).toBe(false)
+  })
+
+  it('Save pressed twice saves once; what is typed while a save is on its way stays, unsaved', async () => {
+    const disk = { body: 'v1', hash: 'h1' }
+    const { store, calls } = editorWorld(disk)
+    await store.getState().select('a.md')
+    store.getState().editDraft({ body: 'v2' })
+    const first = store.getState().save()
+    const second = store.getState().save()
+    expect(store.getState().saving).toBe(true)
+    await Promise.all([first, second])
+    expect(calls.filter((c) => c.method === 'memory/update')).toHaveLength(1)
+    expect(store.getState()).toMatchObject({ conflict: undefined, editorError: undefined, dirty: false })
+    expect(disk.body).toBe('v2')
+
+    // Keys typed after Save was pressed, before its answer came.
+    store.getState().editDraft({ body: 'v2 and more' })
+    const saving = store.getState().save()
+    store.getState().editDraft({ body: 'v2 and more, typed during the save' })
+    await saving
+    expect(disk.body).toBe('v2 and more')
+    expect(store.getState()).toMatchObject({ dirty: true, saving: false })
+    expect(store.getState().draft?.body).toBe('v2 and more, typed during the save')
+    // The next save is against the version the first one wrote, not a conflict with it.
+    await store.getState().save()
+    expect(disk.body).toBe('v2 and more, typed during the save')
+    expect(store.getState()).toMatchObject({ dirty: false, conflict: undefined })
+  })
+
+  it('a change on disk reported while a save is on its way is shown once the save is done', async () => {
+    const disk = { body: 'v1', hash: 'h1' }
+    const world = editorWorld(disk)
+    const { store } = world
+    await store.getState().select('a.md')
+    store.getState().editDraft({ body: 'v2' })
+    const save = world.handlers['memory/update']!
+    world.handlers['memory/update'] = async (args) => {
+      const saved = await save(args)
+      // Claude Code writes the memory right after the save, before its answer reaches the window.
+      disk.body = 'from Claude Code'
+      disk.hash = 'h9'
+      store.getState().filesChanged(['a.md'])
+      return saved
+    }
+    await store.getState().save()
+    for (let i = 0; i < 20 && store.getState().doc?.body !== 'from Claude Code'; i++)
+      await new Promise((r) => setTimeout(r, 0))
+    expect(store.getState().doc?.body).toBe('from Claude Code')
+    expect(store.getState()).toMatchObject({ dirty: false, changedDuringSave: false })
   })
 
   it('reloads the open memory after an outside change, unless it has unsaved edits', async () => {

@@ -19,115 +19,14 @@ function draftOf(doc: MemoryDoc): Draft {
 
 export const createEditorSlice =
   ({ client, closeWindow }: StoreDeps): StateCreator<Store, [], [], EditorSlice> =>
-  (set, get) => ({
-    isNew: false,
-    dirty: false,
-    changedDuringSave: false,
-    saving: false,
-    guardUnsaved: (proceed, cancel) => {
-      if (get().dirty) set({ leaveGuard: { proceed, cancel } })
-      else void proceed()
-    },
-    resolveLeave: async (choice) => {
-      const guard = get().leaveGuard
-      set({ leaveGuard: undefined })
-      if (!guard) return
-      if (choice === 'cancel') return guard.cancel?.()
-      if (choice === 'save') {
-        await get().save()
-        // The save did not go through (conflict, secret warning, error): stay, with the edits.
-        if (get().dirty) return guard.cancel?.()
-      } else set({ dirty: false })
-      await guard.proceed()
-    },
-    select: async (relPath) => {
-      if (relPath === get().doc?.relPath && !get().isNew) return
-      // Resolves once the memory is open, or the user kept their unsaved edits instead.
-      await new Promise<void>((resolve) =>
-        get().guardUnsaved(() => get().loadDoc(relPath).then(resolve), resolve),
-      )
-    },
-    openFile: (relPath) => {
-      if (relPath.endsWith('MEMORY.md')) return set({ view: 'index' })
-      void get().select(relPath)
-      set({ view: 'memories' })
-    },
-    openLink: async ({ target, wiki }) => {
-      const { doc, memories } = get()
-      const fromDir = doc?.relPath.includes('/') ? doc.relPath.slice(0, doc.relPath.lastIndexOf('/')) : ''
-      const path = target.split('#')[0]!
-      const names = new Map(memories.map((m) => [m.relPath, m.name]))
-      const link = writtenLink(path, wiki)
-      // The rule Health reads MEMORY.md's links by; then a name written as the file name's words
-      // (`[[deploy notes]]`, `[[deploy-notes]]` for deploy_notes.md).
-      const words = (w: string) =>
-        w
-          .trim()
-          .toLowerCase()
-          .replace(/[\s_-]+/g, '-')
-      const hit =
-        linkedMemory(link, fromDir, [...names.keys()], (f) => names.get(f)) ??
-        (wiki
-          ? memories.find((m) => words(m.relPath.split('/').pop()!.replace(/\.md$/, '')) === words(path))
-              ?.relPath
-          : undefined)
-      if (hit) await get().select(hit)
-      else set({ editorError: `No memory ${wiki ? 'named' : 'at'} “${target}” in this workspace.` })
-    },
-    loadDoc: async (relPath) => {
-      try {
-        const doc = await client['memory/read']({ relPath })
-        // The user started editing this memory while it was read again (a reload after a change on
-        // disk): their edits stay; saving checks them against the version on disk.
-        const { doc: open, dirty } = get()
-        if (dirty && open?.relPath === relPath) return
-        set({
-          selected: relPath,
-          doc,
-          draft: draftOf(doc),
-          isNew: false,
-          dirty: false,
-          conflict: undefined,
-          editorError: undefined,
-        })
-      } catch (e) {
-        set({ editorError: errorMessage(e) })
-      }
-    },
-    newMemory: () =>
-      get().guardUnsaved(() =>
-        set({
-          selected: undefined,
-          doc: undefined,
-          isNew: true,
-          dirty: false,
-          conflict: undefined,
-          editorError: undefined,
-          view: 'memories',
-          focusNameAt: Date.now(),
-          draft: { name: '', description: '', type: 'project', body: '', fileName: '', scope: 'private' },
-        }),
-      ),
-    editDraft: (patch) =>
-      set((s) => ({
-        draft: s.draft ? { ...s.draft, ...patch } : s.draft,
-        dirty: true,
-        secretWarning: undefined,
-      })),
-    compactIndex: async () => {
-      try {
-        const cut = (await client['health/get']()).findings.find((f) => f.fixes.includes('compact-index'))
-        if (cut) await client['health/fix']({ id: cut.id, fix: 'compact-index' })
-        // The memory itself is unchanged: only whether its index line is in view.
-        const relPath = get().doc?.relPath
-        if (relPath) set({ doc: await client['memory/read']({ relPath }), editorError: undefined })
-      } catch (e) {
-        set({ editorError: errorMessage(e) })
-      }
-    },
-    save: async (opts = {}) => {
+  (set, get) => {
+    /** The save on its way: a second Save waits for it instead of saving the same text again. */
+    let inFlight: Promise<void> | undefined
+
+    const saveDraft = async (opts: { acceptSecret?: boolean; overwrite?: boolean }) => {
       const { draft, doc, isNew, conflict } = get()
       if (!draft) return
+      set({ saving: true })
       const input: MemoryInput = {
         name: draft.name,
         description: draft.description,
@@ -155,12 +54,21 @@ export const createEditorSlice =
             saved = await client['memory/rename']({ from: doc!.relPath, to: draft.fileName })
           }
         }
+        // Typed while the save was on its way: those keys stay, unsaved, against the version saved.
+        const typedMeanwhile = get().draft !== draft
         set({
           doc: saved,
           selected: saved.relPath,
-          draft: draftOf(saved),
+          ...(typedMeanwhile
+            ? {
+                draft: {
+                  ...get().draft!,
+                  // A new memory's draft had no file name yet; one the user is changing stays theirs.
+                  fileName: get().draft!.fileName === draft.fileName ? saved.relPath : get().draft!.fileName,
+                },
+              }
+            : { draft: draftOf(saved), dirty: false }),
           isNew: false,
-          dirty: false,
           conflict: undefined,
           secretWarning: undefined,
           editorError: undefined,
@@ -175,49 +83,171 @@ export const createEditorSlice =
           set({ conflict: { relPath: doc?.relPath ?? draft.fileName, ...d }, editorError: e.message })
         } else set({ editorError: errorMessage(e) })
       } finally {
-        set({ saving: false })
+        // A change on disk reported while saving (another program's, or this save's own) is read
+        // once the save is done, unless there are edits to keep.
+        const changed = get().changedDuringSave
+        set({ saving: false, changedDuringSave: false })
+        const open = get().doc
+        if (changed && open && !get().dirty) void get().loadDoc(open.relPath)
       }
-    },
-    saveMerged: async (body) => {
-      set((s) => ({ draft: s.draft ? { ...s.draft, body } : s.draft, dirty: true }))
-      await get().save({ overwrite: true })
-    },
-    takeTheirs: async () => {
-      const rel = get().doc?.relPath
-      set({ conflict: undefined, dirty: false })
-      if (rel) await get().loadDoc(rel)
-    },
-    remove: async () => {
-      const { doc } = get()
-      if (!doc) return
-      try {
-        await client['memory/delete']({ relPath: doc.relPath, expectedHash: doc.hash })
-        set({ selected: undefined, doc: undefined, draft: undefined, dirty: false, isNew: false })
-        await get().refreshMemories()
-      } catch (e) {
-        set({ editorError: errorMessage(e) })
-      }
-    },
-    closeEditor: () =>
-      get().guardUnsaved(() =>
-        set({
-          selected: undefined,
-          doc: undefined,
-          draft: undefined,
-          isNew: false,
-          dirty: false,
-          conflict: undefined,
-        }),
-      ),
-    filesChanged: (paths) => {
-      const { doc, dirty, saving } = get()
-      // An external change to the open file: reload it unless the user has unsaved edits.
-      if (!doc || !paths.includes(doc.relPath)) return
-      if (saving) set({ changedDuringSave: true })
-      else if (!dirty) void get().loadDoc(doc.relPath)
-    },
-    saveAndClose: async () => {
-      await get().save()
-      if (!get().dirty) closeWindow()
-    },
-  })
+    }
+
+    return {
+      isNew: false,
+      dirty: false,
+      changedDuringSave: false,
+      saving: false,
+      guardUnsaved: (proceed, cancel) => {
+        if (get().dirty) set({ leaveGuard: { proceed, cancel } })
+        else void proceed()
+      },
+      resolveLeave: async (choice) => {
+        const guard = get().leaveGuard
+        set({ leaveGuard: undefined })
+        if (!guard) return
+        if (choice === 'cancel') return guard.cancel?.()
+        if (choice === 'save') {
+          await get().save()
+          // The save did not go through (conflict, secret warning, error): stay, with the edits.
+          if (get().dirty) return guard.cancel?.()
+        } else set({ dirty: false })
+        await guard.proceed()
+      },
+      select: async (relPath) => {
+        if (relPath === get().doc?.relPath && !get().isNew) return
+        // Resolves once the memory is open, or the user kept their unsaved edits instead.
+        await new Promise<void>((resolve) =>
+          get().guardUnsaved(() => get().loadDoc(relPath).then(resolve), resolve),
+        )
+      },
+      openFile: (relPath) => {
+        if (relPath.endsWith('MEMORY.md')) return set({ view: 'index' })
+        void get().select(relPath)
+        set({ view: 'memories' })
+      },
+      openLink: async ({ target, wiki }) => {
+        const { doc, memories } = get()
+        const fromDir = doc?.relPath.includes('/') ? doc.relPath.slice(0, doc.relPath.lastIndexOf('/')) : ''
+        const path = target.split('#')[0]!
+        const names = new Map(memories.map((m) => [m.relPath, m.name]))
+        const link = writtenLink(path, wiki)
+        // The rule Health reads MEMORY.md's links by; then a name written as the file name's words
+        // (`[[deploy notes]]`, `[[deploy-notes]]` for deploy_notes.md).
+        const words = (w: string) =>
+          w
+            .trim()
+            .toLowerCase()
+            .replace(/[\s_-]+/g, '-')
+        const hit =
+          linkedMemory(link, fromDir, [...names.keys()], (f) => names.get(f)) ??
+          (wiki
+            ? memories.find((m) => words(m.relPath.split('/').pop()!.replace(/\.md$/, '')) === words(path))
+                ?.relPath
+            : undefined)
+        if (hit) await get().select(hit)
+        else set({ editorError: `No memory ${wiki ? 'named' : 'at'} “${target}” in this workspace.` })
+      },
+      loadDoc: async (relPath) => {
+        try {
+          const doc = await client['memory/read']({ relPath })
+          // The user started editing this memory while it was read again (a reload after a change on
+          // disk): their edits stay; saving checks them against the version on disk.
+          const { doc: open, dirty } = get()
+          if (dirty && open?.relPath === relPath) return
+          set({
+            selected: relPath,
+            doc,
+            draft: draftOf(doc),
+            isNew: false,
+            dirty: false,
+            conflict: undefined,
+            editorError: undefined,
+          })
+        } catch (e) {
+          set({ editorError: errorMessage(e) })
+        }
+      },
+      newMemory: () =>
+        get().guardUnsaved(() =>
+          set({
+            selected: undefined,
+            doc: undefined,
+            isNew: true,
+            dirty: false,
+            conflict: undefined,
+            editorError: undefined,
+            view: 'memories',
+            focusNameAt: Date.now(),
+            draft: { name: '', description: '', type: 'project', body: '', fileName: '', scope: 'private' },
+          }),
+        ),
+      editDraft: (patch) =>
+        set((s) => ({
+          draft: s.draft ? { ...s.draft, ...patch } : s.draft,
+          dirty: true,
+          secretWarning: undefined,
+        })),
+      compactIndex: async () => {
+        try {
+          const cut = (await client['health/get']()).findings.find((f) => f.fixes.includes('compact-index'))
+          if (cut) await client['health/fix']({ id: cut.id, fix: 'compact-index' })
+          // The memory itself is unchanged: only whether its index line is in view.
+          const relPath = get().doc?.relPath
+          if (relPath) set({ doc: await client['memory/read']({ relPath }), editorError: undefined })
+        } catch (e) {
+          set({ editorError: errorMessage(e) })
+        }
+      },
+      save: async (opts = {}) => {
+        while (inFlight) {
+          await inFlight
+          // Saved by the press before this one: nothing new to save.
+          if (!get().dirty && !get().isNew) return
+        }
+        inFlight = saveDraft(opts).finally(() => (inFlight = undefined))
+        await inFlight
+      },
+      saveMerged: async (body) => {
+        set((s) => ({ draft: s.draft ? { ...s.draft, body } : s.draft, dirty: true }))
+        await get().save({ overwrite: true })
+      },
+      takeTheirs: async () => {
+        const rel = get().doc?.relPath
+        set({ conflict: undefined, dirty: false })
+        if (rel) await get().loadDoc(rel)
+      },
+      remove: async () => {
+        const { doc } = get()
+        if (!doc) return
+        try {
+          await client['memory/delete']({ relPath: doc.relPath, expectedHash: doc.hash })
+          set({ selected: undefined, doc: undefined, draft: undefined, dirty: false, isNew: false })
+          await get().refreshMemories()
+        } catch (e) {
+          set({ editorError: errorMessage(e) })
+        }
+      },
+      closeEditor: () =>
+        get().guardUnsaved(() =>
+          set({
+            selected: undefined,
+            doc: undefined,
+            draft: undefined,
+            isNew: false,
+            dirty: false,
+            conflict: undefined,
+          }),
+        ),
+      filesChanged: (paths) => {
+        const { doc, dirty, saving } = get()
+        // An external change to the open file: reload it unless the user has unsaved edits.
+        if (!doc || !paths.includes(doc.relPath)) return
+        if (saving) set({ changedDuringSave: true })
+        else if (!dirty) void get().loadDoc(doc.relPath)
+      },
+      saveAndClose: async () => {
+        await get().save()
+        if (!get().dirty) closeWindow()
+      },
+    }
+  }
