@@ -73,6 +73,21 @@ describe('editor slice', () => {
     expect(store.getState()).toMatchObject({ dirty: false, conflict: undefined })
   })
 
+  it('Delete pressed twice deletes once, with no error after it', async () => {
+    const disk = { body: 'v1', hash: 'h1' }
+    const world = editorWorld(disk)
+    let deleted = false
+    world.handlers['memory/delete'] = async ({ relPath }) => {
+      if (deleted) throw new RpcFailure({ code: 'NOT_FOUND', message: `no memory at ${relPath}` })
+      deleted = true
+    }
+    const { store, calls } = world
+    await store.getState().select('a.md')
+    await Promise.all([store.getState().remove(), store.getState().remove()])
+    expect(calls.filter((c) => c.method === 'memory/delete')).toHaveLength(1)
+    expect(store.getState()).toMatchObject({ doc: undefined, editorError: undefined })
+  })
+
   it('a change on disk reported while a save is on its way is shown once the save is done', async () => {
     const disk = { body: 'v1', hash: 'h1' }
     const world = editorWorld(disk)

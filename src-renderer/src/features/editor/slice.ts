@@ -22,6 +22,8 @@ export const createEditorSlice =
   (set, get) => {
     /** The save on its way: a second Save waits for it instead of saving the same text again. */
     let inFlight: Promise<void> | undefined
+    /** The delete on its way, and of which memory. */
+    let removing: { relPath: string; done: Promise<void> } | undefined
 
     const saveDraft = async (opts: { acceptSecret?: boolean; overwrite?: boolean }) => {
       const { draft, doc, isNew, conflict } = get()
@@ -219,13 +221,19 @@ export const createEditorSlice =
       remove: async () => {
         const { doc } = get()
         if (!doc) return
-        try {
-          await client['memory/delete']({ relPath: doc.relPath, expectedHash: doc.hash })
-          set({ selected: undefined, doc: undefined, draft: undefined, dirty: false, isNew: false })
-          await get().refreshMemories()
-        } catch (e) {
-          set({ editorError: errorMessage(e) })
-        }
+        // Asked again while the delete is on its way: the same delete, not "no memory at …" after it.
+        if (removing?.relPath === doc.relPath) return removing.done
+        const done = (async () => {
+          try {
+            await client['memory/delete']({ relPath: doc.relPath, expectedHash: doc.hash })
+            set({ selected: undefined, doc: undefined, draft: undefined, dirty: false, isNew: false })
+            await get().refreshMemories()
+          } catch (e) {
+            set({ editorError: errorMessage(e) })
+          }
+        })()
+        removing = { relPath: doc.relPath, done }
+        await done.finally(() => (removing = undefined))
       },
       closeEditor: () =>
         get().guardUnsaved(() =>
