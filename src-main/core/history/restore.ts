@@ -5,7 +5,7 @@ import { resolveContainedPath } from '../store/contained-path.js'
 import { findIndexLine, pointerLineOf, pointsAt } from '../store/index-lines.js'
 import { indexLocationFor } from '../store/memory-files.js'
 import type { HistoryEntry, HistoryStore } from './history-store.js'
-import { putFile, putFileOver, type RecordedWrite } from '../store/recorded-write.js'
+import { putFile, putFileOrFind, type RecordedWrite } from '../store/recorded-write.js'
 import { revertChange } from './revert-change.js'
 
 /**
@@ -84,12 +84,12 @@ async function putBack(
   const current = await readIfExists(abs)
   const content = hash === null ? null : await store.blob(hash)
   if (current === content) return false
-  if (!(await putFileOver(abs, content, record, current))) {
+  const put = await putFileOrFind(abs, content, record, current)
+  if (!put.written) {
     // Written meanwhile: the same restore asked again (a second click) is done already; anyone
     // else's text is not overwritten.
-    const now = await readIfExists(abs)
-    if (now === content) return false
-    throw new ConflictError(abs, now, content ?? '')
+    if (put.found === content) return false
+    throw new ConflictError(abs, put.found, content ?? '')
   }
   return current === null && content !== null
 }
@@ -181,11 +181,11 @@ export async function undoRun(
       continue
     }
     if (current === target) continue // only what must stay is left
-    if (!(await putFileOver(abs, target, record, current))) {
+    const put = await putFileOrFind(abs, target, record, current)
+    if (!put.written) {
       // Written meanwhile: by the same undo asked again (a second click), which leaves it as it
       // was before the run, or by someone else, whose text stays.
-      const now = await readIfExists(abs)
-      if (now !== target && now !== before)
+      if (put.found !== target && put.found !== before)
         outcome.kept.push({ path, reason: 'changed while it was being undone' })
       continue
     }

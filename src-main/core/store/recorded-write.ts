@@ -1,5 +1,4 @@
 import { unlink } from 'node:fs/promises'
-import { rethrowUnless } from '../../../src-shared/errors.js'
 import { ConflictError, readIfExists, writeFileAtomic, writeTarget } from './atomic-write.js'
 import { withFileLock } from './file-lock.js'
 
@@ -59,12 +58,25 @@ export async function putFileOver(
   record: RecordedWrite | undefined,
   expected: string | null,
 ): Promise<boolean> {
+  return (await putFileOrFind(absPath, content, record, expected)).written
+}
+
+/**
+ * putFileOver that says what the file held instead (null: no file), as read under the lock: a
+ * caller asked twice at once tells its own earlier write (`found` is `content`) from someone else's.
+ */
+export async function putFileOrFind(
+  absPath: string,
+  content: string | null,
+  record: RecordedWrite | undefined,
+  expected: string | null,
+): Promise<{ written: true } | { written: false; found: string | null }> {
   try {
     await putFile(absPath, content, record, expected)
-    return true
+    return { written: true }
   } catch (e) {
-    rethrowUnless(e instanceof ConflictError, e)
-    return false
+    if (!(e instanceof ConflictError)) throw e
+    return { written: false, found: e.current }
   }
 }
 
