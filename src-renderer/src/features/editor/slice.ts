@@ -57,16 +57,16 @@ export const createEditorSlice =
           }
         }
         // Typed while the save was on its way: those keys stay, unsaved, against the version saved.
-        const typedMeanwhile = get().draft !== draft
+        const typed = get().draft
         set({
           doc: saved,
           selected: saved.relPath,
-          ...(typedMeanwhile
+          ...(typed && typed !== draft
             ? {
+                // A new memory's draft had no file name yet; one the user is changing stays theirs.
                 draft: {
-                  ...get().draft!,
-                  // A new memory's draft had no file name yet; one the user is changing stays theirs.
-                  fileName: get().draft!.fileName === draft.fileName ? saved.relPath : get().draft!.fileName,
+                  ...typed,
+                  fileName: typed.fileName === draft.fileName ? saved.relPath : typed.fileName,
                 },
               }
             : { draft: draftOf(saved), dirty: false }),
