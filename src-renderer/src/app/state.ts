@@ -116,7 +116,7 @@ export interface EditorSlice {
   openFile: (relPath: string) => void
   /** Opens the memory a link in the open memory leads to: a `[[wikilink]]` (by file or name) or a relative Markdown link. */
   openLink: (link: { target: string; wiki: boolean }) => Promise<void>
-  /** Loads a memory into the editor without asking (reloads after an external change). */
+  /** Opens a memory in the editor without asking; a read of another memory still on its way is dropped. */
   loadDoc: (relPath: string) => Promise<void>
   newMemory: () => void
   /** Unsaved edits and something would drop them: the user picks Save, Discard or Cancel. */
@@ -131,6 +131,8 @@ export interface EditorSlice {
   saveMerged: (body: string) => Promise<void>
   remove: () => Promise<void>
   closeEditor: () => void
+  /** Empties the editor without asking (another workspace was opened); a read on its way is dropped. */
+  clearEditor: () => void
   /** Files changed on disk: the open one reloads unless it has unsaved edits. */
   filesChanged: (paths: string[]) => void
   /** Electron's close dialog chose Save: save, then close the window if that went through. */

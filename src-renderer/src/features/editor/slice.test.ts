@@ -126,6 +126,64 @@ describe('editor slice', () => {
     expect(store.getState().draft?.body).toBe('typing')
   })
 
+  it('a read answered late never takes the editor back to a memory the user has left', async () => {
+    const disk = { body: 'v1', hash: 'h1' }
+    const world = editorWorld(disk)
+    const { store } = world
+    const read = world.handlers['memory/read']!
+    let release: () => void = () => {}
+    let hold = false
+    world.handlers['memory/read'] = async (args) => {
+      if (hold && args.relPath === 'a.md') await new Promise<void>((r) => (release = r))
+      return read(args)
+    }
+    await store.getState().select('a.md')
+    // The watcher's echo of a save starts a reload of a.md; the user opens b.md before it answers.
+    hold = true
+    store.getState().filesChanged(['a.md'])
+    await store.getState().select('b.md')
+    release()
+    await new Promise((r) => setTimeout(r, 0))
+    expect(store.getState()).toMatchObject({ selected: 'b.md', doc: { relPath: 'b.md' } })
+
+    // Two memories opened one after the other: the second stays open whichever answer comes last.
+    const first = store.getState().select('a.md')
+    const second = store.getState().select('c.md')
+    await second
+    release()
+    await first
+    expect(store.getState()).toMatchObject({ selected: 'c.md', doc: { relPath: 'c.md' } })
+
+    // Another workspace opened while a memory of this one was being read: the editor stays empty.
+    const opening = store.getState().select('a.md')
+    store.getState().clearEditor()
+    release()
+    await opening
+    expect(store.getState()).toMatchObject({ selected: undefined, doc: undefined, draft: undefined })
+  })
+
+  it('a save answered after the user moved on to another memory leaves that one open', async () => {
+    const disk = { body: 'v1', hash: 'h1' }
+    const world = editorWorld(disk)
+    const { store } = world
+    const update = world.handlers['memory/update']!
+    let release: () => void = () => {}
+    world.handlers['memory/update'] = async (args) => {
+      await new Promise<void>((r) => (release = r))
+      return update(args)
+    }
+    await store.getState().select('a.md')
+    store.getState().editDraft({ body: 'v2' })
+    const saving = store.getState().save()
+    const leaving = store.getState().select('b.md')
+    await store.getState().resolveLeave('discard')
+    await leaving
+    release()
+    await saving
+    expect(disk.body).toBe('v2')
+    expect(store.getState()).toMatchObject({ selected: 'b.md', doc: { relPath: 'b.md' }, saving: false })
+  })
+
   it('keeps what the user typed while a reload of the same memory was on its way', async () => {
     const disk = { body: 'v1', hash: 'h1' }
     const { store, calls } = editorWorld(disk)

@@ -24,10 +24,41 @@ export const createEditorSlice =
     let inFlight: Promise<void> | undefined
     /** The delete on its way, and of which memory. */
     let removing: { relPath: string; done: Promise<void> } | undefined
+    /**
+     * Counts every change of which memory the editor shows. A read answered after the user opened
+     * another memory (or a newer read of it) is dropped, so a late answer never takes them back.
+     */
+    let shown = 0
+    const show = (patch: Partial<Store>) => {
+      shown++
+      set(patch)
+    }
+
+    const read = async (relPath: string, keep: () => boolean) => {
+      const seen = shown
+      try {
+        const doc = await client['memory/read']({ relPath })
+        if (seen !== shown || !keep()) return
+        show({
+          selected: relPath,
+          doc,
+          draft: draftOf(doc),
+          isNew: false,
+          dirty: false,
+          conflict: undefined,
+          editorError: undefined,
+        })
+      } catch (e) {
+        if (seen === shown) set({ editorError: errorMessage(e) })
+      }
+    }
+    /** The open memory read again after a change on disk; the user's edits, if any, stay. */
+    const reload = (relPath: string) => read(relPath, () => get().doc?.relPath === relPath && !get().dirty)
 
     const saveDraft = async (opts: { acceptSecret?: boolean; overwrite?: boolean }) => {
       const { draft, doc, isNew, conflict } = get()
       if (!draft) return
+      const seen = shown
       set({ saving: true })
       const input: MemoryInput = {
         name: draft.name,
@@ -56,9 +87,14 @@ export const createEditorSlice =
             saved = await client['memory/rename']({ from: doc!.relPath, to: draft.fileName })
           }
         }
+        if (seen !== shown) {
+          // The user opened another memory while this one was saving: that one stays open.
+          await get().refreshMemories()
+          return
+        }
         // Typed while the save was on its way: those keys stay, unsaved, against the version saved.
         const typed = get().draft
-        set({
+        show({
           doc: saved,
           selected: saved.relPath,
           ...(typed && typed !== draft
@@ -90,7 +126,7 @@ export const createEditorSlice =
         const changed = get().changedDuringSave
         set({ saving: false, changedDuringSave: false })
         const open = get().doc
-        if (changed && open && !get().dirty) void get().loadDoc(open.relPath)
+        if (changed && open && !get().dirty) void reload(open.relPath)
       }
     }
 
@@ -149,29 +185,16 @@ export const createEditorSlice =
         if (hit) await get().select(hit)
         else set({ editorError: `No memory ${wiki ? 'named' : 'at'} “${target}” in this workspace.` })
       },
-      loadDoc: async (relPath) => {
-        try {
-          const doc = await client['memory/read']({ relPath })
-          // The user started editing this memory while it was read again (a reload after a change on
-          // disk): their edits stay; saving checks them against the version on disk.
-          const { doc: open, dirty } = get()
-          if (dirty && open?.relPath === relPath) return
-          set({
-            selected: relPath,
-            doc,
-            draft: draftOf(doc),
-            isNew: false,
-            dirty: false,
-            conflict: undefined,
-            editorError: undefined,
-          })
-        } catch (e) {
-          set({ editorError: errorMessage(e) })
-        }
+      loadDoc: (relPath) => {
+        // Opening a memory starts a newer read than any on its way.
+        shown++
+        // The user started editing this memory while it was read (a reload after a change on disk):
+        // their edits stay; saving checks them against the version on disk.
+        return read(relPath, () => !(get().dirty && get().doc?.relPath === relPath))
       },
       newMemory: () =>
         get().guardUnsaved(() =>
-          set({
+          show({
             selected: undefined,
             doc: undefined,
             isNew: true,
@@ -195,7 +218,8 @@ export const createEditorSlice =
           if (cut) await client['health/fix']({ id: cut.id, fix: 'compact-index' })
           // The memory itself is unchanged: only whether its index line is in view.
           const relPath = get().doc?.relPath
-          if (relPath) set({ doc: await client['memory/read']({ relPath }), editorError: undefined })
+          const doc = relPath ? await client['memory/read']({ relPath }) : undefined
+          if (doc && get().doc?.relPath === relPath) set({ doc, editorError: undefined })
         } catch (e) {
           set({ editorError: errorMessage(e) })
         }
@@ -226,7 +250,7 @@ export const createEditorSlice =
         const done = (async () => {
           try {
             await client['memory/delete']({ relPath: doc.relPath, expectedHash: doc.hash })
-            set({ selected: undefined, doc: undefined, draft: undefined, dirty: false, isNew: false })
+            show({ selected: undefined, doc: undefined, draft: undefined, dirty: false, isNew: false })
             await get().refreshMemories()
           } catch (e) {
             set({ editorError: errorMessage(e) })
@@ -235,23 +259,22 @@ export const createEditorSlice =
         removing = { relPath: doc.relPath, done }
         await done.finally(() => (removing = undefined))
       },
-      closeEditor: () =>
-        get().guardUnsaved(() =>
-          set({
-            selected: undefined,
-            doc: undefined,
-            draft: undefined,
-            isNew: false,
-            dirty: false,
-            conflict: undefined,
-          }),
-        ),
+      closeEditor: () => get().guardUnsaved(() => get().clearEditor()),
+      clearEditor: () =>
+        show({
+          selected: undefined,
+          doc: undefined,
+          draft: undefined,
+          isNew: false,
+          dirty: false,
+          conflict: undefined,
+        }),
       filesChanged: (paths) => {
         const { doc, dirty, saving } = get()
         // An external change to the open file: reload it unless the user has unsaved edits.
         if (!doc || !paths.includes(doc.relPath)) return
         if (saving) set({ changedDuringSave: true })
-        else if (!dirty) void get().loadDoc(doc.relPath)
+        else if (!dirty) void reload(doc.relPath)
       },
       saveAndClose: async () => {
         await get().save()

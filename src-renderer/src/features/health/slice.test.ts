@@ -7,6 +7,31 @@ const report = (n: number) =>
   ({ findings: Array.from({ length: n }, (_, i) => ({ id: `f${i}` })) }) as HealthView
 
 describe('health slice', () => {
+  it('a check answered late never replaces a newer one; the model’s verdict is shown when it comes', async () => {
+    const answers: ((n: number) => void)[] = []
+    const { client } = fakeClient({
+      'health/get': () => new Promise((resolve) => answers.push((n) => resolve(report(n)))),
+      'health/checkContradictions': () => new Promise((resolve) => answers.push((n) => resolve(report(n)))),
+    })
+    const store = createMemdirStore(memoryDeps(client))
+    const older = store.getState().refreshHealth()
+    const newer = store.getState().refreshHealth()
+    answers[1]!(1)
+    await newer
+    answers[0]!(3)
+    await older
+    expect(store.getState().health?.findings).toHaveLength(1)
+
+    // The user asks the model; a plain check starts meanwhile (a file changed) and answers first.
+    const asked = store.getState().checkContradictions()
+    const plain = store.getState().refreshHealth()
+    answers[3]!(1)
+    await plain
+    answers[2]!(2)
+    await asked
+    expect(store.getState().health?.findings).toHaveLength(2)
+  })
+
   it('a fix that became a proposal (review mode) updates the inbox count and the report', async () => {
     let findings = 2
     let proposals = 0

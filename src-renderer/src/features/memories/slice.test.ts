@@ -5,6 +5,23 @@ import { listItem, summary, workspace } from '../../test/samples'
 import { visibleMemories } from './slice'
 
 describe('memory list slice', () => {
+  it('a refresh answered late never replaces the list a newer refresh brought', async () => {
+    const answers: ((files: string[]) => void)[] = []
+    const { client } = fakeClient({
+      'memory/list': () =>
+        new Promise((resolve) => answers.push((files) => resolve(files.map((f) => listItem(f))))),
+    })
+    const store = createMemdirStore(memoryDeps(client))
+    // Two changes on disk: a.md written, then b.md; the first refresh is answered last.
+    const older = store.getState().refreshMemories()
+    const newer = store.getState().refreshMemories()
+    answers[1]!(['a.md', 'b.md'])
+    await newer
+    answers[0]!(['a.md'])
+    await older
+    expect(store.getState().memories.map((m) => m.relPath)).toEqual(['a.md', 'b.md'])
+  })
+
   it("keeps the workspace picker's count equal to the list after every refresh", async () => {
     let files = ['a.md', 'b.md']
     const { client } = fakeClient({ 'memory/list': async () => files.map((f) => listItem(f)) })

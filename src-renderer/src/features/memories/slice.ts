@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand'
 import { rethrowUnless, RpcFailure } from '../../../../src-shared/errors'
 import type { MemoryListItem, WorkspaceSummary } from '../../../../src-shared/types'
 import type { MemorySlice, Store, StoreDeps } from '../../app/state'
+import { inOrder } from '../../lib/in-order'
 
 const LIST_KEY = 'memdir.listCollapsed'
 /** How many of the newest memories the window's first screen asks for before the whole list. */
@@ -11,6 +12,7 @@ export const createMemorySlice =
   ({ client, storage }: StoreDeps): StateCreator<Store, [], [], MemorySlice> =>
   (set, get) => {
     let searchSeq = 0
+    const listed = inOrder()
     /** The whole list; the open workspace's count follows it, in the same update. */
     const showWhole = (memories: MemoryListItem[]) => {
       const whole = { memories, loaded: true, listPartial: false }
@@ -51,7 +53,7 @@ export const createMemorySlice =
         searchSeq++
       },
       refreshMemories: async () => {
-        showWhole(await client['memory/list']())
+        await listed(client['memory/list'](), showWhole)
         if (get().query.trim()) void runSearch(get().query)
       },
       loadFirstMemories: async () => {

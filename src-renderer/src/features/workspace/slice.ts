@@ -11,12 +11,8 @@ export const createWorkspaceSlice =
     let changes = 0
     /** A workspace was opened (or switched to): fresh editor, list, team status and feed. */
     const afterOpen = async (workspace: WorkspaceInfo) => {
+      get().clearEditor()
       set({
-        selected: undefined,
-        doc: undefined,
-        draft: undefined,
-        conflict: undefined,
-        dirty: false,
         query: '',
         searchHits: undefined,
         searchedFor: undefined,
