@@ -73,6 +73,33 @@ describe('editor slice', () => {
     expect(store.getState()).toMatchObject({ dirty: false, conflict: undefined })
   })
 
+  it('a rename refused after the text was saved: the next save is not a conflict with that save', async () => {
+    const disk = { body: 'v1', hash: 'h1' }
+    const world = editorWorld(disk)
+    const { store } = world
+    const taken = new Set(['b.md'])
+    world.handlers['memory/rename'] = async ({ to }) => {
+      if (taken.has(to)) throw new RpcFailure({ code: 'EXISTS', message: `a memory already exists at ${to}` })
+      return doc(to, disk.body, disk.hash)
+    }
+    await store.getState().select('a.md')
+    store.getState().editDraft({ body: 'v2', fileName: 'b.md' })
+    await store.getState().save()
+    expect(disk.body).toBe('v2')
+    expect(store.getState()).toMatchObject({ editorError: 'a memory already exists at b.md', dirty: true })
+    expect(store.getState().draft).toMatchObject({ body: 'v2', fileName: 'b.md' })
+
+    // The user picks a free name and saves again: the rename goes through, with no conflict.
+    store.getState().editDraft({ fileName: 'c.md' })
+    await store.getState().save()
+    expect(store.getState()).toMatchObject({
+      conflict: undefined,
+      editorError: undefined,
+      dirty: false,
+      doc: { relPath: 'c.md' },
+    })
+  })
+
   it('Delete pressed twice deletes once, with no error after it', async () => {
     const disk = { body: 'v1', hash: 'h1' }
     const world = editorWorld(disk)

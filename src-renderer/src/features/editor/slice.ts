@@ -66,6 +66,8 @@ export const createEditorSlice =
         type: draft.type,
         body: draft.body,
       }
+      /** The text saved, when a rename after it was refused: the next save is checked against it. */
+      let written: MemoryDoc | undefined
       try {
         let saved: MemoryDoc
         if (isNew) {
@@ -84,6 +86,7 @@ export const createEditorSlice =
             acceptSecretWarning: opts.acceptSecret,
           })
           if (draft.fileName && draft.fileName !== doc!.relPath) {
+            written = saved
             saved = await client['memory/rename']({ from: doc!.relPath, to: draft.fileName })
           }
         }
@@ -114,6 +117,8 @@ export const createEditorSlice =
         })
         await get().refreshMemories()
       } catch (e) {
+        // The edits stay unsaved (the file name is still to change), against the version written.
+        if (written && seen === shown) set({ doc: written })
         if (e instanceof RpcFailure && e.error.code === 'SECRET_IN_MEMORY') {
           set({ secretWarning: e.message, editorError: undefined })
         } else if (e instanceof RpcFailure && e.error.code === 'CONFLICT') {
