@@ -30,6 +30,8 @@ describe('the links of a MEMORY.md line, however they are written', () => {
     ['- [[ ./team/deploy#Rollback|how]]', 'team/deploy.md'],
     ['- [[v1.2 release]]', 'v1.2 release.md'],
     ['- ![[runbook]] embedded', 'runbook.md'],
+    ['- [T](r-[[w]].md) — a file name with double brackets', 'r-[[w]].md'],
+    ['- [T](<a [[b]] c.md>)', 'a [[b]] c.md'],
   ])('%s → %s', (line, target) => {
     expect(targets(line)).toEqual([target])
   })

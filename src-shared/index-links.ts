@@ -106,7 +106,11 @@ function linksIn(line: string): IndexLink[] {
   if (ref) return [linkOf(ref)]
   const inline = [...line.matchAll(INLINE)].map(linkOf)
   if (!line.includes('[[')) return inline
-  return [...inline, ...[...line.matchAll(WIKI)].map(wikiLinkOf)].sort((a, b) => a.from - b.from)
+  // `[[…]]` inside a link's destination (a file named `[[w]].md`) is part of that file's name.
+  const wiki = [...line.matchAll(WIKI)]
+    .map(wikiLinkOf)
+    .filter((w) => !inline.some((l) => w.from < l.after && w.after > l.from))
+  return [...inline, ...wiki].sort((a, b) => a.from - b.from)
 }
 
 /** Every link of one line that leads to a relative `.md` file (URLs and absolute paths are not pointers). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   findIndexLine,
+  formatIndexLine,
   removeIndexLine,
   removeIndexLines,
   retargetedLine,
@@ -61,6 +62,26 @@ it('a batch naming one memory twice adds one line for it', () => {
     { pointer: 'zeta.md', fields },
   ])
   expect(out).toBe('# Memory\n- [Zeta](zeta.md) — new\n')
+})
+
+it('saving a memory whose name has brackets, a line break or runs of spaces updates the line Memdir wrote', () => {
+  for (const name of ['[WIP] db migration', 'Deploy\nsteps', 'Two  spaces', ' a[b] ', '[[wiki]]']) {
+    const before = { name, description: 'old' }
+    const content = `# Memory\n${formatIndexLine(name, 'm.md', 'old')}\n`
+    expect(upsertIndexLine(content, 'm.md', { name: 'Renamed', description: 'new' }, before)).toBe(
+      '# Memory\n- [Renamed](m.md) — new\n',
+    )
+  }
+  // A line the user wrote for it (another title) stays theirs.
+  const mine = '# Memory\n- [My own words](m.md) — old\n'
+  expect(
+    upsertIndexLine(
+      mine,
+      'm.md',
+      { name: 'Renamed', description: 'new' },
+      { name: '[WIP] db', description: 'old' },
+    ),
+  ).toBe(mine)
 })
 
 it('a memory whose only line is in an HTML comment block gets a line agents load; the comment stays', () => {

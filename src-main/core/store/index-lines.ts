@@ -46,18 +46,23 @@ export function checkPointerTarget(pointer: string): void {
 /** The line Memdir writes for a memory (its target checked by checkPointerTarget). */
 export function formatIndexLine(title: string, relPath: string, hook: string): string {
   checkPointerTarget(relPath)
-  const cleanTitle =
-    title
-      .replace(/[[\]\n]/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim() || relPath
-  const head = `- [${cleanTitle}](${linkDestination(relPath)})`
+  const head = `- [${lineTitle(title, relPath)}](${linkDestination(relPath)})`
   const cleanHook = hook.replace(/\s+/g, ' ').trim()
   if (!cleanHook) return head
   const line = `${head} — ${cleanHook}`
   if (line.length <= MAX_INDEX_LINE_CHARS) return line
   const room = MAX_INDEX_LINE_CHARS - head.length - 4
   return room > 10 ? `${head} — ${cutText(cleanHook, room).trimEnd()}…` : head
+}
+
+/** A memory's name as its line shows it: one line, no brackets (they would end the link text). */
+function lineTitle(name: string, relPath: string): string {
+  return (
+    name
+      .replace(/[[\]\n]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim() || relPath
+  )
 }
 
 /** Whether `line` has a link to `pointer`, however it is written (index-links.ts). */
@@ -134,8 +139,12 @@ export function isGeneratedLine(line: string, pointer: string, previous: Pointer
   const m = /^- \[([^\]]*)\]\(/.exec(line)
   if (!m) return false
   const title = m[1]!
+  // The name as it was written into the line (brackets and line breaks made spaces), or as it was.
   const named =
-    title === previous.name.trim() || kebabSlug(title) === previous.name.trim() || title === pointer
+    title === lineTitle(previous.name, pointer) ||
+    title === previous.name.trim() ||
+    kebabSlug(title) === previous.name.trim() ||
+    title === pointer
   if (!named) return false
   const generated = formatIndexLine(title, pointer, previous.description)
   // Before names with spaces were written in <…>, Memdir wrote them bare.
