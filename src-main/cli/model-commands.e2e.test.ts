@@ -37,6 +37,15 @@ describe('memdir recall', () => {
     expect(io.stdout).toContain(`Memory (saved today): ${join(dir, 'postgres.md')}:`)
   })
 
+  it('says how it ranked, and that nothing was there, in a memory dir with no memories yet', async () => {
+    const sb = sandbox()
+    const { io, run } = cliSession(sb.env, sb.project)
+    expect(await run(['recall', 'integration tests postgres'])).toBe(0)
+    expect(io.stdout).toBe(
+      '[offline ranking (no model configured): lexical match on name, description and body]\n0 of 0 memories selected\n',
+    )
+  })
+
   it('uses the model when configured and passes recent tools', async () => {
     const { fake } = await fakeModel([reply(text('{"selected_memories":["deploy.md"]}'))])
     const sb = sandbox({ ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url })

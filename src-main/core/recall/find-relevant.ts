@@ -49,6 +49,8 @@ export interface RecallResult {
   error?: string
 }
 
+const NO_MODEL = 'no model configured'
+
 function selectionFrom(reply: unknown): string[] {
   const list = (reply as { selected_memories?: unknown })?.selected_memories
   return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : []
@@ -73,7 +75,11 @@ export async function findRelevantMemories(
   // Newest first already (the scan's contract): the manifest is its head.
   const candidates = opts.client ? unseen.slice(0, MAX_MEMORY_FILES) : unseen
   const base = { candidates: candidates.length, rawSelection: [] as string[] }
-  if (!unseen.length) return { ...base, memories: [], mode: opts.client ? 'model' : 'offline' }
+  const offlineNote = (why: string) => `offline ranking (${why}): lexical match on name, description and body`
+  if (!unseen.length)
+    return opts.client
+      ? { ...base, memories: [], mode: 'model' }
+      : { ...base, memories: [], mode: 'offline', note: offlineNote(NO_MODEL) }
 
   const offline = async (why: string): Promise<RecallResult> => {
     // The whole list with the surfaced left out, not `unseen`: an indexed cache keeps what it
@@ -88,11 +94,11 @@ export async function findRelevantMemories(
       ...base,
       candidates: unseen.length,
       mode: 'offline',
-      note: `offline ranking (${why}): lexical match on name, description and body`,
+      note: offlineNote(why),
       memories: ranked.map((r) => ({ path: r.header.filePath, mtimeMs: r.header.mtimeMs })),
     }
   }
-  if (!opts.client) return offline('no model configured')
+  if (!opts.client) return offline(NO_MODEL)
 
   const byName = new Map(candidates.map((m) => [m.filename, m]))
   try {
