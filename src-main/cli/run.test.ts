@@ -84,6 +84,14 @@ describe('memdir CLI', () => {
     expect(j.lineStates.filter((s: string) => s === 'cut')).toHaveLength(50)
   })
 
+  it('index says whether MEMORY.md is missing or loads nothing', async () => {
+    const sb = sandbox()
+    const index = join(getAutoMemPath(sb.ctx()), 'MEMORY.md')
+    expect((await cli(['index'], sb.env, sb.project)).stdout).toBe(`no MEMORY.md yet (${index})\n`)
+    writeFile(index, '<!-- nothing here yet -->\n')
+    expect((await cli(['index'], sb.env, sb.project)).stdout).toBe(`MEMORY.md is empty (${index})\n`)
+  })
+
   it('exits 2 on bad usage and 1 on errors, with a one-line message', async () => {
     const sb = sandbox()
     expect((await cli(['nope'], sb.env, sb.project)).code).toBe(2)

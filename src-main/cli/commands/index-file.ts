@@ -9,6 +9,7 @@ export async function indexCommand(ctx: ProjectContext, io: CliIO, json: boolean
     printJson(io, v)
     return 0
   }
-  io.stdout(v.loaded === '' ? `MEMORY.md is empty (${v.path})\n` : v.loaded + '\n')
+  if (v.loaded !== '') io.stdout(v.loaded + '\n')
+  else io.stdout(v.exists ? `MEMORY.md is empty (${v.path})\n` : `no MEMORY.md yet (${v.path})\n`)
   return 0
 }
