@@ -1,8 +1,8 @@
-import { existsSync, utimesSync } from 'node:fs'
+import { existsSync, readdirSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
-import { pruneRecallStates } from './recall-state.js'
+import { loadRecallState, pruneRecallStates, saveRecallState } from './recall-state.js'
 
 const DAY = 24 * 60 * 60 * 1000
 
@@ -11,6 +11,33 @@ function sessionFile(dir: string, name: string, ageMs: number, now: number): str
   utimesSync(p, (now - ageMs) / 1000, (now - ageMs) / 1000)
   return p
 }
+
+describe('recall state per session', () => {
+  it('keeps each session apart, whatever its id: a path, a look-alike, or one longer than a file name', async () => {
+    const dir = tempDir()
+    const long = 'x'.repeat(300)
+    const ids = [
+      'a/b',
+      'a_b',
+      '../../etc/passwd',
+      `${long}1`,
+      `${long}2`,
+      '550e8400-e29b-41d4-a716-446655440000',
+    ]
+    ids.forEach((id, i) => saveRecallState(dir, id, { surfaced: [`/m/${i}.md`], injectedBytes: i }))
+    for (const [i, id] of ids.entries())
+      expect(await loadRecallState(dir, id)).toMatchObject({
+        surfaced: [`/m/${i}.md`],
+        injectedBytes: i,
+        fresh: false,
+      })
+    // Every file stays in the state dir, named within a file name's limit.
+    const files = readdirSync(dir)
+    expect(files).toHaveLength(ids.length)
+    expect(files).toContain('550e8400-e29b-41d4-a716-446655440000.json')
+    for (const f of files) expect(Buffer.byteLength(f)).toBeLessThanOrEqual(255)
+  })
+})
 
 describe('recall state pruning', () => {
   it('drops sessions untouched for a week, looking at most once a day', async () => {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { readdir, stat, unlink, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeStateFileAtomicSync } from '../../core/store/atomic-write.js'
+import { nodeCrypto } from '../../core/store/lazy-crypto.js'
 import type { TranscriptMark } from '../../core/sessions/client-memory.js'
 
 /** What recall already surfaced in one Claude Code session, and how many bytes it injected (SPEC §6). */
@@ -27,8 +28,19 @@ const markOf = (v: unknown): TranscriptMark | undefined =>
 
 const STALE_MS = 7 * 24 * 60 * 60 * 1000
 
-const fileFor = (dir: string, sessionId: string) =>
-  join(dir, `${sessionId.replace(/[^\w.-]/g, '_').slice(0, 120)}.json`)
+/** A session id that can be a file name as it is (Claude Code's are UUIDs). */
+const PLAIN_ID = /^[\w.-]{1,120}$/
+
+/**
+ * The session's state file. Any other id (a path, another client's long id) is named by its hash
+ * as well: `a/b` and `a_b`, or two ids alike in their first 120 characters, never share a file, so
+ * one session never counts what another was shown.
+ */
+function fileFor(dir: string, sessionId: string): string {
+  if (PLAIN_ID.test(sessionId)) return join(dir, `${sessionId}.json`)
+  const hash = nodeCrypto().createHash('sha256').update(sessionId).digest('hex').slice(0, 32)
+  return join(dir, `${sessionId.replace(/[^\w.-]/g, '_').slice(0, 60)}-${hash}.json`)
+}
 
 /** A session's state; `fresh` when it is the session's first prompt (nothing saved yet). Read blocking: a hook's small file. */
 export async function loadRecallState(
