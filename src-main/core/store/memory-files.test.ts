@@ -188,6 +188,37 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     })
   })
 
+  it('a key written twice: the update changes the one that is read, so the file reads back as saved', async () => {
+    const dir = tempDir()
+    writeFile(
+      join(dir, 'dup.md'),
+      '---\nname: one\nname: two\ndescription: d\ntype: project\ntype: user\n---\n\nbody\n',
+    )
+    const before = await readMemory(dir, 'dup.md')
+    expect(before).toMatchObject({ name: 'two', type: 'user' })
+    const rec = await updateMemory(
+      dir,
+      'dup.md',
+      { name: 'New name', description: 'd', type: 'feedback', body: 'body\n' },
+      before.hash,
+    )
+    expect(rec).toMatchObject({ name: 'New name', type: 'feedback' })
+    expect(rec.raw).toBe('---\nname: New name\ndescription: d\ntype: feedback\n---\n\nbody\n')
+    // A key written twice that the update leaves alone stays as written.
+    writeFile(
+      join(dir, 'kept.md'),
+      '---\nname: K\ndescription: d\ntype: user\ntags: [a]\ntags: [b]\n---\n\nbody\n',
+    )
+    const kept = await readMemory(dir, 'kept.md')
+    const again = await updateMemory(
+      dir,
+      'kept.md',
+      { name: 'K', description: 'd2', type: 'user', body: 'body\n' },
+      kept.hash,
+    )
+    expect(again.raw).toBe('---\nname: K\ndescription: d2\ntype: user\ntags: [a]\ntags: [b]\n---\n\nbody\n')
+  })
+
   it('an update leaves the frontmatter as written: comments, flow lists and quoting stay, only changed values move', async () => {
     const dir = tempDir()
     const head =

@@ -10,6 +10,7 @@ import {
   splitFrontmatter,
   yamlLibrary,
 } from './frontmatter.js'
+import { keepLastOfKey } from './yaml-keys.js'
 
 /** Two parsed YAML values alike, whatever the order of their keys. */
 function same(a: unknown, b: unknown): boolean {
@@ -46,11 +47,13 @@ export function rewriteMemoryFile(
   let changed = false
   for (const [k, v] of Object.entries(wanted))
     if (!same(now[k], v)) {
+      keepLastOfKey(doc, [k])
       doc.set(k, v)
       changed = true
     }
   for (const k of Object.keys(now))
     if (!(k in wanted)) {
+      keepLastOfKey(doc, [k])
       doc.delete(k)
       changed = true
     }

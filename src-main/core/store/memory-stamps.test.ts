@@ -30,6 +30,17 @@ describe('stampMemoryText', () => {
     })
   })
 
+  it('bumps the modified that is read when a key is written twice', () => {
+    const text =
+      '---\nname: a\ndescription: d\nmodified: 2019-01-01\nmodified: 2020-01-01\nmetadata:\n  modified: 2019-01-01\n  modified: 2020-01-01\n---\nBody.\n'
+    const out = stampMemoryText(text, text, { stamps: [], now: NOW })
+    expect(parseMemoryFile(out).data).toMatchObject({
+      modified: '2026-12-04T12:00:00.000Z',
+      metadata: { modified: '2026-12-04T12:00:00.000Z' },
+    })
+    expect(out.match(/modified/g)).toHaveLength(2)
+  })
+
   it('bumps a modified the file keeps whatever the client, and touches nothing else', () => {
     const text =
       '---\n# a comment someone wrote\nname: "Quoted  name"\ndescription: d\nmodified: 2020-01-01\ntags: [a, b]\n---\nBody.\n'

@@ -1,6 +1,7 @@
 import { basename } from 'node:path'
 import { ENTRYPOINT_NAME, isPathInside } from '../paths/auto-mem-path.js'
 import type { MemoryStamp } from './memory-format.js'
+import { keepLastOfKey } from './yaml-keys.js'
 import {
   isRecord,
   lineBreaksLike,
@@ -30,6 +31,10 @@ export function stampMemoryText(text: string, previous: string | null, policy: S
   const Y = yamlLibrary()
   const doc = Y.parseDocument(block.yaml, { schema: 'core', uniqueKeys: false })
   if (doc.errors.length || !Y.isMap(doc.contents)) return text
+  // The keys stamped, each as it is read: the last of a key written twice (the text is returned
+  // as it was when nothing is stamped).
+  for (const k of ['modified', 'metadata']) keepLastOfKey(doc, [k])
+  for (const k of ['modified', 'originSessionId', 'node_type']) keepLastOfKey(doc, ['metadata', k])
   const before = previous === null ? undefined : parseFrontmatterData(previous)?.data
   const was = isRecord(before?.metadata) ? before.metadata : {}
   const now = new Date(policy.now ?? Date.now()).toISOString()
