@@ -30,6 +30,8 @@ export interface CommandSpec {
   args: { min: number; max: number }
   /** Works on a project: takes --cwd DIR and --settings FILE. */
   project?: boolean
+  /** Reads or writes the project's memory dir: refused at once, naming the file, when a file stands there. */
+  memory?: boolean
   /** Serves until stopped (reads memory files in worker threads). */
   longRunning?: boolean
   /** Needs the team token or API key the desktop app may keep. */
@@ -138,6 +140,7 @@ export const COMMANDS: CommandSpec[] = [
     flags: json,
     args: { min: 0, max: 0 },
     project: true,
+    memory: true,
     run: async (inv) =>
       (await import('./commands/list.js')).listCommand(await inv.ctx(), inv.io, b(inv.values, 'json')),
   },
@@ -148,6 +151,7 @@ export const COMMANDS: CommandSpec[] = [
     flags: json,
     args: { min: 0, max: 0 },
     project: true,
+    memory: true,
     run: async (inv) =>
       (await import('./commands/index-file.js')).indexCommand(await inv.ctx(), inv.io, b(inv.values, 'json')),
   },
@@ -158,6 +162,7 @@ export const COMMANDS: CommandSpec[] = [
     flags: { ...json, 'recent-tools': str('a,b') },
     args: { min: 1, max: 1 },
     project: true,
+    memory: true,
     secrets: true,
     run: async (inv) =>
       (await import('./commands/recall.js')).recallCommand(
@@ -175,6 +180,7 @@ export const COMMANDS: CommandSpec[] = [
     flags: { ...json, transcript: str('FILE'), session: str('ID') },
     args: { min: 0, max: 0 },
     project: true,
+    memory: true,
     secrets: true,
     run: async (inv) =>
       (await import('./commands/extract.js')).extractCommand(
@@ -192,6 +198,7 @@ export const COMMANDS: CommandSpec[] = [
     flags: {},
     args: { min: 0, max: 0 },
     project: true,
+    memory: true,
     longRunning: true,
     secrets: true,
     teamValues: true,
@@ -205,6 +212,7 @@ export const COMMANDS: CommandSpec[] = [
     flags: { ...json, force: bool },
     args: { min: 0, max: 0 },
     project: true,
+    memory: true,
     secrets: true,
     run: async (inv) =>
       (await import('./commands/dream.js')).dreamCommand(
@@ -221,6 +229,7 @@ export const COMMANDS: CommandSpec[] = [
     flags: { ...json, pull: bool, push: bool },
     args: { min: 0, max: 0 },
     project: true,
+    memory: true,
     secrets: true,
     teamValues: true,
     run: async (inv) =>
@@ -239,6 +248,7 @@ export const COMMANDS: CommandSpec[] = [
     flags: { ...json, fix: str('KIND') },
     args: { min: 0, max: 0 },
     project: true,
+    memory: true,
     secrets: true,
     run: async (inv) =>
       (await import('./commands/doctor.js')).doctorCommand(
@@ -255,6 +265,7 @@ export const COMMANDS: CommandSpec[] = [
     flags: json,
     args: { min: 0, max: 1 },
     project: true,
+    memory: true,
     run: async (inv) =>
       (await import('./commands/history.js')).historyCommand(
         await inv.ctx(),
@@ -270,6 +281,7 @@ export const COMMANDS: CommandSpec[] = [
     flags: { to: str('VERSION') },
     args: { min: 1, max: 1 },
     project: true,
+    memory: true,
     run: async (inv) =>
       (await import('./commands/history.js')).restoreCommand(
         await inv.ctx(),
@@ -299,6 +311,7 @@ export const COMMANDS: CommandSpec[] = [
     flags: {},
     args: { min: 0, max: 0 },
     project: true,
+    memory: true,
     longRunning: true,
     secrets: true,
     teamValues: true,

@@ -92,6 +92,20 @@ describe('memdir CLI', () => {
     expect((await cli(['index'], sb.env, sb.project)).stdout).toBe(`MEMORY.md is empty (${index})\n`)
   })
 
+  it('a memory dir a file stands in: every command that reads it names the file; path still answers', async () => {
+    const sb = sandbox()
+    const dir = getAutoMemPath(sb.ctx()).replace(/\/$/, '')
+    writeFile(dir, 'not a folder\n')
+    for (const args of [['doctor'], ['history'], ['list'], ['recall', 'deploy steps'], ['index']]) {
+      const r = await cli(args, sb.env, sb.project)
+      expect(r.code).toBe(2)
+      expect(r.stderr).toBe(
+        `memdir: ${dir} is a file, not a folder: no memory can be kept there (Claude Code's neither). Move or rename that file.\n`,
+      )
+    }
+    expect((await cli(['path'], sb.env, sb.project)).code).toBe(0)
+  })
+
   it('exits 2 on bad usage and 1 on errors, with a one-line message', async () => {
     const sb = sandbox()
     expect((await cli(['nope'], sb.env, sb.project)).code).toBe(2)

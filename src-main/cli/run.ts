@@ -10,6 +10,8 @@ import {
 } from '../../src-shared/errors.js'
 // In the start-up chunk (base) with io.ts: static imports cost nothing a command would not pay.
 import { loadAppSettings } from '../host/settings/app-data.js'
+import { getAutoMemPath } from '../core/paths/auto-mem-path.js'
+import { checkMemoryDirUsable } from '../core/paths/memory-dir-check.js'
 import { createProjectContext } from '../host/settings/project.js'
 import { COMMANDS, findCommand, flagsOf, synopsis, type CommandSpec, type Flag } from './command-table.js'
 import { type CliIO, UsageError } from './io.js'
@@ -119,6 +121,7 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
       // saves), long-running ones in worker threads; MEMDIR_SCAN_THREADS overrides either way.
       scan: scanChoice(command, io.env.MEMDIR_SCAN_THREADS),
     })
+    if (command.memory) checkMemoryDirUsable(getAutoMemPath(c))
     const saved = loadAppSettings(c)
     // Team values an older Memdir saved globally move to their project first (hasLegacyTeamSettings).
     if (command.teamValues && (saved.teamUrl || saved.teamRepo)) {

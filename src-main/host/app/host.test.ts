@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { sandbox, writeFile } from '../../../test/helpers/temp-env.js'
@@ -97,6 +97,39 @@ describe('host router', () => {
 })
 
 describe('one effective configuration', () => {
+  it('a project whose memory dir is a file: opening it says so, and the open workspace stays open', async () => {
+    const sb = sandbox()
+    clearAutoMemPathCache()
+    writeFile(
+      join(getAutoMemPath(sb.ctx()), 'a.md'),
+      '---\nname: A\ndescription: alpha\ntype: user\n---\nx\n',
+    )
+    const other = join(sb.root, 'work', 'other')
+    mkdirSync(other, { recursive: true })
+    const blocked = getAutoMemPath(sb.ctx({ projectRoot: other })).replace(/\/$/, '')
+    writeFile(blocked, 'not a folder\n')
+    const host = await createHost({ env: sb.env, projectRoot: sb.project })
+    try {
+      const r = await host.call('workspace/open', { projectRoot: other })
+      expect(r).toMatchObject({ ok: false, error: { code: 'INVALID_PATH' } })
+      expect(!r.ok && r.error.message).toBe(
+        `${blocked} is a file, not a folder: no memory can be kept there (Claude Code's neither). Move or rename that file.`,
+      )
+      expect(await host.call('workspace/current', undefined)).toMatchObject({
+        ok: true,
+        value: { projectRoot: sb.project },
+      })
+      expect(await host.call('memory/list', undefined)).toMatchObject({
+        ok: true,
+        value: [{ relPath: 'a.md' }],
+      })
+    } finally {
+      await host.close()
+    }
+    // Started on that project, the app says the same instead of failing on the file system's words.
+    await expect(createHost({ env: sb.env, projectRoot: other })).rejects.toThrow(/is a file, not a folder/)
+  })
+
   it('a broken settings file is reported and kept aside on the next save, never silently replaced', async () => {
     const sb = sandbox()
     const data = join(sb.root, 'data')

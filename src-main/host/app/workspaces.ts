@@ -4,6 +4,7 @@ import { MemdirError } from '../../../src-shared/errors.js'
 import type { TeamStatus, WorkspaceInfo, WorkspaceSummary } from '../../../src-shared/types.js'
 import { clearAutoMemPathCache, getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import type { Env, ProjectContext } from '../../core/paths/context.js'
+import { checkMemoryDirUsable } from '../../core/paths/memory-dir-check.js'
 import type { ActivityLog } from '../activity/activity-log.js'
 import { getAppDataDir } from '../settings/app-data.js'
 import { loadEffectiveConfig } from '../settings/config.js'
@@ -34,9 +35,13 @@ export function createWorkspaces(deps: WorkspacesDeps) {
   let workspace: Workspace | undefined
 
   async function open(ctx: ProjectContext, isDemo: boolean): Promise<WorkspaceInfo> {
-    await workspace?.close(5_000)
+    // Refused before the open workspace closes: it stays open.
     clearAutoMemPathCache()
-    workspace = new Workspace({
+    checkMemoryDirUsable(getAutoMemPath(ctx))
+    const previous = workspace
+    await previous?.close(5_000)
+    clearAutoMemPathCache()
+    const next = new Workspace({
       ctx,
       model: createModelRuntime(loadEffectiveConfig(ctx)),
       activity: deps.activity,
@@ -46,9 +51,18 @@ export function createWorkspaces(deps: WorkspacesDeps) {
       onTeamStatus: deps.emit.teamStatus,
       onReviewChanged: deps.emit.reviewChanged,
     })
-    await workspace.start()
-    deps.emit.workspaceChanged(workspace.info())
-    return workspace.info()
+    workspace = next
+    try {
+      await next.start()
+    } catch (e) {
+      // The workspace could not open (its dir became unreadable meanwhile): the one before comes back.
+      await next.close(0).catch(() => undefined)
+      workspace = undefined
+      if (previous) await open(previous.ctx, previous.info().isDemo).catch(() => undefined)
+      throw e
+    }
+    deps.emit.workspaceChanged(next.info())
+    return next.info()
   }
 
   const list = (): Promise<WorkspaceSummary[]> => {
