@@ -123,6 +123,15 @@ describe('one effective configuration', () => {
         ok: true,
         value: [{ relPath: 'a.md' }],
       })
+      // A file picked as the project folder is no project.
+      const file = writeFile(join(sb.root, 'work', 'notes.txt'), 'x\n')
+      expect(await host.call('workspace/open', { projectRoot: file })).toMatchObject({
+        ok: false,
+        error: { code: 'NOT_FOUND', message: `Not a folder: ${file} is a file; pick the folder it is in.` },
+      })
+      expect(await host.call('workspace/current', undefined)).toMatchObject({
+        value: { projectRoot: sb.project },
+      })
     } finally {
       await host.close()
     }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { MemdirError } from '../../../src-shared/errors.js'
 import type { TeamStatus, WorkspaceInfo, WorkspaceSummary } from '../../../src-shared/types.js'
@@ -28,6 +28,14 @@ export interface WorkspacesDeps {
     reviewChanged: () => void
     workspaceChanged: (info: WorkspaceInfo) => void
   }
+}
+
+/** A project is a folder: a path that is missing, or a file, is refused with what it is. */
+function checkFolder(root: string, asked: string): void {
+  const st = statSync(root, { throwIfNoEntry: false })
+  if (!st) throw new MemdirError('NOT_FOUND', `No such folder: ${asked}`)
+  if (!st.isDirectory())
+    throw new MemdirError('NOT_FOUND', `Not a folder: ${asked} is a file; pick the folder it is in.`)
 }
 
 /** Which workspace is open, and switching: a folder, a listed memory dir whose folder the user picks, the demo. */
@@ -83,7 +91,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
    */
   async function openFolder(folder: string): Promise<WorkspaceInfo> {
     const root = resolve(folder)
-    if (!existsSync(root)) throw new MemdirError('NOT_FOUND', `No such folder: ${folder}`)
+    checkFolder(root, folder)
     const memoryDir = dirKey(getAutoMemPath(deps.projectCtx(root)))
     const listed = (await list()).find((w) => w.memoryDir === memoryDir && w.projectRoot)
     const projectRoot = listed?.projectRoot ?? root
@@ -94,7 +102,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
   /** A memory dir no transcript names: the user picks its project folder once; it is remembered. */
   async function link(memoryDir: string, folder: string): Promise<WorkspaceInfo> {
     const root = resolve(folder)
-    if (!existsSync(root)) throw new MemdirError('NOT_FOUND', `No such folder: ${folder}`)
+    checkFolder(root, folder)
     const actual = dirKey(getAutoMemPath(deps.projectCtx(root)))
     if (actual !== dirKey(memoryDir))
       throw new MemdirError(
