@@ -678,5 +678,19 @@ describe('memdir hooks install|uninstall', () => {
     expect(refused.code).toBe(1)
     expect(refused.stderr).toContain('is not valid JSON')
     expect(readFileSync(user, 'utf8')).toBe('{ "hooks": { // a comment\n } }\n')
+
+    // An event Memdir adds to whose value is not a list: the user's value is not replaced.
+    for (const odd of [
+      '{"hooks": {"UserPromptSubmit": {"matcher": "x"}}}\n',
+      '{"hooks": {"Stop": "off"}}\n',
+    ]) {
+      writeFileSync(user, odd)
+      const kept = await runBuilt(['hooks', 'install', '--cwd', sb.project], { env })
+      expect(kept.code).toBe(1)
+      expect(kept.stderr).toMatch(
+        /: "hooks\.(UserPromptSubmit|Stop)" is not a list; Memdir leaves it alone\./,
+      )
+      expect(readFileSync(user, 'utf8')).toBe(odd)
+    }
   })
 })

@@ -184,6 +184,14 @@ const exactlyInstalled = (settings: Settings, base: string) =>
   })
 
 function installedText(s: SettingsText, commandBase: string): string {
+  // A list Memdir adds its group to, written as something else: the user's value is not replaced.
+  const hooks = s.settings.hooks
+  const odd = EVENTS.find((e) => hooks?.[e] !== undefined && !Array.isArray(hooks[e]))
+  if (odd)
+    throw new MemdirError(
+      'SETTINGS_UNREADABLE',
+      `${s.path}: "hooks.${odd}" is not a list; Memdir leaves it alone.`,
+    )
   if (s.text !== null && exactlyInstalled(s.settings, commandBase)) return s.text
   const ed = new SettingsEditor(s.text === null ? null : s.text.slice(s.bom.length), s.format)
   const { emptied } = ed.removeOurs()
