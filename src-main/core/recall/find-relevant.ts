@@ -50,6 +50,7 @@ export interface RecallResult {
 }
 
 const NO_MODEL = 'no model configured'
+const offlineNote = (why: string) => `offline ranking (${why}): lexical match on name, description and body`
 
 function selectionFrom(reply: unknown): string[] {
   const list = (reply as { selected_memories?: unknown })?.selected_memories
@@ -75,7 +76,6 @@ export async function findRelevantMemories(
   // Newest first already (the scan's contract): the manifest is its head.
   const candidates = opts.client ? unseen.slice(0, MAX_MEMORY_FILES) : unseen
   const base = { candidates: candidates.length, rawSelection: [] as string[] }
-  const offlineNote = (why: string) => `offline ranking (${why}): lexical match on name, description and body`
   if (!unseen.length)
     return opts.client
       ? { ...base, memories: [], mode: 'model' }

@@ -139,10 +139,9 @@ export function isGeneratedLine(line: string, pointer: string, previous: Pointer
   const m = /^- \[([^\]]*)\]\(/.exec(line)
   if (!m) return false
   const title = m[1]!
-  // The name as it was written into the line (brackets and line breaks made spaces), or as it was.
+  // The name as formatIndexLine writes it into the line (brackets and line breaks made spaces).
   const named =
     title === lineTitle(previous.name, pointer) ||
-    title === previous.name.trim() ||
     kebabSlug(title) === previous.name.trim() ||
     title === pointer
   if (!named) return false

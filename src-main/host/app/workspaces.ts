@@ -48,7 +48,6 @@ export function createWorkspaces(deps: WorkspacesDeps) {
     checkMemoryDirUsable(getAutoMemPath(ctx))
     const previous = workspace
     await previous?.close(5_000)
-    clearAutoMemPathCache()
     const next = new Workspace({
       ctx,
       model: createModelRuntime(loadEffectiveConfig(ctx)),
