@@ -107,6 +107,14 @@ describe('the links of a MEMORY.md line, however they are written', () => {
     for (const line of lines) expect(indexLinksIn(line)).toEqual([])
     expect(performance.now() - started).toBeLessThan(2_000)
   })
+
+  it('reads a line of many Markdown links and wikilinks in one pass, not one per pair', () => {
+    const n = 50_000
+    const line = '- ' + Array.from({ length: n }, (_, i) => `[a](f${i}.md) [[w${i}]]`).join(' ')
+    const started = performance.now()
+    expect(indexLinksIn(line)).toHaveLength(2 * n)
+    expect(performance.now() - started).toBeLessThan(2_000)
+  })
 })
 
 describe('links that lead out of an index dir', () => {
