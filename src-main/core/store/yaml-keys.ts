@@ -14,6 +14,6 @@ export function keepLastOfKey(doc: Document, path: readonly string[]): void {
   const key = path[path.length - 1]
   const named = map.items.filter((p) => (Y.isScalar(p.key) ? p.key.value : p.key) === key)
   if (named.length < 2) return
-  const last = named[named.length - 1]
-  map.items = map.items.filter((p) => !named.includes(p) || p === last)
+  const shadowed = new Set(named.slice(0, -1))
+  map.items = map.items.filter((p) => !shadowed.has(p))
 }
