@@ -1,5 +1,5 @@
 import { linkSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { memDirWith, snapshotOf } from '../../../test/helpers/history.js'
 
@@ -269,6 +269,34 @@ describe('review mode', () => {
     await proposals.approve(q.id, memoryDir, { 'a.md': 'edited by the user\n' })
     expect(readFileSync(join(memoryDir, 'a.md'), 'utf8')).toBe('edited by the user\n')
   })
+  it('an approval is applied whole or not at all: a change on disk halfway through puts back what was written', async () => {
+    const { root, memoryDir } = memDirWith({ 'a.md': 'A\n', 'b.md': 'B\n' })
+    const proposals = new ProposalStore(join(root, 'app-data', 'proposals'))
+    const p = await proposals.create({
+      author: 'dream',
+      reason: 'merge b into a',
+      files: [
+        { path: 'a.md', before: 'A\n', after: 'A and B\n' },
+        { path: 'b.md', before: 'B\n', after: null },
+        { path: 'c.md', before: null, after: 'C\n' },
+      ],
+    })
+    // Another process edits b.md after the approval checked it and wrote a.md.
+    const writes: string[] = []
+    const record: RecordedWrite = async (abs, write) => {
+      const { after } = await write()
+      writes.push(`${basename(abs)}=${after === null ? 'deleted' : after.trim()}`)
+      if (writes.length === 1) writeFileSync(join(memoryDir, 'b.md'), 'B, edited by the user\n')
+    }
+    await expect(proposals.approve(p.id, memoryDir, {}, record)).rejects.toThrow('changed on disk')
+    expect(readFileSync(join(memoryDir, 'a.md'), 'utf8')).toBe('A\n')
+    expect(readFileSync(join(memoryDir, 'b.md'), 'utf8')).toBe('B, edited by the user\n')
+    expect(readdirSync(memoryDir).sort()).toEqual(['a.md', 'b.md'])
+    // The put-back went through the same recorder (history sees it), and the proposal stays to reject.
+    expect(writes).toEqual(['a.md=A and B', 'a.md=A'])
+    expect((await proposals.list()).map((x) => x.id)).toEqual([p.id])
+  })
+
   it('approval names a new memory by the rule that holds when it is approved: nothing is written when it no longer holds', async () => {
     const { root, memoryDir } = memDirWith({ 'a.md': 'A\n', 'team/ops/a.md': 'ops\n' })
     const proposals = new ProposalStore(join(root, 'app-data', 'proposals'))

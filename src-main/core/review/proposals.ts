@@ -117,15 +117,20 @@ export class ProposalStore {
       }
       if (after && edited && isTeamPath(f.path)) await guardMemoryWrite(f.path, after)
     }
-    const applied: ProposedFile[] = []
-    for (const { f, abs } of targets) {
-      const after = f.path in edits ? (edits[f.path] as string | null) : f.after
-      await mkdir(dirname(abs), { recursive: true })
-      await putFile(abs, after, record, f.before)
-      applied.push({ ...f, after })
+    const applied: { f: ProposedFile; abs: string }[] = []
+    try {
+      for (const { f, abs } of targets) {
+        const after = f.path in edits ? (edits[f.path] as string | null) : f.after
+        await mkdir(dirname(abs), { recursive: true })
+        await putFile(abs, after, record, f.before)
+        applied.push({ f: { ...f, after }, abs })
+      }
+    } catch (e) {
+      await undoApplied(applied, record)
+      throw e
     }
     await this.remove(id)
-    return applied
+    return applied.map((a) => a.f)
   }
 
   reject(id: string): Promise<void> {
@@ -136,4 +141,17 @@ export class ProposalStore {
     await this.get(id)
     await unlink(join(this.dir, `${id}.json`))
   }
+}
+
+/**
+ * A proposal is applied whole or not at all: when one of its files cannot be written (changed on
+ * disk since the check, a full disk), the files already written get back what they held. One
+ * changed again meanwhile is left as it is now: that change is someone's, and is not lost either.
+ */
+async function undoApplied(
+  applied: readonly { f: ProposedFile; abs: string }[],
+  record: RecordedWrite | undefined,
+): Promise<void> {
+  for (const { f, abs } of [...applied].reverse())
+    await putFile(abs, f.before, record, f.after).catch(() => undefined)
 }
