@@ -441,8 +441,18 @@ describe.each(SMALL_LOOKS)('workspace points, $theme theme at $width×$height', 
       }
       await page.keyboard.type('zzz')
       expect(await editorText(page)).toBe('Alpha, edited.')
+      // The app's shortcuts wait too: Ctrl+S does not save behind the dialog, Ctrl+N starts nothing.
+      const dir = getAutoMemPath(app.sb.ctx())
+      const onDisk = readFileSync(join(dir, 'alpha.md'), 'utf8')
+      await page.keyboard.press('Control+s')
+      await page.keyboard.press('Control+n')
+      await new Promise((r) => setTimeout(r, 300))
+      expect(readFileSync(join(dir, 'alpha.md'), 'utf8')).toBe(onDisk)
+      expect(await dialog.isVisible()).toBe(true)
       await fitsInWindow(page, '[role="dialog"] button')
       await dialog.getByRole('button', { name: 'Cancel' }).click()
+      expect(await editorText(page)).toBe('Alpha, edited.')
+      expect(await page.getByRole('heading', { name: 'New memory' }).count()).toBe(0)
     } finally {
       await app.close()
     }

@@ -5,8 +5,8 @@ const FOCUSABLE =
 
 /**
  * Keeps keyboard focus inside a modal while it is open: Tab and Shift+Tab cycle through its
- * controls, and focus that lands behind it (a click on the page, a script) is brought back, so
- * nothing behind the modal takes input. Installed in the commit that shows the modal, so a key
+ * controls, focus that lands behind it (a click on the page, a script) is brought back, and the
+ * app's keyboard shortcuts wait, so nothing behind the modal takes input. Installed in the commit that shows the modal, so a key
  * pressed right after it appears is already held.
  */
 export function useFocusTrap(ref: RefObject<HTMLElement | null>, active: boolean): void {
@@ -14,6 +14,9 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>, active: boolean
     if (!active) return
     const inside = () => [...(ref.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])]
     const onKey = (e: KeyboardEvent) => {
+      // The app's shortcuts (Ctrl+S saves, Ctrl+N starts a memory) listen on the window: they act on
+      // what is behind the modal, so they stop here. The key's own effect in a field (copy, paste) stays.
+      if (e.ctrlKey || e.metaKey || e.altKey) return e.stopPropagation()
       if (e.key !== 'Tab') return
       const items = inside()
       if (!items.length) return

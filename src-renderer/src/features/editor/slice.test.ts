@@ -241,6 +241,29 @@ describe('editor slice', () => {
     expect(store.getState().draft?.body).toBe('')
   })
 
+  it('a second way out asked while the first waits for an answer cancels the first: no caller waits for good', async () => {
+    const disk = { body: 'v1', hash: 'h1' }
+    const { store } = editorWorld(disk)
+    await store.getState().select('a.md')
+    store.getState().editDraft({ body: 'unsaved' })
+    let firstAnswered = false
+    const first = store
+      .getState()
+      .select('b.md')
+      .then(() => (firstAnswered = true))
+    const second = store.getState().select('c.md')
+    await first
+    expect(firstAnswered).toBe(true)
+    expect(store.getState().selected).toBe('a.md')
+    await store.getState().resolveLeave('discard')
+    await second
+    expect(store.getState()).toMatchObject({
+      selected: 'c.md',
+      doc: { relPath: 'c.md' },
+      leaveGuard: undefined,
+    })
+  })
+
   it("closes the window after Electron's Save only when the save went through", async () => {
     const disk = { body: 'v1', hash: 'h1' }
     const { store, deps } = editorWorld(disk)

@@ -141,8 +141,12 @@ export const createEditorSlice =
       changedDuringSave: false,
       saving: false,
       guardUnsaved: (proceed, cancel) => {
-        if (get().dirty) set({ leaveGuard: { proceed, cancel } })
-        else void proceed()
+        if (!get().dirty) return void proceed()
+        // One question at a time: a second way out asked meanwhile replaces the first, which is
+        // cancelled (its caller, awaiting an answer, gets one).
+        const asked = get().leaveGuard
+        set({ leaveGuard: { proceed, cancel } })
+        asked?.cancel?.()
       },
       resolveLeave: async (choice) => {
         const guard = get().leaveGuard
