@@ -201,7 +201,7 @@ function yamlMapping(yaml: string): Record<string, unknown> | undefined {
  * document, too many aliases (a "billion laughs" block, ReferenceError) or a nesting deeper than
  * the stack (RangeError). A teammate's file can hold any of them.
  */
-function isYamlFailure(e: unknown): e is Error {
+export function isYamlFailure(e: unknown): e is Error {
   return e instanceof yamlLibrary().YAMLError || e instanceof ReferenceError || e instanceof RangeError
 }
 

@@ -15,6 +15,7 @@ import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import { ConflictError } from './atomic-write.js'
 import { checkIndex } from '../health/index-checks.js'
 import { createMemory, deleteMemory, readMemory, renameMemory, updateMemory } from './memory-files.js'
+import { parseMemoryFile } from './frontmatter.js'
 
 const fields = {
   name: 'Testing policy',
@@ -217,6 +218,71 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
       kept.hash,
     )
     expect(again.raw).toBe('---\nname: K\ndescription: d2\ntype: user\ntags: [a]\ntags: [b]\n---\n\nbody\n')
+  })
+
+  it('a frontmatter too long to be read is body to the update as it is to the editor: kept whole, and no slow edit of it', async () => {
+    const dir = tempDir()
+    // Edited in place, its 20,000 keys were deleted one lookup at a time: seconds of the main process.
+    const keys = Array.from({ length: 20_000 }, (_, i) => `p${i}: v`).join('\n')
+    // YAML only the full parser reads (a flow list), past the length it is given.
+    const text = `---\nname: Long\ndescription: d\ntype: user\ntags: [a, b]\n${keys}\n---\n\nbody\n`
+    writeFile(join(dir, 'long.md'), text)
+    const shown = await readMemory(dir, 'long.md')
+    expect(shown.name).toBeUndefined()
+    expect(shown.body).toContain('p19999: v')
+    const started = performance.now()
+    const rec = await updateMemory(
+      dir,
+      'long.md',
+      { name: 'Long', description: 'given in the editor', type: 'user', body: shown.body },
+      shown.hash,
+    )
+    expect(performance.now() - started).toBeLessThan(2_000)
+    for (const k of ['p0: v', 'p10000: v', 'p19999: v']) expect(rec.raw).toContain(k)
+    expect(rec).toMatchObject({ name: 'Long', description: 'given in the editor' })
+  })
+
+  it("YAML anchors: a changed value is the key's own, and someone else's key that pointed at it keeps its value", async () => {
+    const dir = tempDir()
+    writeFile(
+      join(dir, 'anchored.md'),
+      '---\nname: &n Old name\ndescription: &d old\ntype: user\ntitle: *n\nsee_also: [*d, x]\n---\n\nbody\n',
+    )
+    const rec = await updateMemory(
+      dir,
+      'anchored.md',
+      { name: 'New name', description: 'new', type: 'user', body: 'body\n' },
+      (await readMemory(dir, 'anchored.md')).hash,
+    )
+    expect(rec.raw).toBe(
+      '---\nname: &n New name\ndescription: &d new\ntype: user\ntitle: Old name\nsee_also: [old, x]\n---\n\nbody\n',
+    )
+    // A map Memdir replaces (the newest format's metadata) left the alias pointing at nothing: the save failed.
+    writeFile(
+      join(dir, 'nested.md'),
+      '---\nname: n\ndescription: d\nmetadata: &m\n  type: user\nsame_as: *m\n---\n\nbody\n',
+    )
+    const nested = await updateMemory(
+      dir,
+      'nested.md',
+      { name: 'n', description: 'd', type: 'feedback', body: 'body\n' },
+      (await readMemory(dir, 'nested.md')).hash,
+    )
+    expect(nested.type).toBe('feedback')
+    expect(parseMemoryFile(nested.raw).data).toMatchObject({ same_as: { type: 'user' } })
+    // More aliases than YAML resolves (a "billion laughs" guard): every reader takes the values as
+    // text, and so does the save, which threw the parser's error before.
+    const many = Array.from({ length: 150 }, (_, i) => `k${i}: *n`).join('\n')
+    writeFile(join(dir, 'many.md'), `---\nname: &n N\ndescription: d\ntype: user\n${many}\n---\n\nbody\n`)
+    const shown = await readMemory(dir, 'many.md')
+    const saved = await updateMemory(
+      dir,
+      'many.md',
+      { name: 'M', description: 'd', type: 'user', body: shown.body },
+      shown.hash,
+    )
+    expect(saved.name).toBe('M')
+    expect(parseMemoryFile(saved.raw).data).toMatchObject({ k0: '*n', k149: '*n' })
   })
 
   it('an update leaves the frontmatter as written: comments, flow lists and quoting stay, only changed values move', async () => {

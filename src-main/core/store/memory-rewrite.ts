@@ -1,7 +1,9 @@
+import { rethrowUnless } from '../../../src-shared/errors.js'
 import {
   frontmatterData,
   isRecord,
   lineBreaksLike,
+  MAX_FRONTMATTER_CHARS,
   memoryBodyText,
   type MemoryFields,
   type MemoryFormat,
@@ -9,8 +11,18 @@ import {
   serializeMemoryFile,
   splitFrontmatter,
   yamlLibrary,
+  isYamlFailure,
 } from './frontmatter.js'
-import { keepLastOfKey } from './yaml-keys.js'
+import { keepLastOfKey, ownValuesOn } from './yaml-keys.js'
+
+function orUnreadable(read: () => unknown): unknown {
+  try {
+    return read()
+  } catch (e) {
+    rethrowUnless(isYamlFailure(e), e)
+    return undefined
+  }
+}
 
 /** Two parsed YAML values alike, whatever the order of their keys. */
 function same(a: unknown, b: unknown): boolean {
@@ -38,22 +50,28 @@ export function rewriteMemoryFile(
   const extra = parsed?.data ?? {}
   const style = parsed?.format ?? format
   const block = existing === null ? undefined : splitFrontmatter(existing)
-  if (!existing || !block) return serializeMemoryFile(fields, extra, style)
+  // A block too long to be read (MAX_FRONTMATTER_CHARS) is body to the editor and to this update:
+  // edited in place, its thousands of keys the update did not know were deleted one by one (seconds).
+  if (!existing || !block || block.yaml.length > MAX_FRONTMATTER_CHARS)
+    return serializeMemoryFile(fields, extra, style)
   const Y = yamlLibrary()
   const doc = Y.parseDocument(block.yaml, { schema: 'core', uniqueKeys: false })
-  const now = doc.errors.length ? undefined : (doc.toJS() as unknown)
+  // YAML with too many aliases is read as the quoting retry reads it (frontmatter.ts): as text.
+  const now = doc.errors.length ? undefined : orUnreadable(() => doc.toJS() as unknown)
   if (!isRecord(now) || !Y.isMap(doc.contents)) return serializeMemoryFile(fields, extra, style)
   const wanted = frontmatterData(fields, extra, style)
   let changed = false
   for (const [k, v] of Object.entries(wanted))
     if (!same(now[k], v)) {
       keepLastOfKey(doc, [k])
+      ownValuesOn(doc, [k])
       doc.set(k, v)
       changed = true
     }
   for (const k of Object.keys(now))
     if (!(k in wanted)) {
       keepLastOfKey(doc, [k])
+      ownValuesOn(doc, [k])
       doc.delete(k)
       changed = true
     }

@@ -6,6 +6,14 @@ const NOW = Date.UTC(2026, 11, 4, 12, 0, 0)
 const CLIENT_213 = ['node_type', 'originSessionId', 'modified'] as const
 
 describe('stampMemoryText', () => {
+  it("stamps the key's own metadata: another key that pointed at it with a YAML alias keeps what it held", () => {
+    const text = '---\nname: d\ndescription: D\nmetadata: &m\n  type: project\nsame_as: *m\n---\n\nBody.\n'
+    const out = stampMemoryText(text, null, { stamps: CLIENT_213, sessionId: 's-1', now: NOW })
+    const data = parseMemoryFile(out).data
+    expect(data.same_as).toEqual({ type: 'project' })
+    expect(data.metadata).toMatchObject({ type: 'project', node_type: 'memory', originSessionId: 's-1' })
+  })
+
   it('stamps a new memory as 2.1.213+ does: node_type first, the session, the time', () => {
     const text =
       '---\nname: deploy-day\ndescription: We deploy on Fridays\nmetadata:\n  type: project\n---\n\nBody.\n'

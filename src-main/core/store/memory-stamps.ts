@@ -1,10 +1,11 @@
 import { basename } from 'node:path'
 import { ENTRYPOINT_NAME, isPathInside } from '../paths/auto-mem-path.js'
 import type { MemoryStamp } from './memory-format.js'
-import { keepLastOfKey } from './yaml-keys.js'
+import { keepLastOfKey, ownValuesOn } from './yaml-keys.js'
 import {
   isRecord,
   lineBreaksLike,
+  MAX_FRONTMATTER_CHARS,
   parseFrontmatterData,
   splitFrontmatter,
   yamlLibrary,
@@ -27,7 +28,8 @@ export interface StampPolicy {
  */
 export function stampMemoryText(text: string, previous: string | null, policy: StampPolicy): string {
   const block = splitFrontmatter(text)
-  if (!block) return text
+  // A block too long for any reader (MAX_FRONTMATTER_CHARS) is body: nothing there is stamped.
+  if (!block || block.yaml.length > MAX_FRONTMATTER_CHARS) return text
   const Y = yamlLibrary()
   const doc = Y.parseDocument(block.yaml, { schema: 'core', uniqueKeys: false })
   if (doc.errors.length || !Y.isMap(doc.contents)) return text
@@ -41,6 +43,7 @@ export function stampMemoryText(text: string, previous: string | null, policy: S
   const wants = (k: MemoryStamp) => policy.stamps.includes(k)
   let changed = false
   const set = (path: string[], value: unknown) => {
+    ownValuesOn(doc, path)
     doc.setIn(path, value)
     changed = true
   }
@@ -54,6 +57,7 @@ export function stampMemoryText(text: string, previous: string | null, policy: S
   if (wants('modified') || keeps('modified')) set(['metadata', 'modified'], now)
   if ((wants('node_type') || was.node_type !== undefined) && !doc.hasIn(['metadata', 'node_type'])) {
     const nodeType = typeof was.node_type === 'string' ? was.node_type : 'memory'
+    ownValuesOn(doc, ['metadata'])
     const meta = doc.get('metadata', true)
     if (Y.isMap(meta)) meta.items.unshift(doc.createPair('node_type', nodeType))
     else doc.set('metadata', doc.createNode({ node_type: nodeType }))
