@@ -100,7 +100,11 @@ export async function resolveReadablePath(
   const { path, realRoot } = await lexicallyInside(root, rel)
   const real = await realpath(path).catch((e: unknown) => {
     rethrowUnless(isAbsent(e), e)
-    return path
+    return undefined
   })
+  // Nothing there (yet) is no link. Its own unresolved path was taken for one leading out when the
+  // memory dir itself is a link (to a dotfiles repo, say): no MEMORY.md could be started there. A
+  // writer's containment check (resolveContainedPath) follows the folders above it.
+  if (real === undefined) return { path }
   return isInside(real, realRoot) ? { path } : { path, linkedTo: real }
 }

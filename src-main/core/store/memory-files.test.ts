@@ -577,6 +577,31 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     expect(existsSync(join(outside, 'evil.md'))).toBe(false)
   })
 
+  it('a memory dir that is itself a link (to a dotfiles repo) is written like any other: MEMORY.md lands where it leads', async () => {
+    const root = tempDir()
+    const real = join(root, 'dotfiles', 'memory')
+    writeFile(join(real, 'deploy.md'), '---\nname: Deploy\ndescription: d\ntype: project\n---\n\nold\n')
+    const dir = join(root, 'projects', 'p', 'memory')
+    writeFile(join(root, 'projects', 'p', '.keep'), '')
+    symlinkSync(real, dir)
+    // No MEMORY.md yet: its place was taken for a link leading out of the memory dir.
+    const rec = await readMemory(dir, 'deploy.md')
+    await updateMemory(
+      dir,
+      'deploy.md',
+      { name: 'Deploy', description: 'd', type: 'project', body: 'new\n' },
+      rec.hash,
+    )
+    await createMemory(dir, fields)
+    await renameMemory(dir, 'deploy.md', 'release.md')
+    expect(readFileSync(join(real, 'MEMORY.md'), 'utf8')).toBe(
+      '- [Deploy](release.md) — d\n- [Testing policy](testing_policy.md) — Integration tests hit a real DB\n',
+    )
+    await deleteMemory(dir, 'release.md')
+    expect(readdirSync(real).sort()).toEqual(['MEMORY.md', 'testing_policy.md'])
+    expect(lstatSync(dir).isSymbolicLink()).toBe(true)
+  })
+
   it('a MEMORY.md or memory the user linked to another file in the memory dir is written through: the link stays', async () => {
     const dir = tempDir()
     writeFile(join(dir, 'notes', 'index.md'), '- [Old](old.md) — o\n')
