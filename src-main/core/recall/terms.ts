@@ -163,7 +163,7 @@ let version: string | undefined
  * of it: comparing two strings is native, where hashing 3 KB in a cold process costs milliseconds.
  */
 export function termsVersion(): string {
-  version ??= `3:${JSON.stringify([
+  version ??= `4:${JSON.stringify([
     [...STOPWORDS],
     SYNONYM_GROUPS,
     ['relational', 'generalizations', 'hopefulness', 'running'].map(stemmer),

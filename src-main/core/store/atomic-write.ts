@@ -1,7 +1,8 @@
 import { nodeCrypto } from './lazy-crypto.js'
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { link, mkdir, open, rename, stat, unlink } from 'node:fs/promises'
-import { readTextFile } from './regular-file.js'
+import { READ_NOW, readTextFile } from './regular-file.js'
+import { encodeLike, isUtf16Le } from './text-encoding.js'
 import { lockHolder, withFileLock } from './file-lock.js'
 import { isPidAlive } from './pid-alive.js'
 import { basename, dirname, join } from 'node:path'
@@ -69,6 +70,23 @@ async function writeTemp(
   return tmp
 }
 
+/** Whether the regular file at `path` is UTF-16LE text (text-encoding.ts); false when there is none. */
+async function isUtf16File(path: string): Promise<boolean> {
+  const fh = await open(path, READ_NOW).catch((e: unknown) => {
+    rethrowUnless(isAbsent(e) || errnoOf(e) === 'EISDIR', e)
+    return undefined
+  })
+  if (!fh) return false
+  try {
+    if (!(await fh.stat()).isFile()) return false
+    const bom = Buffer.alloc(2)
+    const { bytesRead } = await fh.read(bom, 0, 2, 0)
+    return isUtf16Le(bom, bytesRead)
+  } finally {
+    await fh.close()
+  }
+}
+
 /** The permission bits of the regular file at `path`, or undefined when there is none. */
 async function existingMode(path: string): Promise<number | undefined> {
   const st = await stat(path).catch((e: unknown) => {
@@ -99,7 +117,9 @@ export async function writeFileAtomic(
   // A file written again keeps its permissions: a memory the user made 0600 must not become
   // readable by others because Memdir saved it (a new file gets `mode` under the umask).
   const kept = opts.mode === undefined ? await existingMode(path) : undefined
-  const tmp = await writeTemp(path, data, opts.mode, opts.durable ?? true, kept)
+  // … and its encoding: a UTF-16 MEMORY.md (PowerShell's) written back as UTF-8 would be garbled.
+  const encoded = typeof data === 'string' ? encodeLike(data, await isUtf16File(path)) : data
+  const tmp = await writeTemp(path, encoded, opts.mode, opts.durable ?? true, kept)
   try {
     await rename(tmp, path)
   } catch (e) {
@@ -233,8 +253,9 @@ export async function writeFileInPlace(
     )
   const current = await readIfExists(target)
   if (current === null || sha256Hex(current) !== expectedHash) throw new ConflictError(path, current, data)
-  if (st.nlink > 1) return rewriteHardLinked(target, data)
-  const tmp = await writeTemp(target, data, st.mode & 0o7777)
+  const encoded = encodeLike(data, await isUtf16File(target))
+  if (st.nlink > 1) return rewriteHardLinked(target, encoded)
+  const tmp = await writeTemp(target, encoded, st.mode & 0o7777)
   try {
     const me = process.getuid?.()
     if (me !== undefined && (st.uid !== me || st.gid !== process.getgid?.()))
@@ -258,7 +279,7 @@ export async function writeFileInPlace(
  * own inode: a rename would leave every other name with the old text. Not atomic, so the caller
  * keeps a backup (`hooks install` does).
  */
-async function rewriteHardLinked(target: string, data: string): Promise<void> {
+async function rewriteHardLinked(target: string, data: string | Buffer): Promise<void> {
   const fh = await open(target, 'r+')
   try {
     await fh.truncate(0)

@@ -9,8 +9,8 @@ type Stored = [name: string | null, description: string | null, type: string | n
 const isStored = (v: unknown): v is Stored =>
   Array.isArray(v) && v.length === 4 && v.every((s) => s === null || typeof s === 'string')
 
-/** Bump when the frontmatter parser would read a header differently. */
-const VERSION = `1-${FRONTMATTER_MAX_LINES}`
+/** Bump when a header would be read differently (2: UTF-16 files are read as text, text-encoding.ts). */
+const VERSION = `2-${FRONTMATTER_MAX_LINES}`
 
 export type HeaderFields = Pick<MemoryHeader, 'name' | 'description' | 'type' | 'format'>
 

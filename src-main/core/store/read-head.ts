@@ -1,5 +1,6 @@
 import { closeSync, readSync } from 'node:fs'
 import { openRegularSync } from './regular-file.js'
+import { decodeText } from './text-encoding.js'
 
 const CHUNK = 4096
 const MAX_HEAD_BYTES = 64 * 1024
@@ -19,7 +20,7 @@ function countNewlines(buf: Buffer, from: number, to: number): number {
 
 /** The first `maxLines` lines of buf[0, total), without the newline that ends the last of them. */
 function headText(buf: Buffer, total: number, maxLines: number): string {
-  const text = buf.toString('utf8', 0, total)
+  const text = decodeText(buf, total)
   let cut = -1
   for (let i = 0; i < maxLines; i++) {
     cut = text.indexOf('\n', cut + 1)

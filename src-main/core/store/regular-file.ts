@@ -1,5 +1,6 @@
 import { constants, fstatSync, openSync, closeSync, type Stats } from 'node:fs'
 import { open } from 'node:fs/promises'
+import { decodeText } from './text-encoding.js'
 
 /**
  * Reading only regular files. A name in the memory dir, a path a model gives the agents' Read or
@@ -75,7 +76,7 @@ export async function readRegularFile(path: string, maxBytes: number): Promise<s
       if (bytesRead === 0) break
       got += bytesRead
     }
-    return buf.toString('utf8', 0, got)
+    return decodeText(buf, got)
   } finally {
     await fh.close()
   }
@@ -87,7 +88,7 @@ export async function readRegularHead(path: string, maxBytes: number): Promise<s
   try {
     const buf = Buffer.alloc(Math.min(st.size, maxBytes))
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0)
-    return buf.toString('utf8', 0, bytesRead)
+    return decodeText(buf, bytesRead)
   } finally {
     await fh.close()
   }

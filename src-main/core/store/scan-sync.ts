@@ -12,6 +12,7 @@ import {
 import { packHeaders, type PackedHeaders } from './packed-headers.js'
 import { type FileHead, readHeadSync } from './read-head.js'
 import { READ_NOW } from './regular-file.js'
+import { decodeText } from './text-encoding.js'
 
 // Blocking implementations of the scan. They run in the scan worker thread (scan-worker.ts);
 // the main thread reaches them only through scan.ts.
@@ -150,7 +151,7 @@ function readTextFileSync(path: string, maxBytes: number): TextFileResult {
     const st = fstatSync(fd)
     if (!st.isFile()) return { kind: 'not_file' }
     if (st.size > maxBytes) return { kind: 'too_large', size: st.size }
-    return { kind: 'text', text: readFileSync(fd, 'utf8') }
+    return { kind: 'text', text: decodeText(readFileSync(fd)) }
   } catch (e) {
     return { kind: 'error', message: messageOf(e) }
   } finally {
