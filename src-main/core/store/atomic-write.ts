@@ -72,10 +72,8 @@ async function writeTemp(
 
 /** Whether the regular file at `path` is UTF-16LE text (text-encoding.ts); false when there is none. */
 async function isUtf16File(path: string): Promise<boolean> {
-  const fh = await open(path, READ_NOW).catch((e: unknown) => {
-    rethrowUnless(isAbsent(e) || errnoOf(e) === 'EISDIR', e)
-    return undefined
-  })
+  // Best effort: a file this process cannot read (write-only, locked) is written as before.
+  const fh = await open(path, READ_NOW).catch(() => undefined)
   if (!fh) return false
   try {
     if (!(await fh.stat()).isFile()) return false
