@@ -15,7 +15,7 @@ import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import { ConflictError } from './atomic-write.js'
 import { checkIndex } from '../health/index-checks.js'
 import { createMemory, deleteMemory, readMemory, renameMemory, updateMemory } from './memory-files.js'
-import { parseMemoryFile } from './frontmatter.js'
+import { type MemoryFields, parseMemoryFile } from './frontmatter.js'
 
 const fields = {
   name: 'Testing policy',
@@ -244,42 +244,39 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
 
   it("YAML anchors: a changed value is the key's own, and someone else's key that pointed at it keeps its value", async () => {
     const dir = tempDir()
-    writeFile(
-      join(dir, 'anchored.md'),
-      '---\nname: &n Old name\ndescription: &d old\ntype: user\ntitle: *n\nsee_also: [*d, x]\n---\n\nbody\n',
-    )
-    const rec = await updateMemory(
-      dir,
+    /** The file as `text`, then updated with `fields` over the version read. */
+    const updated = async (file: string, text: string, fields: Omit<MemoryFields, 'body'>) => {
+      writeFile(join(dir, file), text)
+      const shown = await readMemory(dir, file)
+      return updateMemory(dir, file, { ...fields, body: shown.body }, shown.hash)
+    }
+    const rec = await updated(
       'anchored.md',
-      { name: 'New name', description: 'new', type: 'user', body: 'body\n' },
-      (await readMemory(dir, 'anchored.md')).hash,
+      '---\nname: &n Old name\ndescription: &d old\ntype: user\ntitle: *n\nsee_also: [*d, x]\n---\n\nbody\n',
+      { name: 'New name', description: 'new', type: 'user' },
     )
     expect(rec.raw).toBe(
       '---\nname: &n New name\ndescription: &d new\ntype: user\ntitle: Old name\nsee_also: [old, x]\n---\n\nbody\n',
     )
     // A map Memdir replaces (the newest format's metadata) left the alias pointing at nothing: the save failed.
-    writeFile(
-      join(dir, 'nested.md'),
-      '---\nname: n\ndescription: d\nmetadata: &m\n  type: user\nsame_as: *m\n---\n\nbody\n',
-    )
-    const nested = await updateMemory(
-      dir,
+    const nested = await updated(
       'nested.md',
-      { name: 'n', description: 'd', type: 'feedback', body: 'body\n' },
-      (await readMemory(dir, 'nested.md')).hash,
+      '---\nname: n\ndescription: d\nmetadata: &m\n  type: user\nsame_as: *m\n---\n\nbody\n',
+      { name: 'n', description: 'd', type: 'feedback' },
     )
     expect(nested.type).toBe('feedback')
     expect(parseMemoryFile(nested.raw).data).toMatchObject({ same_as: { type: 'user' } })
     // More aliases than YAML resolves (a "billion laughs" guard): every reader takes the values as
     // text, and so does the save, which threw the parser's error before.
     const many = Array.from({ length: 150 }, (_, i) => `k${i}: *n`).join('\n')
-    writeFile(join(dir, 'many.md'), `---\nname: &n N\ndescription: d\ntype: user\n${many}\n---\n\nbody\n`)
-    const shown = await readMemory(dir, 'many.md')
-    const saved = await updateMemory(
-      dir,
+    const saved = await updated(
       'many.md',
-      { name: 'M', description: 'd', type: 'user', body: shown.body },
-      shown.hash,
+      `---\nname: &n N\ndescription: d\ntype: user\n${many}\n---\n\nbody\n`,
+      {
+        name: 'M',
+        description: 'd',
+        type: 'user',
+      },
     )
     expect(saved.name).toBe('M')
     expect(parseMemoryFile(saved.raw).data).toMatchObject({ k0: '*n', k149: '*n' })
@@ -577,6 +574,15 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     expect(existsSync(join(outside, 'evil.md'))).toBe(false)
   })
 
+  /** Saves a new body into the Deploy memory at deploy.md, over the version read. */
+  const saveDeployBody = async (dir: string, body: string) =>
+    updateMemory(
+      dir,
+      'deploy.md',
+      { name: 'Deploy', description: 'd', type: 'project', body },
+      (await readMemory(dir, 'deploy.md')).hash,
+    )
+
   it('a memory dir that is itself a link (to a dotfiles repo) is written like any other: MEMORY.md lands where it leads', async () => {
     const root = tempDir()
     const real = join(root, 'dotfiles', 'memory')
@@ -585,13 +591,7 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     writeFile(join(root, 'projects', 'p', '.keep'), '')
     symlinkSync(real, dir)
     // No MEMORY.md yet: its place was taken for a link leading out of the memory dir.
-    const rec = await readMemory(dir, 'deploy.md')
-    await updateMemory(
-      dir,
-      'deploy.md',
-      { name: 'Deploy', description: 'd', type: 'project', body: 'new\n' },
-      rec.hash,
-    )
+    await saveDeployBody(dir, 'new\n')
     await createMemory(dir, fields)
     await renameMemory(dir, 'deploy.md', 'release.md')
     expect(readFileSync(join(real, 'MEMORY.md'), 'utf8')).toBe(
@@ -614,13 +614,7 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     await createMemory(dir, fields)
     expect(lstatSync(join(dir, 'MEMORY.md')).isSymbolicLink()).toBe(true)
     expect(readFileSync(join(dir, 'notes', 'index.md'), 'utf8')).toContain('(testing_policy.md)')
-    const rec = await readMemory(dir, 'deploy.md')
-    await updateMemory(
-      dir,
-      'deploy.md',
-      { name: 'Deploy', description: 'd', type: 'project', body: 'new\n' },
-      rec.hash,
-    )
+    await saveDeployBody(dir, 'new\n')
     expect(lstatSync(join(dir, 'deploy.md')).isSymbolicLink()).toBe(true)
     expect(readFileSync(join(dir, 'notes', 'deploy.md'), 'utf8')).toContain('new')
   })
