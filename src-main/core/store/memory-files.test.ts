@@ -266,6 +266,19 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     )
     expect(nested.type).toBe('feedback')
     expect(parseMemoryFile(nested.raw).data).toMatchObject({ same_as: { type: 'user' } })
+    // An anchor inside a replaced map, and one on a line a key written twice shadows (which goes).
+    const inner = await updated(
+      'inner.md',
+      '---\nname: n\ndescription: d\nmetadata:\n  type: &t user\nkind: *t\n---\n\nbody\n',
+      { name: 'n', description: 'd', type: 'feedback' },
+    )
+    expect(parseMemoryFile(inner.raw).data).toMatchObject({ kind: 'user', metadata: { type: 'feedback' } })
+    const shadowed = await updated(
+      'shadowed.md',
+      '---\nname: &n one\nname: two\ndescription: d\ntype: user\ntitle: *n\n---\n\nbody\n',
+      { name: 'three', description: 'd', type: 'user' },
+    )
+    expect(parseMemoryFile(shadowed.raw).data).toMatchObject({ name: 'three', title: 'one' })
     // More aliases than YAML resolves (a "billion laughs" guard): every reader takes the values as
     // text, and so does the save, which threw the parser's error before.
     const many = Array.from({ length: 150 }, (_, i) => `k${i}: *n`).join('\n')

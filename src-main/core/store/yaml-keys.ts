@@ -15,6 +15,11 @@ export function keepLastOfKey(doc: Document, path: readonly string[]): void {
   const named = map.items.filter((p) => (Y.isScalar(p.key) ? p.key.value : p.key) === key)
   if (named.length < 2) return
   const shadowed = new Set(named.slice(0, -1))
+  // An alias elsewhere may still point into a line that goes (`name: &n one`, `name: two`, `title: *n`).
+  copyIntoAliases(
+    doc,
+    named.slice(0, -1).flatMap((p) => (Y.isNode(p.value) ? [p.value] : [])),
+  )
   map.items = map.items.filter((p) => !shadowed.has(p))
 }
 
@@ -28,11 +33,6 @@ export function keepLastOfKey(doc: Document, path: readonly string[]): void {
  */
 export function ownValuesOn(doc: Document, path: readonly string[]): void {
   const Y = yamlLibrary()
-  const copyOf = (node: Node): Node => {
-    const copy = node.clone() as Node
-    copy.anchor = undefined
-    return copy
-  }
   for (let i = 1; i <= path.length; i++) {
     const at = path.slice(0, i)
     let node: unknown = doc.getIn(at, true)
@@ -41,15 +41,37 @@ export function ownValuesOn(doc: Document, path: readonly string[]): void {
       if (!target) return
       doc.setIn(at, (node = copyOf(target)))
     }
-    if (!Y.isNode(node) || !node.anchor) continue
-    const anchored = node
-    const inside = new Set<unknown>()
-    Y.visit(anchored, { Node: (_, n) => void inside.add(n) })
-    Y.visit(doc, {
-      Alias: (_, alias) =>
-        !inside.has(alias) && alias.source === anchored.anchor && alias.resolve(doc) === anchored
-          ? copyOf(anchored)
-          : undefined,
-    })
+    if (Y.isNode(node)) copyIntoAliases(doc, [node])
   }
+}
+
+function copyOf(node: Node): Node {
+  const copy = node.clone() as Node
+  copy.anchor = undefined
+  return copy
+}
+
+/**
+ * Every alias outside `nodes` that points at one of them, or at a node inside one, becomes a copy
+ * of what it points at as it is now (the anchors stay). One pass over the document for all of them.
+ */
+function copyIntoAliases(doc: Document, nodes: readonly Node[]): void {
+  const Y = yamlLibrary()
+  const inside = new Set<unknown>()
+  const anchored = new Map<string, Node[]>()
+  for (const node of nodes)
+    Y.visit(node, {
+      Node: (_, n) => {
+        inside.add(n)
+        if (n.anchor) (anchored.get(n.anchor) ?? anchored.set(n.anchor, []).get(n.anchor)!).push(n)
+      },
+    })
+  if (!anchored.size) return
+  Y.visit(doc, {
+    Alias: (_, alias) => {
+      if (inside.has(alias)) return undefined
+      const target = anchored.get(alias.source)?.find((n) => alias.resolve(doc) === n)
+      return target ? copyOf(target) : undefined
+    },
+  })
 }
