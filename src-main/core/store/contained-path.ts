@@ -1,4 +1,4 @@
-import { lstat, realpath } from 'node:fs/promises'
+import { lstat, readlink, realpath } from 'node:fs/promises'
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path'
 import { errnoOf, isAbsent, MemdirError, orIfMissing, rethrowUnless } from '../../../src-shared/errors.js'
 
@@ -56,7 +56,12 @@ async function realpathDeepestExisting(p: string): Promise<string> {
         (st) => st.isSymbolicLink(),
         () => false,
       )
-      if (isLink) throw new PathTraversalError(`dangling symlink at ${current}`)
+      if (isLink) {
+        const to = await readlink(current).catch(() => undefined)
+        throw new PathTraversalError(
+          `dangling symlink at ${current}${to ? ` (it leads to ${to}, which does not exist: create that, or fix the link)` : ''}`,
+        )
+      }
       const parent = dirname(current)
       if (parent === current) return p
       tail.push(current.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)))

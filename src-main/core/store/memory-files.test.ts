@@ -613,6 +613,16 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     await deleteMemory(dir, 'release.md')
     expect(readdirSync(real).sort()).toEqual(['MEMORY.md', 'testing_policy.md'])
     expect(lstatSync(dir).isSymbolicLink()).toBe(true)
+    // A link to a checkout that is not there yet says where it leads.
+    const dangling = join(root, 'projects', 'q', 'memory')
+    writeFile(join(root, 'projects', 'q', '.keep'), '')
+    symlinkSync(join(root, 'elsewhere', 'memory'), dangling)
+    await expect(createMemory(dangling, fields)).rejects.toMatchObject({
+      code: 'INVALID_PATH',
+      message: expect.stringContaining(
+        `it leads to ${join(root, 'elsewhere', 'memory')}, which does not exist`,
+      ),
+    })
   })
 
   it('a MEMORY.md or memory the user linked to another file in the memory dir is written through: the link stays', async () => {
