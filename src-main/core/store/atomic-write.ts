@@ -85,8 +85,21 @@ async function isUtf16File(path: string): Promise<boolean> {
   }
 }
 
+/**
+ * READ_ONLY when the file at `path` is there and its owner may not write it (`chmod a-w`): Memdir
+ * leaves such a file as it is, as an editor asks before it overwrites one. An atomic write (a
+ * rename over it) would otherwise change it whatever its mode, for the user and every agent alike.
+ */
+export function refuseReadOnly(path: string, mode: number | undefined): void {
+  if (mode === undefined || mode & 0o200) return
+  throw new MemdirError(
+    'READ_ONLY',
+    `${path} is read-only (mode ${(mode & 0o777).toString(8)}): Memdir leaves it as it is. Make it writable (chmod u+w) and try again, or make the change yourself.`,
+  )
+}
+
 /** The permission bits of the regular file at `path`, or undefined when there is none. */
-async function existingMode(path: string): Promise<number | undefined> {
+export async function existingMode(path: string): Promise<number | undefined> {
   const st = await stat(path).catch((e: unknown) => {
     rethrowUnless(isAbsent(e), e)
     return undefined
@@ -194,6 +207,7 @@ export async function replaceFileIfUnchanged(
 ): Promise<void> {
   const current = await readIfExists(path)
   if (current === null || sha256Hex(current) !== expectedHash) throw new ConflictError(path, current, data)
+  refuseReadOnly(path, await existingMode(path))
   await writeFileAtomic(await writeTarget(path), data)
 }
 
@@ -244,11 +258,7 @@ export async function writeFileInPlace(
       })
     : path
   const st = await stat(target)
-  if ((st.mode & 0o200) === 0)
-    throw new MemdirError(
-      'READ_ONLY',
-      `${target} is read-only (mode ${(st.mode & 0o777).toString(8)}): Memdir leaves it as it is. Make it writable (chmod u+w) and try again, or make the change yourself.`,
-    )
+  refuseReadOnly(target, st.mode)
   const current = await readIfExists(target)
   if (current === null || sha256Hex(current) !== expectedHash) throw new ConflictError(path, current, data)
   const encoded = encodeLike(data, await isUtf16File(target))

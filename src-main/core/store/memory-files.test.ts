@@ -11,6 +11,7 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { snapshotOf } from '../../../test/helpers/history.js'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
 import { ConflictError } from './atomic-write.js'
 import { checkIndex } from '../health/index-checks.js'
@@ -573,6 +574,45 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
       })
     },
   )
+
+  it('a memory or MEMORY.md its owner made read-only keeps its text; what needs it changed is refused before anything is written', async () => {
+    const dir = tempDir()
+    writeFile(join(dir, 'locked.md'), '---\nname: Locked\ndescription: d\ntype: user\n---\n\nkeep me\n')
+    chmodSync(join(dir, 'locked.md'), 0o444)
+    const shown = await readMemory(dir, 'locked.md')
+    await expect(
+      updateMemory(
+        dir,
+        'locked.md',
+        { name: 'Locked', description: 'd', type: 'user', body: 'changed\n' },
+        shown.hash,
+      ),
+    ).rejects.toMatchObject({ code: 'READ_ONLY', message: expect.stringContaining('(mode 444)') })
+    expect(readFileSync(join(dir, 'locked.md'), 'utf8')).toContain('keep me')
+    await renameMemory(dir, 'locked.md', 'still-locked.md')
+    expect(statSync(join(dir, 'still-locked.md')).mode & 0o777).toBe(0o444)
+    chmodSync(join(dir, 'still-locked.md'), 0o644)
+
+    // A read-only index: a new memory, a new description on its line, a rename or a delete would
+    // change it, and each is refused whole; a body saved under an unchanged line goes through.
+    const index = '- [Locked](still-locked.md) — d\n'
+    writeFile(join(dir, 'MEMORY.md'), index)
+    chmodSync(join(dir, 'MEMORY.md'), 0o444)
+    const before = snapshotOf(dir)
+    const readOnly = { code: 'READ_ONLY' }
+    await expect(createMemory(dir, fields)).rejects.toMatchObject(readOnly)
+    const rec = await readMemory(dir, 'still-locked.md')
+    const input = { name: 'Locked', description: 'd', type: 'user' as const, body: 'keep me\n' }
+    await expect(
+      updateMemory(dir, 'still-locked.md', { ...input, description: 'd2' }, rec.hash),
+    ).rejects.toMatchObject(readOnly)
+    await expect(renameMemory(dir, 'still-locked.md', 'moved.md')).rejects.toMatchObject(readOnly)
+    await expect(deleteMemory(dir, 'still-locked.md')).rejects.toMatchObject(readOnly)
+    expect(snapshotOf(dir)).toEqual(before)
+    await updateMemory(dir, 'still-locked.md', { ...input, body: 'new body\n' }, rec.hash)
+    expect(readFileSync(join(dir, 'still-locked.md'), 'utf8')).toContain('new body')
+    expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe(index)
+  })
 
   it('refuses to write through a symlink that leaves the memory dir', async () => {
     const root = tempDir()

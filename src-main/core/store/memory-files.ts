@@ -10,7 +10,9 @@ import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { TEAM_DIRNAME } from '../paths/team-agent-paths.js'
 import {
   ConflictError,
+  existingMode,
   readIfExists,
+  refuseReadOnly,
   replaceFileIfUnchanged,
   sha256Hex,
   writeFileIfUnchanged,
@@ -40,7 +42,7 @@ import { guardMemoryWrite, isTeamPath } from '../secrets/secret-guard.js'
 import { teamTwinProblem } from './team-twins.js'
 import { rewriteMemoryFile } from './memory-rewrite.js'
 import { readRegularFile } from './regular-file.js'
-import { checkIndexWritable, indexNotAFile } from './index-file.js'
+import { checkIndexWritable, indexNotAFile, readIndexText } from './index-file.js'
 import { type RecordedWrite, unrecordedWrite } from './recorded-write.js'
 
 export interface MemoryRecord {
@@ -236,6 +238,29 @@ export async function upsertPointer(
   await upsertPointers(memoryDir, [{ relPath, fields, previous }], record)
 }
 
+/**
+ * READ_ONLY, before anything is written, when the index at `indexRel` is one its owner made
+ * read-only and `edit` would change it: an action that needs its pointer edited is refused whole,
+ * never done halfway (a memory saved, its pointer not). One that leaves the index alone goes on.
+ */
+async function checkIndexEditable(
+  memoryDir: string,
+  indexRel: string,
+  edit: (content: string) => string,
+): Promise<void> {
+  const path = join(memoryDir, indexRel)
+  const mode = await existingMode(path)
+  if (mode === undefined || mode & 0o200) return
+  const current = (await readIndexText(path)) ?? ''
+  if (edit(current) !== current) refuseReadOnly(path, mode)
+}
+
+/** The edit that adds or regenerates a memory's line (upsertPointer's). */
+const upsertEdit =
+  (relPath: string, fields: PointerFields, previous?: PointerFields) =>
+  (c: string): string =>
+    upsertIndexLines(c, [{ fields, previous, pointer: indexLocationFor(relPath).pointer }])
+
 /** upsertPointer for many memories of one index (MEMORY.md or team/MEMORY.md): one edit of it. */
 export async function upsertPointers(
   memoryDir: string,
@@ -298,6 +323,7 @@ export async function createMemory(
   // Step 2 could not be done: refuse before step 1, so no memory is left without its pointer.
   const { indexRel } = indexLocationFor(relPath)
   await checkIndexWritable(join(memoryDir, indexRel), indexRel)
+  await checkIndexEditable(memoryDir, indexRel, upsertEdit(relPath, fields))
   const record = fields.record ?? unrecordedWrite
   try {
     await record(path, async () => {
@@ -337,6 +363,8 @@ export async function updateMemory(
     }),
   )
   await guardMemoryWrite(relPath, raw, opts)
+  const { indexRel } = indexLocationFor(relPath)
+  await checkIndexEditable(memoryDir, indexRel, upsertEdit(relPath, fields, pointerFieldsOf(parsed)))
   const record = opts.record ?? unrecordedWrite
   await record(path, async () => {
     const before = await readIfExists(path)
@@ -358,6 +386,22 @@ export async function renameMemory(
   await resolveMemoryPath(memoryDir, fromRel) // a memory a symlink keeps outside stays where it is
   const from = await readMemory(memoryDir, fromRel)
   const toPath = await resolveNewMemoryPath(memoryDir, toRel, fromRel)
+  // Only the link target changes: the line (whoever wrote it) stays, where it was.
+  const fields = { name: from.name ?? toRel, description: from.description ?? '' }
+  const fromIndex = indexLocationFor(fromRel)
+  const toIndex = indexLocationFor(toRel)
+  const retargetInPlace = (c: string) => {
+    const moved = retargetedLine(c, fromIndex.pointer, toIndex.pointer)
+    if (moved === undefined) return upsertIndexLine(c, toIndex.pointer, fields)
+    return replaceIndexLine(removeIndexLine(c, toIndex.pointer), fromIndex.pointer, moved)
+  }
+  // A read-only index the move would change refuses it before the file moves.
+  if (fromIndex.indexRel === toIndex.indexRel)
+    await checkIndexEditable(memoryDir, toIndex.indexRel, retargetInPlace)
+  else {
+    await checkIndexEditable(memoryDir, fromIndex.indexRel, (c) => removeIndexLines(c, [fromIndex.pointer]))
+    await checkIndexEditable(memoryDir, toIndex.indexRel, (c) => upsertIndexLine(c, toIndex.pointer, fields))
+  }
   // Moving into team/ shares the file: the firewall applies (a private file may hold a secret by choice).
   if (isTeamPath(toRel) && !isTeamPath(fromRel)) await guardMemoryWrite(toRel, from.raw)
   await mkdir(dirname(toPath), { recursive: true })
@@ -408,21 +452,8 @@ export async function renameMemory(
       return { before: moving, after: null }
     })
   })
-  // Only the link target changes: the line (whoever wrote it) stays, where it was.
-  const fields = { name: from.name ?? toRel, description: from.description ?? '' }
-  const fromIndex = indexLocationFor(fromRel)
-  const toIndex = indexLocationFor(toRel)
   if (fromIndex.indexRel === toIndex.indexRel) {
-    await editIndex(
-      memoryDir,
-      toIndex.indexRel,
-      (c) => {
-        const moved = retargetedLine(c, fromIndex.pointer, toIndex.pointer)
-        if (moved === undefined) return upsertIndexLine(c, toIndex.pointer, fields)
-        return replaceIndexLine(removeIndexLine(c, toIndex.pointer), fromIndex.pointer, moved)
-      },
-      record,
-    )
+    await editIndex(memoryDir, toIndex.indexRel, retargetInPlace, record)
   } else {
     const oldIndex = (await readIfExists(join(memoryDir, fromIndex.indexRel))) ?? ''
     const moved = retargetedLine(oldIndex, fromIndex.pointer, toIndex.pointer)
@@ -480,6 +511,8 @@ export async function deleteMemory(
 ): Promise<void> {
   const record = opts.record ?? unrecordedWrite
   const path = await resolveMemoryPath(memoryDir, relPath)
+  const { indexRel, pointer } = indexLocationFor(relPath)
+  await checkIndexEditable(memoryDir, indexRel, (c) => removeIndexLines(c, [pointer]))
   // Checked and removed under the file's lock: a save another writer makes meanwhile is not lost.
   await record(path, () =>
     withFileLock(path, async () => {

@@ -1,5 +1,12 @@
 import { unlink } from 'node:fs/promises'
-import { ConflictError, readIfExists, writeFileAtomic, writeTarget } from './atomic-write.js'
+import {
+  ConflictError,
+  existingMode,
+  readIfExists,
+  refuseReadOnly,
+  writeFileAtomic,
+  writeTarget,
+} from './atomic-write.js'
 import { withFileLock } from './file-lock.js'
 
 /** What one write did to one file (null: no file). */
@@ -38,6 +45,8 @@ export async function putFile(
       const before = await readIfExists(absPath)
       if (expected !== undefined && before !== expected)
         throw new ConflictError(absPath, before, content ?? '')
+      // A file its owner made read-only keeps its text; it may still be deleted, as `rm -f` does.
+      if (content !== null) refuseReadOnly(absPath, await existingMode(absPath))
       if (content === null)
         await unlink(absPath).catch((e: NodeJS.ErrnoException) => {
           if (e.code !== 'ENOENT') throw e
