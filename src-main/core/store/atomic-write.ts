@@ -122,12 +122,16 @@ export async function writeTarget(path: string): Promise<string> {
 export async function writeFileAtomic(
   path: string,
   data: string | Buffer,
-  /** durable: false skips the fsync, for state that may be lost in a power cut (never user content). */
-  opts: { mode?: number; durable?: boolean } = {},
+  /**
+   * durable: false skips the fsync, for state that may be lost in a power cut (never user content).
+   * refuseReadOnly: a file its owner made read-only is left as it is (refuseReadOnly), for memory files.
+   */
+  opts: { mode?: number; durable?: boolean; refuseReadOnly?: boolean } = {},
 ): Promise<void> {
   // A file written again keeps its permissions: a memory the user made 0600 must not become
   // readable by others because Memdir saved it (a new file gets `mode` under the umask).
   const kept = opts.mode === undefined ? await existingMode(path) : undefined
+  if (opts.refuseReadOnly) refuseReadOnly(path, kept)
   // … and its encoding: a UTF-16 MEMORY.md (PowerShell's) written back as UTF-8 would be garbled.
   const encoded = typeof data === 'string' ? encodeLike(data, await isUtf16File(path)) : data
   const tmp = await writeTemp(path, encoded, opts.mode, opts.durable ?? true, kept)
@@ -207,8 +211,7 @@ export async function replaceFileIfUnchanged(
 ): Promise<void> {
   const current = await readIfExists(path)
   if (current === null || sha256Hex(current) !== expectedHash) throw new ConflictError(path, current, data)
-  refuseReadOnly(path, await existingMode(path))
-  await writeFileAtomic(await writeTarget(path), data)
+  await writeFileAtomic(await writeTarget(path), data, { refuseReadOnly: true })
 }
 
 const TEMP_FILE = /^\.(.+)\.(\d+)\.[0-9a-z]+\.tmp$/

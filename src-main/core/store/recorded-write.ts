@@ -1,12 +1,5 @@
 import { unlink } from 'node:fs/promises'
-import {
-  ConflictError,
-  existingMode,
-  readIfExists,
-  refuseReadOnly,
-  writeFileAtomic,
-  writeTarget,
-} from './atomic-write.js'
+import { ConflictError, readIfExists, writeFileAtomic, writeTarget } from './atomic-write.js'
 import { withFileLock } from './file-lock.js'
 
 /** What one write did to one file (null: no file). */
@@ -46,12 +39,11 @@ export async function putFile(
       if (expected !== undefined && before !== expected)
         throw new ConflictError(absPath, before, content ?? '')
       // A file its owner made read-only keeps its text; it may still be deleted, as `rm -f` does.
-      if (content !== null) refuseReadOnly(absPath, await existingMode(absPath))
       if (content === null)
         await unlink(absPath).catch((e: NodeJS.ErrnoException) => {
           if (e.code !== 'ENOENT') throw e
         })
-      else await writeFileAtomic(await writeTarget(absPath), content)
+      else await writeFileAtomic(await writeTarget(absPath), content, { refuseReadOnly: true })
       return { before, after: content }
     }),
   )

@@ -6,8 +6,8 @@ const FOCUSABLE =
 /**
  * Keeps keyboard focus inside a modal while it is open: Tab and Shift+Tab cycle through its
  * controls, focus that lands behind it (a click on the page, a script) is brought back, and the
- * app's keyboard shortcuts wait, so nothing behind the modal takes input. Installed in the commit that shows the modal, so a key
- * pressed right after it appears is already held.
+ * app's keyboard shortcuts wait, so nothing behind the modal takes input. Installed in the commit
+ * that shows the modal, so a key pressed right after it appears is already held.
  */
 export function useFocusTrap(ref: RefObject<HTMLElement | null>, active: boolean): void {
   useLayoutEffect(() => {
