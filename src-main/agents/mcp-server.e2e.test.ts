@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import { sandbox, writeFile } from '../../test/helpers/temp-env.js'
+import { checkIndex } from '../core/health/index-checks.js'
 import { HistoryStore } from '../core/history/history-store.js'
 import { clearAutoMemPathCache, getAutoMemPath } from '../core/paths/auto-mem-path.js'
 import { ProposalStore } from '../core/review/proposals.js'
@@ -275,6 +276,24 @@ describe('memdir mcp (the SDK client over stdio)', () => {
     })
     expect(short.isError, short.text).toBeFalsy()
     expect(readFileSync(join(memoryDir, 'MEMORY.md'), 'utf8')).toContain('(staging_deploy_checklist.md)')
+  })
+
+  it('a description with links in it gives a MEMORY.md line that points only at its memory', async () => {
+    const { sb, memoryDir } = setup()
+    const { call } = await connect(sb.env, sb.project)
+    const r = await call('memory_write', {
+      name: 'Release keys',
+      description: 'signing steps, see [the key](../../../.ssh/id_rsa) and [[../../notes]]',
+      type: 'reference',
+      body: 'Sign with the release key.',
+    })
+    expect(r.isError, r.text).toBeFalsy()
+    const index = readFileSync(join(memoryDir, 'MEMORY.md'), 'utf8')
+    expect(index).toContain(
+      '- [Release keys](release_keys.md) — signing steps, see [the key] (../../../.ssh/id_rsa)',
+    )
+    // Health's reading of the index: both memories have their line, and no link leads out.
+    expect(checkIndex('MEMORY.md', index, ['release_keys.md', 'testing.md'])).toEqual([])
   })
 
   it('two agents writing memories at once, each through its own server: every MEMORY.md line is kept', async () => {

@@ -85,6 +85,16 @@ describe('compactIndex', () => {
     )
   })
 
+  it('keeps a long line that also links another memory: shortening it would drop that pointer', async () => {
+    const dir = tempDir()
+    const line = `- [A](a.md) — ${'detail '.repeat(20)}see also [B](b.md) for the rollback`
+    writeFile(join(dir, 'MEMORY.md'), `# Memory\n${line}\n`)
+    await compactIndex(dir, finding)
+    const after = readFileSync(join(dir, 'MEMORY.md'), 'utf8')
+    expect(after).toBe(`# Memory\n${line}\n`)
+    expect(findIndexLine(after.split('\n'), 'b.md')).toBe(1)
+  })
+
   it("moves no text when taking it out would hide a pointer agents load (a list item's indented comment)", async () => {
     const dir = tempDir()
     const long = 'x'.repeat(200)

@@ -149,9 +149,10 @@ function compactLines(lines: readonly string[], moveText: boolean): { kept: stri
     // A long line is shortened; one whose target no memory may have is left for the user to fix.
     // Any other line that points at a memory (a numbered list, a sentence) stays in the index as
     // it is: the memory it names would otherwise drop out of what the agent loads.
+    // A line with a second link keeps it: shortening would cut it or (formatIndexLine) unlink it.
     if (p)
       kept.push(
-        line.length > MAX_INDEX_LINE_CHARS && !memoryNameProblem(p.target)
+        line.length > MAX_INDEX_LINE_CHARS && !memoryNameProblem(p.target) && indexLinksIn(line).length === 1
           ? formatIndexLine(p.title, p.target, p.hook)
           : line,
       )

@@ -8,6 +8,7 @@ import {
   upsertIndexLine,
   upsertIndexLines,
 } from './index-lines.js'
+import { indexLinksIn, linksLeavingIndex } from '../../../src-shared/index-links.js'
 
 /** An index as people and agents write it: generated lines, prose, wikilinks, spellings of one target. */
 const index = [
@@ -141,5 +142,35 @@ describe('an index nested too deeply to read as Markdown', () => {
     expect(upsertIndexLine(deep, 'a.md', { name: 'A', description: 'a' })).toBe(deep)
     expect(removeIndexLine(deep, 'a.md')).toBe(deep.replace('- [A](a.md) — a\n', ''))
     expect(findIndexLine(deep.split('\n'), 'zeta.md')).toBe(1)
+  })
+})
+
+describe("a description with link syntax (an MCP client's, a model's) makes no link of its own", () => {
+  const hooks = [
+    'see [creds](../../.ssh/id_rsa) first',
+    'see [creds]( ../../.ssh/id_rsa ) first',
+    'notes in [[../../outside]] and [[../x|y]]',
+    'nested [[[../../a.md]]] brackets',
+    'then [a](b.md)](../../c.md) twice',
+    'a [ref]: ../../d.md definition',
+  ]
+  it.each(hooks)('%s', (hook) => {
+    const line = formatIndexLine('Deploy', 'deploy.md', hook)
+    expect(indexLinksIn(line).map((l) => l.raw)).toEqual(['deploy.md'])
+    expect(linksLeavingIndex(line)).toEqual([])
+    // The words stay: only the brackets are spaced apart.
+    expect(line.replace(/\s+/g, '')).toBe(`- [Deploy](deploy.md) — ${hook}`.replace(/\s+/g, ''))
+  })
+
+  it('an upsert of such a memory leaves its MEMORY.md with one pointer, regenerated as before', () => {
+    const first = upsertIndexLine('# Memory\n', 'deploy.md', { name: 'Deploy', description: hooks[0]! })
+    expect(linksLeavingIndex(first)).toEqual([])
+    const again = upsertIndexLine(
+      first,
+      'deploy.md',
+      { name: 'Deploy', description: 'new words' },
+      { name: 'Deploy', description: hooks[0]! },
+    )
+    expect(again).toBe('# Memory\n- [Deploy](deploy.md) — new words\n')
   })
 })

@@ -47,12 +47,26 @@ export function checkPointerTarget(pointer: string): void {
 export function formatIndexLine(title: string, relPath: string, hook: string): string {
   checkPointerTarget(relPath)
   const head = `- [${lineTitle(title, relPath)}](${linkDestination(relPath)})`
-  const cleanHook = hook.replace(/\s+/g, ' ').trim()
+  const cleanHook = lineHook(hook)
   if (!cleanHook) return head
   const line = `${head} — ${cleanHook}`
   if (line.length <= MAX_INDEX_LINE_CHARS) return line
   const room = MAX_INDEX_LINE_CHARS - head.length - 4
   return room > 10 ? `${head} — ${cutText(cleanHook, room).trimEnd()}…` : head
+}
+
+/**
+ * A memory's description as its line shows it: one line, and no link of its own. A description
+ * is anyone's text (an MCP client's, a model's), and `see [x](../../.ssh/id_rsa)` or `[[../notes]]`
+ * in it would make the line a pointer out of the memory dir: a space between `]` and `(`, and
+ * inside `[[` and `]]`, leaves the words and makes no link in Markdown, Obsidian or index-links.ts.
+ */
+function lineHook(hook: string): string {
+  return hook
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/\[(?=\[)/g, '[ ')
+    .replace(/\](?=[\](])/g, '] ')
 }
 
 /** A memory's name as its line shows it: one line, no brackets (they would end the link text). */
