@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from '../../../test/helpers/temp-env.js'
-import { originUrl, parseRepoSlug } from './repo-slug.js'
+import { getRepoSlug, originUrl, parseRepoSlug } from './repo-slug.js'
+import { sandbox } from '../../../test/helpers/temp-env.js'
+import { resolveTeamSetup } from '../../host/team/team-setup.js'
 
 describe('the origin remote', () => {
   it('is read as git reads it: any case, quoted, with a comment after it', () => {
@@ -36,5 +38,56 @@ describe('the origin remote', () => {
       encoding: 'utf8',
     }).trim()
     expect(originUrl(readFileSync(join(dir, '.git', 'config'), 'utf8'))).toBe(byGit)
+  })
+})
+
+describe('the repo a project syncs by default', () => {
+  it.each([
+    ['git@github.com:acme/shop.git', 'acme/shop'],
+    ['https://github.com/acme/shop', 'acme/shop'],
+    ['https://token@github.com/acme/shop.git/', 'acme/shop'],
+    ['ssh://git@git.example.com:2222/acme/shop.git', 'acme/shop'],
+    ['git@github.com:/acme/shop.git', 'acme/shop'],
+  ])('is owner/name from an origin that names one: %s', (url, slug) => {
+    expect(parseRepoSlug(url)).toBe(slug)
+  })
+
+  it.each([
+    'git@gitlab.com:platform/shared/app.git',
+    'https://gitlab.com/platform/shared/app.git',
+    'https://dev.azure.com/org/project/_git/app',
+    'git@ssh.dev.azure.com:v3/org/project/app',
+    'https://bitbucket.example.com/scm/proj/app.git',
+    '/srv/git/acme/shop.git',
+    'file:///srv/git/shop.git',
+    'C:/repos/acme/shop',
+  ])(
+    'is none from an origin whose path is not owner/name (its last two parts are shared by other projects): %s',
+    (url) => {
+      expect(parseRepoSlug(url)).toBeUndefined()
+    },
+  )
+
+  it('two GitLab projects in subgroups of one name never share a team repo: each is told to name its own', () => {
+    const setups = ['platform', 'payments'].map((group) => {
+      const sb = sandbox({
+        MEMDIR_TEAM_MEMORY: '1',
+        MEMDIR_TEAM_URL: 'http://127.0.0.1:9',
+        MEMDIR_TEAM_TOKEN: 't',
+      })
+      execFileSync('git', ['init', '-q'], { cwd: sb.project })
+      const origin = `https://ci:glpat-secret@gitlab.com/${group}/shared/app.git`
+      execFileSync('git', ['remote', 'add', 'origin', origin], { cwd: sb.project })
+      expect(getRepoSlug(sb.project)).toBeUndefined()
+      return resolveTeamSetup(sb.ctx())
+    })
+    for (const [i, setup] of setups.entries()) {
+      expect(setup.ok).toBe(false)
+      const reason = setup.ok ? '' : setup.reason
+      expect(reason).toBe(
+        `cannot tell the repo: the git origin "https://gitlab.com/${['platform', 'payments'][i]}/shared/app.git" names no owner/name repo (set it on the Team sync page, or MEMDIR_TEAM_REPO)`,
+      )
+      expect(reason).not.toContain('glpat')
+    }
   })
 })

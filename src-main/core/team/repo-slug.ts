@@ -3,14 +3,35 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { findCanonicalGitRoot } from '../paths/git-root.js'
 
-/** `owner/name` from a git remote URL (ssh, https, or scp-like). */
+/**
+ * `owner/name` from a git remote URL (ssh, https, or scp-like), or undefined when its path is not
+ * exactly two parts: a GitLab subgroup (`group/sub/app`), Azure DevOps (`org/project/_git/app`),
+ * Bitbucket Server (`scm/proj/app`) or a local path. Their last two parts would be a name that
+ * many projects share (every Azure repo `app` is `_git/app`), and a team repo shared by accident
+ * carries one project's memory into another: such a project types its repo instead.
+ */
 export function parseRepoSlug(url: string): string | undefined {
-  const m = /[:/]([^/:\s]+)\/([^/\s]+?)(?:\.git)?\/?$/.exec(url.trim())
-  return m ? `${m[1]}/${m[2]}` : undefined
+  const path = remotePath(url.trim())
+  const parts = path
+    ?.replace(/\/+$/, '')
+    .replace(/\.git$/, '')
+    .split('/')
+    .filter((p, i) => p !== '' || i > 0)
+  if (parts?.length !== 2 || parts.some((p) => !p || /\s/.test(p))) return undefined
+  return parts.join('/')
 }
 
-/** The repo slug from the `origin` remote of the project's canonical git root. */
-export function getRepoSlug(projectRoot: string): string | undefined {
+/** The path part of a remote: after `host/` in a URL, after `host:` in scp-like syntax. */
+function remotePath(url: string): string | undefined {
+  const full = /^[a-z][a-z0-9+.-]*:\/\/[^/]*\/(.*)$/i.exec(url)
+  if (full) return /^file:/i.test(url) ? undefined : full[1]
+  // scp-like `[user@]host:path`: no slash before the colon (else it is a local path).
+  const scp = /^(?:[^@/]+@)?[^:/]+:(?!\/\/)(.*)$/.exec(url)
+  return scp?.[1]
+}
+
+/** The project's git origin URL, as git reads it from the canonical root's config. */
+export function getOriginUrl(projectRoot: string): string | undefined {
   const root = findCanonicalGitRoot(projectRoot)
   if (!root) return undefined
   let config: string
@@ -20,7 +41,12 @@ export function getRepoSlug(projectRoot: string): string | undefined {
     rethrowUnless(isAbsent(e), e)
     return undefined
   }
-  const url = originUrl(config)
+  return originUrl(config)
+}
+
+/** The repo slug from the `origin` remote of the project's canonical git root. */
+export function getRepoSlug(projectRoot: string): string | undefined {
+  const url = getOriginUrl(projectRoot)
   return url ? parseRepoSlug(url) : undefined
 }
 

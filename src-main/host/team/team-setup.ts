@@ -14,6 +14,7 @@ import { getAppDataDir } from '../settings/app-data.js'
 import { keychainOnlyHint } from '../integrations/cli-secrets.js'
 import { teamTokenId } from '../settings/secrets.js'
 import { resolveTeamTarget } from '../settings/team-target.js'
+import { getOriginUrl } from '../../core/team/repo-slug.js'
 import { normalizeServerUrl } from '../settings/project-values.js'
 import { scannerFor } from '../../core/store/scan-worker-client.js'
 import { teamServerUrlProblem } from '../../../src-shared/team-server-url.js'
@@ -47,6 +48,9 @@ export function syncBaseFor(ctx: ProjectContext, url: string, repo: string): Syn
   )
 }
 
+/** A remote URL as shown: `https://user:token@host/…` without its user and token. */
+const withoutUserInfo = (url: string) => url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1')
+
 /**
  * The project's team target (see resolveTeamTarget) as sync dependencies; with `history`, pulls
  * record their writes as team-pull, and a local version a pull replaces is first kept in history
@@ -61,10 +65,16 @@ export function resolveTeamSetup(ctx: ProjectContext, history?: TeamHistory): Te
     return missing('no team server configured for this project (Team sync page, or MEMDIR_TEAM_URL)')
   const urlProblem = teamServerUrlProblem(target.url)
   if (urlProblem) return missing(`the team server URL is refused: ${urlProblem}`)
-  if (!target.repo)
+  if (!target.repo) {
+    const origin = getOriginUrl(ctx.projectRoot)
     return missing(
-      'cannot tell the repo: no git origin remote (set it on the Team sync page, or MEMDIR_TEAM_REPO)',
+      `cannot tell the repo: ${
+        origin
+          ? `the git origin ${JSON.stringify(withoutUserInfo(origin).slice(0, 200))} names no owner/name repo`
+          : 'no git origin remote'
+      } (set it on the Team sync page, or MEMDIR_TEAM_REPO)`,
     )
+  }
   if (!target.token)
     return missing(
       keychainOnlyHint(ctx, teamTokenId(target.pair!)) ??
