@@ -4,6 +4,7 @@ import {
   formatIndexLine,
   removeIndexLine,
   removeIndexLines,
+  retargetedIndex,
   retargetedLine,
   upsertIndexLine,
   upsertIndexLines,
@@ -172,5 +173,31 @@ describe("a description with link syntax (an MCP client's, a model's) makes no l
       { name: 'Deploy', description: hooks[0]! },
     )
     expect(again).toBe('# Memory\n- [Deploy](deploy.md) — new words\n')
+  })
+})
+
+describe('a rename within one index', () => {
+  it('leads every loaded link to the memory to its new name, each written as it was', () => {
+    const content = [
+      '# Memory',
+      '- [Deploy](deploy.md) — steps, see [why](deploy.md#why) and [Beta](beta.md)',
+      'Before a release read [the notes](./deploy.md) or [[deploy|the steps]].',
+      '<!-- [old](deploy.md) stays as written in a comment -->',
+      '',
+      '[dep]: deploy.md',
+      '',
+    ].join('\r\n')
+    expect(retargetedIndex(content, 'deploy.md', 'ops/release notes.md')).toBe(
+      [
+        '# Memory',
+        '- [Deploy](<ops/release notes.md>) — steps, see [why](<ops/release notes.md#why>) and [Beta](beta.md)',
+        'Before a release read [the notes](<ops/release notes.md>) or [[ops/release notes|the steps]].',
+        '<!-- [old](deploy.md) stays as written in a comment -->',
+        '',
+        '[dep]: <ops/release notes.md>',
+        '',
+      ].join('\r\n'),
+    )
+    expect(retargetedIndex(content, 'missing.md', 'x.md')).toBeUndefined()
   })
 })

@@ -230,6 +230,28 @@ export function retargetedLine(content: string, from: string, to: string): strin
   return retargetLink(lines[found.at]!, found.link, to)
 }
 
+/**
+ * The index with every loaded link to `from` leading to `to` instead (a rename within one index),
+ * each link keeping how it is written, or undefined when no loaded line links `from`. A prose line
+ * or a reference definition naming the memory follows it as its own line does; a comment naming
+ * `from` stays as it was written.
+ */
+export function retargetedIndex(content: string, from: string, to: string): string | undefined {
+  const lines = splitLines(content)
+  const loads = lineLoads(lines)
+  let found = false
+  const out = lines.map((line, i) => {
+    const links = loadedLinksOf(line, loads[i]!).filter((l) => linksTo(l, from))
+    if (!links.length) return line
+    found = true
+    // From the last link back, so the offsets of the ones before it still hold.
+    return links.sort((a, b) => b.from - a.from).reduce((l, link) => retargetLink(l, link, to), line)
+  })
+  if (!found) return undefined
+  checkPointerTarget(to)
+  return joinLines(out)
+}
+
 /** Puts `line` where the line pointing at `pointer` is, or appends it. */
 export function replaceIndexLine(content: string, pointer: string, written: string): string {
   const lines = splitLines(content)

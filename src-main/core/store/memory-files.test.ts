@@ -361,6 +361,22 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     expect(index(dir)).toBe('- [Testing policy](policies/testing.md) — Integration tests hit a real DB\n')
   })
 
+  it("rename leads every link to the memory in the user's index to its new name, not only its own line", async () => {
+    const dir = tempDir()
+    const rec = await createMemory(dir, { ...fields, relPath: 'deploy.md' })
+    const own = index(dir).trimEnd()
+    writeFile(
+      join(dir, 'MEMORY.md'),
+      `# Memory\n${own}\n\nBefore a release read [the deploy notes](deploy.md#why).\n\n[dep]: deploy.md\n`,
+    )
+    await renameMemory(dir, rec.relPath, 'ops/release.md')
+    const after = index(dir)
+    expect(after).toBe(
+      `# Memory\n${own.replace('(deploy.md)', '(ops/release.md)')}\n\nBefore a release read [the deploy notes](ops/release.md#why).\n\n[dep]: ops/release.md\n`,
+    )
+    expect(checkIndex('MEMORY.md', after, ['ops/release.md'])).toEqual([])
+  })
+
   it('rename to a name that already leads to the same file (a hard link of it; a change of case on macOS or Windows) renames it in place', async () => {
     const dir = tempDir()
     const rec = await createMemory(dir, { ...fields, relPath: 'deploy.md' })

@@ -33,6 +33,7 @@ import {
   removeIndexLine,
   removeIndexLines,
   replaceIndexLine,
+  retargetedIndex,
   retargetedLine,
   upsertIndexLine,
   upsertIndexLines,
@@ -391,9 +392,13 @@ export async function renameMemory(
   const fromIndex = indexLocationFor(fromRel)
   const toIndex = indexLocationFor(toRel)
   const retargetInPlace = (c: string) => {
-    const moved = retargetedLine(c, fromIndex.pointer, toIndex.pointer)
-    if (moved === undefined) return upsertIndexLine(c, toIndex.pointer, fields)
-    return replaceIndexLine(removeIndexLine(c, toIndex.pointer), fromIndex.pointer, moved)
+    if (retargetedLine(c, fromIndex.pointer, toIndex.pointer) === undefined)
+      return upsertIndexLine(c, toIndex.pointer, fields)
+    const cleared = removeIndexLine(c, toIndex.pointer)
+    return (
+      retargetedIndex(cleared, fromIndex.pointer, toIndex.pointer) ??
+      upsertIndexLine(cleared, toIndex.pointer, fields)
+    )
   }
   // A read-only index the move would change refuses it before the file moves.
   if (fromIndex.indexRel === toIndex.indexRel)
