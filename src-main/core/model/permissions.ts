@@ -4,7 +4,7 @@ import { MemdirError } from '../../../src-shared/errors.js'
 import { memoryNameProblem } from '../../../src-shared/memory-names.js'
 import { isPathInside } from '../paths/auto-mem-path.js'
 import { resolveContainedPath } from '../store/contained-path.js'
-import { teamTwinProblem } from '../store/team-twins.js'
+import { twinNameProblem } from '../store/twin-names.js'
 import { checkReadOnlyCommand } from './bash-readonly.js'
 
 export type PermissionDecision = { behavior: 'allow' } | { behavior: 'deny'; message: string }
@@ -53,7 +53,7 @@ export function createAutoMemCanUseTool(memoryDir: string): CanUseTool {
       // A file it creates gets a name every client and file system takes (src-shared/memory-names.ts).
       const rel = relative(root, target).split(sep).join('/')
       if (!existsSync(target)) {
-        const problem = memoryNameProblem(rel)?.message ?? (await teamTwinProblem(root, rel))
+        const problem = memoryNameProblem(rel)?.message ?? (await twinNameProblem(root, rel))
         if (problem) return deny(`${toolName} refused: ${problem}.`)
       }
       // Secrets are refused by Write and Edit themselves, against the whole file they would leave.

@@ -7,7 +7,7 @@ import { ConflictError, readIfExists, writeFileAtomic } from '../store/atomic-wr
 import { resolveContainedPath } from '../store/contained-path.js'
 import { checkMemoryName } from '../../../src-shared/memory-names.js'
 import { checkFoldersOnPath } from '../store/memory-files.js'
-import { teamTwinProblem } from '../store/team-twins.js'
+import { twinNameProblem } from '../store/twin-names.js'
 import { SerialQueue } from '../store/serial-queue.js'
 import {
   guardMemoryWrite,
@@ -100,7 +100,7 @@ export class ProposalStore {
       // A file it creates is named by the one name rule, like every other way a memory gets a name.
       if (after !== null && after !== undefined && f.before === null) {
         checkMemoryName(f.path)
-        const twin = await teamTwinProblem(memoryDir, f.path)
+        const twin = await twinNameProblem(memoryDir, f.path)
         if (twin) throw new MemdirError('INVALID_NAME', twin, { name: f.path })
         await checkFoldersOnPath(abs, f.path)
       }

@@ -77,6 +77,35 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     expect((await renameMemory(dir, 'team/deploy.md', 'team/Deploy.md')).relPath).toBe('team/Deploy.md')
   })
 
+  it('refuses a private name that macOS and Windows would take for a file or folder already there; a change of case renames', async () => {
+    const dir = tempDir()
+    writeFile(join(dir, 'deploy.md'), '---\nname: Deploy\ndescription: d\ntype: project\n---\nx\n')
+    writeFile(join(dir, 'ops', 'runbook.md'), 'r\n')
+    writeFile(join(dir, 'team', 'shared.md'), 's\n')
+    for (const [relPath, why] of [
+      [
+        'Deploy.md',
+        'Deploy.md cannot be written beside deploy.md: Deploy.md and deploy.md would be one file',
+      ],
+      ['DEPLOY.md', 'DEPLOY.md and deploy.md would be one file'],
+      ['Ops/new.md', 'Ops/new.md cannot be written beside ops: Ops and ops would be one folder'],
+      ['ops/RUNBOOK.md', 'ops/RUNBOOK.md and ops/runbook.md would be one file'],
+      // On macOS this is a team memory: it would sync without anyone choosing to share it.
+      ['Team/notes.md', 'Team and team would be one folder'],
+    ] as const)
+      await expect(createMemory(dir, { ...fields, relPath }), relPath).rejects.toMatchObject({
+        code: 'INVALID_NAME',
+        message: expect.stringContaining(why),
+      })
+    await expect(renameMemory(dir, 'ops/runbook.md', 'Deploy.md')).rejects.toMatchObject({
+      code: 'INVALID_NAME',
+    })
+    expect(readdirSync(dir).sort()).toEqual(['deploy.md', 'ops', 'team'])
+    expect((await createMemory(dir, { ...fields, relPath: 'ops/new.md' })).relPath).toBe('ops/new.md')
+    expect((await renameMemory(dir, 'deploy.md', 'Deploy.md')).relPath).toBe('Deploy.md')
+    expect((await renameMemory(dir, 'ops/runbook.md', 'Ops/runbook.md')).relPath).toBe('Ops/runbook.md')
+  })
+
   it('update saves when the hash matches and refreshes the pointer in place', async () => {
     const dir = tempDir()
     writeFile(join(dir, 'MEMORY.md'), '# Index\n- [Other](other.md) — o\n')

@@ -40,7 +40,7 @@ import {
 } from './index-lines.js'
 import type { MemoryType } from './memory-types.js'
 import { guardMemoryWrite, isTeamPath } from '../secrets/secret-guard.js'
-import { teamTwinProblem } from './team-twins.js'
+import { twinNameProblem } from './twin-names.js'
 import { rewriteMemoryFile } from './memory-rewrite.js'
 import { readRegularFile } from './regular-file.js'
 import { checkIndexWritable, indexNotAFile, readIndexText } from './index-file.js'
@@ -111,7 +111,7 @@ export async function resolveNewMemoryPath(
   checkMemoryName(relPath)
   if (posix.basename(relPath) === ENTRYPOINT_NAME)
     throw new MemdirError('INVALID_NAME', `${ENTRYPOINT_NAME} is the index, not a memory`)
-  const twin = await teamTwinProblem(memoryDir, relPath, replacing)
+  const twin = await twinNameProblem(memoryDir, relPath, replacing)
   if (twin) throw new MemdirError('INVALID_NAME', twin, { name: relPath })
   const path = await resolveMemoryPath(memoryDir, relPath)
   await checkFoldersOnPath(path, relPath)
