@@ -252,6 +252,22 @@ export function retargetedIndex(content: string, from: string, to: string): stri
   return joinLines(out)
 }
 
+/**
+ * The index a memory leaves for an index below it (MEMORY.md → `team/`): its own line goes (it
+ * moves with the memory), and every other link to it (a sentence, a reference definition) leads
+ * to `to`, its path from this index, instead of becoming a dead pointer.
+ */
+export function movedOutOfIndex(content: string, from: string, to: string): string {
+  const lines = splitLines(content)
+  const own = pointerLineOf(lines, from)
+  if (own && indexLinksIn(lines[own.at]!).every((l) => linksTo(l, from))) {
+    if (own.left === undefined) lines.splice(own.at, 1)
+    else lines[own.at] = own.left
+  }
+  const left = joinLines(lines)
+  return retargetedIndex(left, from, to) ?? left
+}
+
 /** Puts `line` where the line pointing at `pointer` is, or appends it. */
 export function replaceIndexLine(content: string, pointer: string, written: string): string {
   const lines = splitLines(content)

@@ -406,6 +406,23 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     expect(checkIndex('MEMORY.md', after, ['ops/release.md'])).toEqual([])
   })
 
+  it("rename into team/ moves the memory's line there, and the user's other links to it in MEMORY.md follow it", async () => {
+    const dir = tempDir()
+    const rec = await createMemory(dir, { ...fields, relPath: 'deploy.md' })
+    const own = index(dir).trimEnd()
+    writeFile(
+      join(dir, 'MEMORY.md'),
+      `# Memory\n${own}\n\nBefore a release read [the deploy notes](deploy.md#why).\n\n[dep]: deploy.md\n`,
+    )
+    await renameMemory(dir, rec.relPath, 'team/deploy.md')
+    const after = index(dir)
+    expect(after).toBe(
+      '# Memory\n\nBefore a release read [the deploy notes](team/deploy.md#why).\n\n[dep]: team/deploy.md\n',
+    )
+    expect(readFileSync(join(dir, 'team', 'MEMORY.md'), 'utf8')).toBe(`${own}\n`)
+    expect(checkIndex('MEMORY.md', after, ['team/deploy.md'])).toEqual([])
+  })
+
   it('rename to a name that already leads to the same file (a hard link of it; a change of case on macOS or Windows) renames it in place', async () => {
     const dir = tempDir()
     const rec = await createMemory(dir, { ...fields, relPath: 'deploy.md' })

@@ -31,6 +31,7 @@ import {
   type PointerFields,
   type PointerUpsert,
   removeIndexLine,
+  movedOutOfIndex,
   removeIndexLines,
   replaceIndexLine,
   retargetedIndex,
@@ -400,11 +401,17 @@ export async function renameMemory(
       upsertIndexLine(cleared, toIndex.pointer, fields)
     )
   }
+  // Into team/: the user's other links to it in MEMORY.md follow it there. Out of team/ they cannot
+  // (no link in team/MEMORY.md leads above team/), so they go as a delete's would.
+  const leaveIndex = (c: string) =>
+    fromIndex.indexRel === ENTRYPOINT_NAME
+      ? movedOutOfIndex(c, fromIndex.pointer, toRel)
+      : removeIndexLines(c, [fromIndex.pointer])
   // A read-only index the move would change refuses it before the file moves.
   if (fromIndex.indexRel === toIndex.indexRel)
     await checkIndexEditable(memoryDir, toIndex.indexRel, retargetInPlace)
   else {
-    await checkIndexEditable(memoryDir, fromIndex.indexRel, (c) => removeIndexLines(c, [fromIndex.pointer]))
+    await checkIndexEditable(memoryDir, fromIndex.indexRel, leaveIndex)
     await checkIndexEditable(memoryDir, toIndex.indexRel, (c) => upsertIndexLine(c, toIndex.pointer, fields))
   }
   // Moving into team/ shares the file: the firewall applies (a private file may hold a secret by choice).
@@ -462,7 +469,8 @@ export async function renameMemory(
   } else {
     const oldIndex = (await readIfExists(join(memoryDir, fromIndex.indexRel))) ?? ''
     const moved = retargetedLine(oldIndex, fromIndex.pointer, toIndex.pointer)
-    await removePointer(memoryDir, fromRel, record)
+    if (!(await indexNotAFile(join(memoryDir, fromIndex.indexRel))))
+      await editIndex(memoryDir, fromIndex.indexRel, leaveIndex, record)
     await editIndex(
       memoryDir,
       toIndex.indexRel,
