@@ -38,6 +38,28 @@ describe('memdir team-server token list|revoke and the server flags', () => {
     expect(
       await admin.run(['team-server', 'token', 'add', '--repo', 'a/b', '--expires', 'soon', '--data', data]),
     ).toBe(2)
+    // No token that is expired as it is printed, and no date past what a date can hold.
+    for (const [expires, said] of [
+      ['0d', '--expires 0d would print a token that has already expired'],
+      ['1000000000d', '--expires 1000000000d is longer than 36,500 days'],
+    ]) {
+      admin.io.stdout = admin.io.stderr = ''
+      expect(
+        await admin.run([
+          'team-server',
+          'token',
+          'add',
+          '--repo',
+          'a/b',
+          '--expires',
+          expires!,
+          '--data',
+          data,
+        ]),
+      ).toBe(2)
+      expect(admin.io.stderr).toContain(said)
+      expect(admin.io.stdout).not.toContain('tmt_')
+    }
 
     const controller = new AbortController()
     const server = cliSession({ HOME: tempDir() }, '/', controller.signal)

@@ -21,11 +21,20 @@ export interface TeamServerArgs {
 const TOKEN_USAGE =
   'usage: memdir team-server token add --repo owner/repo [--expires 30d] | token list [--json] | token revoke ID'
 
-/** `30d`, `12h`, `90m` → milliseconds. */
+/** The longest life a token is given: past it the date is no date (`Invalid time value`). */
+const MAX_TOKEN_DAYS = 36_500
+
+/** `30d`, `12h`, `90m` → milliseconds; a token that is expired when printed, or never, is refused. */
 function parseDuration(s: string): number {
   const m = /^(\d+)([dhm])$/.exec(s.trim())
   if (!m) throw new UsageError('--expires takes a duration like 30d, 12h or 90m')
-  return Number(m[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[m[2] as 'd' | 'h' | 'm']
+  const ms = Number(m[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[m[2] as 'd' | 'h' | 'm']
+  if (ms === 0) throw new UsageError(`--expires ${s.trim()} would print a token that has already expired`)
+  if (ms > MAX_TOKEN_DAYS * 86_400_000)
+    throw new UsageError(
+      `--expires ${s.trim()} is longer than ${MAX_TOKEN_DAYS.toLocaleString('en')} days: leave --expires out for a token that does not expire`,
+    )
+  return ms
 }
 
 function positiveInt(v: string | undefined, flag: string, fallback: number): number {
