@@ -101,6 +101,41 @@ describe('memory history', () => {
     expect(readFileSync(join(memoryDir, 'MEMORY.md'), 'utf8')).toBe(index)
   })
 
+  it('a deleted memory does not come back beside another spelling of it made since (one file on macOS and Windows)', async () => {
+    const { memoryDir, history } = memDirWith({ 'deploy.md': 'old\n' })
+    await reconcileHistory(history, memoryDir, 'external')
+    const { rmSync } = await import('node:fs')
+    rmSync(join(memoryDir, 'deploy.md'))
+    writeFileSync(join(memoryDir, 'Deploy.md'), 'new\n')
+    await reconcileHistory(history, memoryDir, 'external', { paths: ['deploy.md', 'Deploy.md'] })
+    const del = (await history.list({ path: 'deploy.md' })).at(-1)!
+    expect(del.change).toBe('delete')
+    await expect(restoreVersion(history, memoryDir, 'deploy.md', del.id)).rejects.toMatchObject({
+      code: 'INVALID_NAME',
+      message:
+        'deploy.md cannot be written beside Deploy.md: deploy.md and Deploy.md would be one file on macOS and Windows',
+    })
+    // An undo of the delete keeps it gone, and says why.
+    writeFileSync(join(memoryDir, 'other.md'), 'o\n')
+    rmSync(join(memoryDir, 'Deploy.md'))
+    writeFileSync(join(memoryDir, 'DEPLOY.md'), 'newer\n')
+    await reconcileHistory(history, memoryDir, 'external')
+    rmSync(join(memoryDir, 'other.md'))
+    await reconcileHistory(history, memoryDir, 'user', { paths: ['other.md'], runId: 'clean-1' })
+    writeFileSync(join(memoryDir, 'Other.md'), 'mine\n')
+    expect(await undoRun(history, memoryDir, 'clean-1')).toEqual({
+      undone: [],
+      kept: [
+        {
+          path: 'other.md',
+          reason:
+            'other.md cannot be written beside Other.md: other.md and Other.md would be one file on macOS and Windows',
+        },
+      ],
+    })
+    expect(snapshotOf(memoryDir)).toEqual({ 'DEPLOY.md': 'newer\n', 'Other.md': 'mine\n' })
+  })
+
   it('keeps a bounded history: old versions and unreferenced blobs are pruned', async () => {
     const { root, memoryDir } = memDirWith({ 'x.md': 'v0\n' })
     const history = new HistoryStore(join(root, 'h'), { maxVersionsPerFile: 3, maxAgeMs: 1e12 })

@@ -7,6 +7,7 @@ import { indexLocationFor } from '../store/memory-files.js'
 import type { HistoryEntry, HistoryStore } from './history-store.js'
 import { putFile, putFileOrFind, type RecordedWrite } from '../store/recorded-write.js'
 import { revertChange } from './revert-change.js'
+import { twinNameProblem } from '../store/twin-names.js'
 
 /**
  * A restore or undo: how its writes reach history. `record` is the writer's recorded write (the
@@ -73,6 +74,14 @@ async function restorePointer(
   await putFile(abs, lines.join('\n') + '\n', record, read)
 }
 
+/**
+ * Why a file cannot come back at `path` now: another spelling of it, or of a folder on its path, is
+ * there since (`Deploy.md` where `deploy.md` was deleted), which on macOS and Windows is that file.
+ */
+async function comeBackProblem(memoryDir: string, path: string): Promise<string | undefined> {
+  return indexLocationFor(path).indexRel === path ? undefined : twinNameProblem(memoryDir, path)
+}
+
 async function putBack(
   store: HistoryStore,
   memoryDir: string,
@@ -84,6 +93,8 @@ async function putBack(
   const current = await readIfExists(abs)
   const content = hash === null ? null : await store.blob(hash)
   if (current === content) return false
+  const twin = current === null && content !== null ? await comeBackProblem(memoryDir, path) : undefined
+  if (twin) throw new MemdirError('INVALID_NAME', twin, { name: path })
   const put = await putFileOrFind(abs, content, record, current)
   if (!put.written) {
     // Written meanwhile: the same restore asked again (a second click) is done already; anyone
@@ -181,6 +192,11 @@ export async function undoRun(
       continue
     }
     if (current === target) continue // only what must stay is left
+    const twin = current === null && target !== null ? await comeBackProblem(memoryDir, path) : undefined
+    if (twin) {
+      outcome.kept.push({ path, reason: twin })
+      continue
+    }
     const put = await putFileOrFind(abs, target, record, current)
     if (!put.written) {
       // Written meanwhile: by the same undo asked again (a second click), which leaves it as it
