@@ -14,49 +14,25 @@ describe('memdir team-server token list|revoke and the server flags', () => {
   it('lists tokens by id (never the token), revokes one, issues expiring ones, and applies --max-entries', async () => {
     const data = join(tempDir(), 'team.sqlite')
     const admin = cliSession({ HOME: tempDir() }, '/')
-    expect(await admin.run(['team-server', 'token', 'add', '--repo', 'acme/shop', '--data', data])).toBe(0)
+    const addToken = (repo: string, ...more: string[]) =>
+      admin.run(['team-server', 'token', 'add', '--repo', repo, ...more, '--data', data])
+    expect(await addToken('acme/shop')).toBe(0)
     const token = admin.io.stdout.trim()
-    expect(
-      await admin.run([
-        'team-server',
-        'token',
-        'add',
-        '--repo',
-        'acme/web',
-        '--expires',
-        '30d',
-        '--data',
-        data,
-      ]),
-    ).toBe(0)
+    expect(await addToken('acme/web', '--expires', '30d')).toBe(0)
     admin.io.stdout = ''
     expect(await admin.run(['team-server', 'token', 'list', '--json', '--data', data])).toBe(0)
     const tokens = JSON.parse(admin.io.stdout) as { id: string; repos: string[]; expiresAt?: string }[]
     expect(tokens.map((t) => t.repos)).toEqual([['acme/shop'], ['acme/web']])
     expect(Date.parse(tokens[1]!.expiresAt!) - Date.now()).toBeGreaterThan(29 * 86_400_000)
     expect(admin.io.stdout).not.toContain('tmt_')
-    expect(
-      await admin.run(['team-server', 'token', 'add', '--repo', 'a/b', '--expires', 'soon', '--data', data]),
-    ).toBe(2)
+    expect(await addToken('a/b', '--expires', 'soon')).toBe(2)
     // No token that is expired as it is printed, and no date past what a date can hold.
     for (const [expires, said] of [
       ['0d', '--expires 0d would print a token that has already expired'],
       ['1000000000d', '--expires 1000000000d is longer than 36,500 days'],
     ]) {
       admin.io.stdout = admin.io.stderr = ''
-      expect(
-        await admin.run([
-          'team-server',
-          'token',
-          'add',
-          '--repo',
-          'a/b',
-          '--expires',
-          expires!,
-          '--data',
-          data,
-        ]),
-      ).toBe(2)
+      expect(await addToken('a/b', '--expires', expires!)).toBe(2)
       expect(admin.io.stderr).toContain(said)
       expect(admin.io.stdout).not.toContain('tmt_')
     }

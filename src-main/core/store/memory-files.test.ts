@@ -390,7 +390,8 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     expect(index(dir)).toBe('- [Testing policy](policies/testing.md) — Integration tests hit a real DB\n')
   })
 
-  it("rename leads every link to the memory in the user's index to its new name, not only its own line", async () => {
+  /** deploy.md, linked from its own line, a sentence the user wrote and a reference definition. */
+  async function linkedThreeWays() {
     const dir = tempDir()
     const rec = await createMemory(dir, { ...fields, relPath: 'deploy.md' })
     const own = index(dir).trimEnd()
@@ -398,6 +399,11 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
       join(dir, 'MEMORY.md'),
       `# Memory\n${own}\n\nBefore a release read [the deploy notes](deploy.md#why).\n\n[dep]: deploy.md\n`,
     )
+    return { dir, rec, own }
+  }
+
+  it("rename leads every link to the memory in the user's index to its new name, not only its own line", async () => {
+    const { dir, rec, own } = await linkedThreeWays()
     await renameMemory(dir, rec.relPath, 'ops/release.md')
     const after = index(dir)
     expect(after).toBe(
@@ -407,13 +413,7 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
   })
 
   it("rename into team/ moves the memory's line there, and the user's other links to it in MEMORY.md follow it", async () => {
-    const dir = tempDir()
-    const rec = await createMemory(dir, { ...fields, relPath: 'deploy.md' })
-    const own = index(dir).trimEnd()
-    writeFile(
-      join(dir, 'MEMORY.md'),
-      `# Memory\n${own}\n\nBefore a release read [the deploy notes](deploy.md#why).\n\n[dep]: deploy.md\n`,
-    )
+    const { dir, rec, own } = await linkedThreeWays()
     await renameMemory(dir, rec.relPath, 'team/deploy.md')
     const after = index(dir)
     expect(after).toBe(
