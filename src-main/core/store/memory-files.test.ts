@@ -82,6 +82,7 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     writeFile(join(dir, 'deploy.md'), '---\nname: Deploy\ndescription: d\ntype: project\n---\nx\n')
     writeFile(join(dir, 'ops', 'runbook.md'), 'r\n')
     writeFile(join(dir, 'team', 'shared.md'), 's\n')
+    writeFile(join(dir, 're\u0301sume\u0301.md'), 'cv\n')
     for (const [relPath, why] of [
       [
         'Deploy.md',
@@ -92,6 +93,8 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
       ['ops/RUNBOOK.md', 'ops/RUNBOOK.md and ops/runbook.md would be one file'],
       // On macOS this is a team memory: it would sync without anyone choosing to share it.
       ['Team/notes.md', 'Team and team would be one folder'],
+      // A name another Mac wrote decomposed (NFD) is the same name composed and in another case.
+      ['Résumé.md', 'Résumé.md and re\u0301sume\u0301.md would be one file'],
     ] as const)
       await expect(createMemory(dir, { ...fields, relPath }), relPath).rejects.toMatchObject({
         code: 'INVALID_NAME',
@@ -100,7 +103,7 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     await expect(renameMemory(dir, 'ops/runbook.md', 'Deploy.md')).rejects.toMatchObject({
       code: 'INVALID_NAME',
     })
-    expect(readdirSync(dir).sort()).toEqual(['deploy.md', 'ops', 'team'])
+    expect(readdirSync(dir).sort()).toEqual(['deploy.md', 'ops', 're\u0301sume\u0301.md', 'team'])
     expect((await createMemory(dir, { ...fields, relPath: 'ops/new.md' })).relPath).toBe('ops/new.md')
     expect((await renameMemory(dir, 'deploy.md', 'Deploy.md')).relPath).toBe('Deploy.md')
     expect((await renameMemory(dir, 'ops/runbook.md', 'Ops/runbook.md')).relPath).toBe('Ops/runbook.md')

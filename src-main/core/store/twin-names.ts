@@ -33,6 +33,8 @@ export async function twinNameProblem(
   return twin && `${relPath} cannot join team/${twin.existing}: ${twin.why}, and team memory syncs to them`
 }
 
+const NON_ASCII = /[^ -~]/
+
 /**
  * A private memory's path against what each folder on it holds: one listing per folder, so a
  * create in a dir of 20,000 memories reads its own folders, not the whole tree.
@@ -54,14 +56,15 @@ async function spellingTwinProblem(
     }
     const seg = segs[i]!
     const path = [...at, seg].join('/')
+    const folded = nameFoldKey(seg)
+    const lower = seg.toLowerCase()
+    // Only a name outside printable ASCII needs NFC: a listing of 20,000 names costs about its readdir.
+    const sameEntry = (n: string) =>
+      n !== seg && (n.toLowerCase() === lower || (NON_ASCII.test(n) && nameFoldKey(n) === folded))
     const twin = names
+      .filter(sameEntry)
       .map((n) => [...at, n].join('/'))
-      .find(
-        (t) =>
-          t !== path &&
-          nameFoldKey(t) === nameFoldKey(path) &&
-          !(replacing === t || replacing?.startsWith(`${t}/`)),
-      )
+      .find((t) => !(replacing === t || replacing?.startsWith(`${t}/`)))
     if (twin) {
       const kind = i === segs.length - 1 ? 'file' : 'folder'
       return `${relPath} cannot be written beside ${twin}: ${path} and ${twin} would be one ${kind} on macOS and Windows`
