@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { sandbox, tempDir, writeFile } from '../../test/helpers/temp-env.js'
@@ -128,6 +128,30 @@ describe('memdir team-server + memdir sync', () => {
       await set.run(['secret', 'set', 'team-token', '--url', 'http://team.example', '--repo', 'acme/shop']),
     ).toBe(2)
     expect(set.io.stderr).toContain('--url: http://team.example would send')
+  })
+
+  it('a project deep in the file tree syncs a long repo name: its sync state gets a name the file system takes', async () => {
+    const server = await startTeamServer()
+    const repo = 'my-organization-name/a-fairly-long-repository-name'
+    const sb = sandbox({
+      MEMDIR_TEAM_MEMORY: '1',
+      MEMDIR_TEAM_URL: server.url,
+      MEMDIR_TEAM_TOKEN: await server.token(repo),
+      MEMDIR_TEAM_REPO: repo,
+      MEMDIR_DATA_DIR: undefined,
+    })
+    const deep = join(sb.root, 'work', 'clients-and-projects-'.repeat(8) + 'proj')
+    mkdirSync(deep, { recursive: true })
+    writeFile(join(getTeamMemPath(sb.ctx({ projectRoot: deep })), 'deploy.md'), 'steps\n')
+    const sync = cliSession(sb.env, deep)
+    expect(await sync.run(['sync']), sync.io.stderr).toBe(0)
+    expect(sync.io.stdout).toContain('pushed 1')
+    const again = cliSession(sb.env, deep)
+    expect(await again.run(['sync', '--json'])).toBe(0)
+    expect(JSON.parse(again.io.stdout)).toMatchObject({ pulled: [], pushed: [], conflicts: [] })
+    const names = readdirSync(join(sb.home, '.memdir', 'team-sync'))
+    expect(names).toHaveLength(1)
+    expect(names[0]!.length).toBeLessThanOrEqual(230)
   })
 
   it('memdir sync never pulls the server copy over an unpushed local edit; a real conflict keeps the local version in history', async () => {

@@ -42,10 +42,30 @@ export function syncBaseFor(ctx: ProjectContext, url: string, repo: string): Syn
   const team = sanitizePath(getTeamMemPath(ctx))
   const safeRepo = repo.replace(/[^A-Za-z0-9._-]/g, '-')
   const server = sha256Hex(normalizeServerUrl(url)).slice(0, 12)
+  const legacy = `${team}--${safeRepo}.json`
   return new SyncBase(
-    join(dir, `${team}--${safeRepo}--${server}.json`),
-    join(dir, `${team}--${safeRepo}.json`),
+    join(dir, boundedFileName(`${team}--${safeRepo}--${server}`, '.json')),
+    // One too long to name a file was never written (and reading it would fail, not find nothing).
+    legacy.length <= MAX_FILE_NAME ? join(dir, legacy) : undefined,
   )
+}
+
+/** The longest file name most file systems take (bytes; these names are ASCII). */
+const MAX_FILE_NAME = 255
+/**
+ * The longest name a state file gets, so its atomic write's temp name (`.<name>.<pid>.<time>.tmp`,
+ * 23–24 more) and its lock (`.lock`) fit too. A name that fitted before keeps its name.
+ */
+const MAX_STATE_FILE_NAME = 230
+
+/**
+ * `stem + ext`, or when that is too long its start with a hash of the whole stem: a deep project
+ * path and a long repo name made the team sync state ENAMETOOLONG, and no sync could run.
+ */
+function boundedFileName(stem: string, ext: string): string {
+  if (stem.length + ext.length <= MAX_STATE_FILE_NAME) return stem + ext
+  const hash = sha256Hex(stem).slice(0, 16)
+  return `${stem.slice(0, MAX_STATE_FILE_NAME - ext.length - hash.length - 1)}-${hash}${ext}`
 }
 
 /** A remote URL as shown: `https://user:token@host/…` without its user and token. */
