@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { startTeamServer, teamCall as call } from '../test/helpers/team-server.js'
+import { teamRepoProblem } from '../src-shared/team-repo.js'
 
 const PATH = '/api/claude_code/team_memory'
 
@@ -172,6 +173,21 @@ describe.each(backends)('team server ($name)', ({ databaseUrl }) => {
     expect((await call(s.url, t, 'PUT', r, { body: { entries: { '../x.md': 'A' } } })).status).toBe(400)
     expect((await call(s.url, t, 'GET', 'not-a-repo')).status).toBe(400)
   })
+
+  it.each(['not-a-repo', '../..', 'acme/..', 'acme/app/x', 'acme/ap p', `acme/${'a'.repeat(200)}`])(
+    'refuses the repo %j with the client’s own rule (400 naming it), token or not',
+    async (bad) => {
+      const s = await startTeamServer({ databaseUrl })
+      const t = await s.token('acme/app')
+      for (const method of ['GET', 'PUT'])
+        for (const token of [t, undefined]) {
+          const body = method === 'PUT' ? { entries: { 'a.md': 'A' } } : undefined
+          const res = await call(s.url, token, method, bad, { body })
+          expect(res.status).toBe(400)
+          expect(res.body.error.message).toContain(`repo ${teamRepoProblem(bad)}`)
+        }
+    },
+  )
 
   it.each([
     'ctl\u0001\u001b[31m.md',

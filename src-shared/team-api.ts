@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { object, record, strictObject } from './schema-common.js'
+import { teamRepoProblem } from './team-repo.js'
 
 /** The team memory API (SPEC §9, §10): the shapes both the server and the client check. */
 export const TEAM_MEMORY_PATH = '/api/claude_code/team_memory'
@@ -67,7 +68,13 @@ export const TeamMemoryDeleteResultSchema = object({
 
 /** `?repo=owner/name[&view=hashes]` */
 export const TeamMemoryQuerySchema = object({
-  repo: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'repo must be owner/name')),
+  repo: v.pipe(
+    v.string(),
+    v.check(
+      (repo) => teamRepoProblem(repo) === undefined,
+      (issue) => `repo ${teamRepoProblem(String(issue.input))}`,
+    ),
+  ),
   view: v.optional(v.picklist(['hashes'])),
   /** DELETE: the key to remove. */
   key: v.optional(v.string()),

@@ -20,6 +20,7 @@ import { resolveTeamTarget } from '../../host/settings/team-target.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 import { teamServerUrlProblem } from '../../../src-shared/team-server-url.js'
 import { credentialProblem } from '../../../src-shared/credentials.js'
+import { teamRepoProblem } from '../../../src-shared/team-repo.js'
 
 const KINDS: Record<string, SecretKind> = Object.fromEntries(SECRET_KINDS.map((n) => [SECRET_FLAG[n], n]))
 const USAGE =
@@ -48,6 +49,8 @@ function secretIdFor(
     throw new UsageError(
       'a team token belongs to a server and a repo: give --url and --repo, or run this in a project whose team server is set',
     )
+  const repoProblem = teamRepoProblem(repo)
+  if (repoProblem) throw new UsageError(`--repo: ${repoProblem}`)
   return teamTokenId(teamPairKey(url, repo))
 }
 

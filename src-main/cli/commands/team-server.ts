@@ -3,6 +3,7 @@ import { closeGracefully, createTeamServer, listen } from '../../../src-server/h
 import { defaultDataFile, openTeamStore } from '../../../src-server/open-store.js'
 import { storedRepoName, type TeamStore } from '../../../src-server/store.js'
 import { memoryNameProblem } from '../../../src-shared/memory-names.js'
+import { teamRepoProblem } from '../../../src-shared/team-repo.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
 export interface TeamServerArgs {
@@ -37,6 +38,13 @@ function parseDuration(s: string): number {
   return ms
 }
 
+/** `--repo`, given and by the one repo rule (src-shared/team-repo.ts). */
+function checkRepoFlag(repo: string | undefined): asserts repo is string {
+  if (!repo) throw new UsageError('--repo owner/repo is required')
+  const problem = teamRepoProblem(repo)
+  if (problem) throw new UsageError(`--repo: ${problem}`)
+}
+
 function positiveInt(v: string | undefined, flag: string, fallback: number): number {
   if (v === undefined) return fallback
   const n = Number(v)
@@ -47,8 +55,7 @@ function positiveInt(v: string | undefined, flag: string, fallback: number): num
 async function tokenCommand(io: CliIO, store: TeamStore, args: TeamServerArgs): Promise<number> {
   const [, action, id] = args.sub
   if (action === 'add') {
-    if (!args.repo || !/^[\w.-]+\/[\w.-]+$/.test(args.repo))
-      throw new UsageError('--repo owner/repo is required')
+    checkRepoFlag(args.repo)
     const expiresAt = args.expires ? Date.now() + parseDuration(args.expires) : undefined
     io.stdout((await store.addToken([args.repo], expiresAt)) + '\n')
     return 0
@@ -89,8 +96,8 @@ const KEY_USAGE =
  */
 async function keyCommand(io: CliIO, store: TeamStore, args: TeamServerArgs): Promise<number> {
   const [, action, key, ...rest] = args.sub
-  if (!args.repo || !/^[\w.-]+\/[\w.-]+$/.test(args.repo))
-    throw new UsageError('--repo owner/repo is required')
+  // Any stored name: an older server took repos the rule now refuses, and they can be cleaned up.
+  if (!args.repo) throw new UsageError('--repo owner/repo is required')
   const repo = await storedRepoName(store, args.repo)
   if (action === 'list') {
     const snap = await store.getRepo(repo)

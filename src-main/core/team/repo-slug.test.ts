@@ -6,6 +6,7 @@ import { tempDir } from '../../../test/helpers/temp-env.js'
 import { getRepoSlug, originUrl, parseRepoSlug } from './repo-slug.js'
 import { sandbox } from '../../../test/helpers/temp-env.js'
 import { resolveTeamSetup } from '../../host/team/team-setup.js'
+import { teamRepoProblem } from '../../../src-shared/team-repo.js'
 
 describe('the origin remote', () => {
   it('is read as git reads it: any case, quoted, with a comment after it', () => {
@@ -90,4 +91,24 @@ describe('the repo a project syncs by default', () => {
       expect(reason).not.toContain('glpat')
     }
   })
+})
+
+describe('a team repo typed by hand', () => {
+  it.each(['acme', 'acme/app/x', '../..', 'acme/ap p'])(
+    '%j is refused before any request, by the rule the server applies',
+    (repo) => {
+      const sb = sandbox({
+        MEMDIR_TEAM_MEMORY: '1',
+        MEMDIR_TEAM_URL: 'http://127.0.0.1:9',
+        MEMDIR_TEAM_TOKEN: 't',
+        MEMDIR_TEAM_REPO: repo,
+      })
+      const setup = resolveTeamSetup(sb.ctx())
+      expect(setup).toMatchObject({
+        ok: false,
+        state: 'not-configured',
+        reason: `the team repo is refused: ${teamRepoProblem(repo)} (set it on the Team sync page, or MEMDIR_TEAM_REPO)`,
+      })
+    },
+  )
 })

@@ -1,6 +1,7 @@
 import { MemdirError } from '../../../src-shared/errors.js'
 import { teamServerUrlProblem } from '../../../src-shared/team-server-url.js'
 import { credentialProblem } from '../../../src-shared/credentials.js'
+import { teamRepoProblem } from '../../../src-shared/team-repo.js'
 import type { AppSettings } from '../../../src-shared/settings.js'
 import type { SettingsInput } from '../../../src-shared/contract.js'
 import type { ClientMemoryView, SettingsView } from '../../../src-shared/types.js'
@@ -135,8 +136,8 @@ export function createSettingsService(deps: SettingsDeps) {
     if (tokenProblem) throw new MemdirError('BAD_REQUEST', `teamToken: ${tokenProblem}`)
     const keyProblem = input.modelApiKey ? credentialProblem('API key', input.modelApiKey) : undefined
     if (keyProblem) throw new MemdirError('BAD_REQUEST', `modelApiKey: ${keyProblem}`)
-    if (input.teamRepo && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(input.teamRepo.trim()))
-      throw new MemdirError('BAD_REQUEST', `teamRepo: write it as owner/name, not ${input.teamRepo}`)
+    const repoProblem = input.teamRepo ? teamRepoProblem(input.teamRepo.trim()) : undefined
+    if (repoProblem) throw new MemdirError('BAD_REQUEST', `teamRepo: ${repoProblem}`)
   }
 
   /** The open project's team server, repo and token: saved for it alone. */

@@ -19,6 +19,7 @@ import { normalizeServerUrl } from '../settings/project-values.js'
 import { scannerFor } from '../../core/store/scan-worker-client.js'
 import { teamServerUrlProblem } from '../../../src-shared/team-server-url.js'
 import { credentialProblem } from '../../../src-shared/credentials.js'
+import { teamRepoProblem } from '../../../src-shared/team-repo.js'
 
 export type TeamSetup =
   | { ok: true; deps: SyncDeps; url: string; repo: string }
@@ -95,6 +96,11 @@ export function resolveTeamSetup(ctx: ProjectContext, history?: TeamHistory): Te
       } (set it on the Team sync page, or MEMDIR_TEAM_REPO)`,
     )
   }
+  const repoProblem = teamRepoProblem(target.repo)
+  if (repoProblem)
+    return missing(
+      `the team repo is refused: ${repoProblem} (set it on the Team sync page, or MEMDIR_TEAM_REPO)`,
+    )
   if (!target.token)
     return missing(
       keychainOnlyHint(ctx, teamTokenId(target.pair!)) ??
