@@ -283,10 +283,22 @@ export async function removePointers(
 ): Promise<void> {
   const indexRel = oneIndexOf(relPaths)
   if (indexRel === undefined) return
-  // An index that is not a file (a directory named MEMORY.md) holds no pointer to remove.
-  if (await indexNotAFile(join(memoryDir, indexRel))) return
   const pointers = relPaths.map((r) => indexLocationFor(r).pointer)
-  await editIndex(memoryDir, indexRel, (c) => removeIndexLines(c, pointers), record)
+  await editIndexIfAFile(memoryDir, indexRel, (c) => removeIndexLines(c, pointers), record)
+}
+
+/**
+ * editIndex for an edit that takes pointers out: an index that is not a file (a directory named
+ * MEMORY.md) holds no pointer, and is left alone.
+ */
+async function editIndexIfAFile(
+  memoryDir: string,
+  indexRel: string,
+  edit: (content: string) => string,
+  record?: RecordedWrite,
+): Promise<void> {
+  if (await indexNotAFile(join(memoryDir, indexRel))) return
+  await editIndex(memoryDir, indexRel, edit, record)
 }
 
 /** The index all of `relPaths` are listed in (undefined for none); throws when they span two. */
@@ -469,8 +481,7 @@ export async function renameMemory(
   } else {
     const oldIndex = (await readIfExists(join(memoryDir, fromIndex.indexRel))) ?? ''
     const moved = retargetedLine(oldIndex, fromIndex.pointer, toIndex.pointer)
-    if (!(await indexNotAFile(join(memoryDir, fromIndex.indexRel))))
-      await editIndex(memoryDir, fromIndex.indexRel, leaveIndex, record)
+    await editIndexIfAFile(memoryDir, fromIndex.indexRel, leaveIndex, record)
     await editIndex(
       memoryDir,
       toIndex.indexRel,
