@@ -11,7 +11,7 @@ import { startTeamServer } from '../../test/helpers/team-server.js'
 beforeEach(() => clearAutoMemPathCache())
 
 describe('memdir team-server token list|revoke and the server flags', () => {
-  it('lists tokens by id (never the token), revokes one, issues expiring ones, and applies --max-entries', async () => {
+  it('lists tokens by id (never the token), revokes one, issues expiring ones, refuses limits it cannot keep, and applies --max-entries', async () => {
     const data = join(tempDir(), 'team.sqlite')
     const admin = cliSession({ HOME: tempDir() }, '/')
     const addToken = (repo: string, ...more: string[]) =>
@@ -35,6 +35,18 @@ describe('memdir team-server token list|revoke and the server flags', () => {
       expect(await addToken('a/b', '--expires', expires!)).toBe(2)
       expect(admin.io.stderr).toContain(said)
       expect(admin.io.stdout).not.toContain('tmt_')
+    }
+
+    // Limits a server cannot keep are refused before it starts: a body is read into one string.
+    for (const [flag, value, said] of [
+      ['--max-body', String(2 ** 30), '--max-body may be at most 268,435,456'],
+      ['--max-body', '99999999999999999999', '--max-body must be a positive whole number'],
+      ['--max-entries', '1e400', '--max-entries must be a positive whole number'],
+    ]) {
+      admin.io.stdout = admin.io.stderr = ''
+      expect(await admin.run(['team-server', '--port', '0', '--data', data, flag!, value!])).toBe(2)
+      expect(admin.io.stderr).toContain(said)
+      expect(admin.io.stdout).not.toContain('team memory server on')
     }
 
     const controller = new AbortController()

@@ -45,10 +45,23 @@ function checkRepoFlag(repo: string | undefined): asserts repo is string {
   if (problem) throw new UsageError(`--repo: ${problem}`)
 }
 
-function positiveInt(v: string | undefined, flag: string, fallback: number): number {
+/**
+ * The largest request body a server may be set to take: the body is read into one string, and a
+ * V8 string holds at most 2^29 - 24 characters (~512 MiB), so a larger limit would let a request
+ * through the limit and then fail inside the server. A push is batched at 200 KB by the client.
+ */
+const MAX_BODY_LIMIT = 256 * 1024 * 1024
+
+function positiveInt(
+  v: string | undefined,
+  flag: string,
+  fallback: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   if (v === undefined) return fallback
   const n = Number(v)
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number`)
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number`)
+  if (n > max) throw new UsageError(`${flag} may be at most ${max.toLocaleString('en')}`)
   return n
 }
 
@@ -139,7 +152,7 @@ export async function teamServerCommand(
   signal: AbortSignal,
 ): Promise<number> {
   const dataFile = args.data ?? defaultDataFile(io.env)
-  const maxBodyBytes = positiveInt(args.maxBody, '--max-body', 1024 * 1024)
+  const maxBodyBytes = positiveInt(args.maxBody, '--max-body', 1024 * 1024, MAX_BODY_LIMIT)
   const maxEntries = positiveInt(args.maxEntries, '--max-entries', 10_000)
   const { store, kind } = await openTeamStore({ databaseUrl: io.env.DATABASE_URL, dataFile })
   try {
