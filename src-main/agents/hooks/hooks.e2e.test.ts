@@ -105,6 +105,22 @@ describe.each(VERSIONS)('memdir hook prompt (input captured from Claude Code %s)
     const feed = await readActivity(activityFileFor(sb.ctx(), memoryDir))
     expect(feed).toMatchObject([{ kind: 'recall', source: 'hook', files: ['testing.md'] }])
   })
+  it('recalls what a prompt asks about under a pasted test log whose words no memory has', async () => {
+    const { sb, memoryDir } = project()
+    const log = Array.from(
+      { length: 40 },
+      (_, i) =>
+        `FAIL src/orders/repo${i}.spec.ts > OrdersRepo > saves #${i}\n  error: connect ECONNREFUSED 10.0.3.${i}:5432 at TCPConnectWrap.afterConnect`,
+    ).join('\n')
+    const input = hookInput(version, 'UserPromptSubmit', sb, {
+      prompt: `how do I run the integration tests? they fail with:\n${log}`,
+    })
+    const r = await runBuilt(['hook', 'prompt'], { env: sb.env, input: JSON.stringify(input) })
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain(
+      JSON.stringify(`Memory (saved today): ${join(memoryDir, 'testing.md')}:`).slice(1, -1),
+    )
+  })
   it('does not add a memory the client already recalled itself in this session', async () => {
     const { sb, memoryDir } = project()
     const input = hookInput(version, 'UserPromptSubmit', sb, {

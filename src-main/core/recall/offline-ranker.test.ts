@@ -97,6 +97,34 @@ describe('offline ranker', () => {
     ])
   })
 
+  it('recalls what a question asks about when a log or trace pasted with it has words no memory has', async () => {
+    const d = dir({
+      'deploy.md': [
+        'Deploy pipeline',
+        'production deploys go through ArgoCD blue-green',
+        'Roll back with argocd.',
+      ],
+      'kafka.md': ['Kafka consumer lag', 'the orders consumer group pages on-call past 50k lag', ''],
+      ...Object.fromEntries(
+        Array.from({ length: 20 }, (_, i) => [`n${i}.md`, [`Note ${i}`, `widgets and gadgets ${i}`, '']]),
+      ),
+    })
+    const log = Array.from(
+      { length: 60 },
+      (_, i) =>
+        `2026-12-07T10:0${i % 10}:00Z ERROR kube-controller pod web-7f9c${i} CrashLoopBackOff: container exited with code 137 (OOMKilled)`,
+    ).join('\n')
+    const trace = Array.from(
+      { length: 30 },
+      (_, i) => `    at Object.<anonymous> (/srv/app/lib/h${i}.js:${i}:7)`,
+    )
+    expect(await rank(d, `the deploy failed, why? the log:\n${log}`)).toEqual(['deploy.md'])
+    expect(await rank(d, `${trace.join('\n')}\n\nwhy did the deploy fail?`)).toEqual(['deploy.md'])
+    // A question no memory answers stays unanswered, log or not.
+    expect(await rank(d, `the payments service is slow, why? the log:\n${log}`)).toEqual([])
+    expect(await rank(d, log)).toEqual([])
+  })
+
   it('folds accents and splits on anything but letters and digits, ASCII or not', () => {
     expect(tokenize('Café résumé: v2_api, naïve-Übersetzung')).toEqual([
       'cafe',

@@ -365,6 +365,32 @@ export async function rankMemoriesOffline(
   candidates: readonly MemoryHeader[],
   opts: RankOptions = {},
 ): Promise<RankedMemory[]> {
+  const whole = await rankQuery(query, candidates, opts)
+  if (whole.length) return whole
+  // A question with a log, a trace or code pasted below or above it: the pasted words, in no
+  // memory, outweigh the few the user asked with, and nothing covers enough of the whole. What
+  // the user asks is nearly always the prompt's first or last line; each passes the same cut-offs.
+  for (const line of askedLines(query)) {
+    const ranked = await rankQuery(line, candidates, opts)
+    if (ranked.length) return ranked
+  }
+  return []
+}
+
+/** A prompt's first and last non-empty lines, when it has more than one. */
+function askedLines(query: string): string[] {
+  const lines = query
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean)
+  return lines.length < 2 ? [] : [...new Set([lines[0]!, lines[lines.length - 1]!])]
+}
+
+async function rankQuery(
+  query: string,
+  candidates: readonly MemoryHeader[],
+  opts: RankOptions,
+): Promise<RankedMemory[]> {
   await opts.cache?.ready() // first: it may hold the stemmed synonym table queryTerms needs
   const tune: Tuning = { ...TUNING, ...opts.tuning }
   const { weights, own } = queryTerms(query, tune)
