@@ -125,6 +125,28 @@ describe('offline ranker', () => {
     expect(await rank(d, log)).toEqual([])
   })
 
+  it('finds an identifier written in camel case and its words written apart, each from the other', async () => {
+    const d = dir({
+      'orders.md': ['Orders repository', 'the orders repository retries a write on deadlock', ''],
+      'auth.md': [
+        'Session refresh',
+        'refresh before expiry',
+        'The `useAuthToken` hook refreshes 60 s early.',
+      ],
+      'pager.md': ['PagerDuty escalation', 'who is paged after 15 minutes', ''],
+      'ios.md': ['iOS release', 'TestFlight builds go out on Thursdays', ''],
+      'lunch.md': ['Team lunch', 'the team eats together on Fridays', ''],
+    })
+    expect(await rank(d, 'OrdersRepository keeps deadlocking')).toEqual(['orders.md'])
+    expect(await rank(d, 'when does the auth token get refreshed?')).toEqual(['auth.md'])
+    expect(await rank(d, 'useAuthToken refresh')).toEqual(['auth.md'])
+    expect(await rank(d, 'pagerduty escalation after how long')).toEqual(['pager.md'])
+    expect(await rank(d, 'Pager Duty escalation')).toEqual(['pager.md'])
+    // Names whose parts are no words of their own stay whole: macOS is not "os".
+    expect(tokenize('iOS macOS DynamoDB')).toEqual(['io', 'maco', 'dynamodb'])
+    expect(tokenize('HTTPServer')).toEqual(['http', 'server', 'httpserver'])
+  })
+
   it('folds accents and splits on anything but letters and digits, ASCII or not', () => {
     expect(tokenize('Café résumé: v2_api, naïve-Übersetzung')).toEqual([
       'cafe',

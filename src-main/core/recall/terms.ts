@@ -15,7 +15,6 @@ const WORD = /[\p{L}\p{N}]+/gu
 // Accents split off by NFKD go, so "résumé" is one word, "resume". Kana voicing marks stay (NFC
 // puts them back): パス (path) and バス (bus) are different words.
 const MARKS = /(?![\u3099\u309a])\p{M}/gu
-const ASCII_WORD = /[a-z0-9]+/g
 
 /**
  * The longest word that is a term. Longer runs of letters and digits (a pasted blob, a hash of a
@@ -27,11 +26,13 @@ export const MAX_TERM_LENGTH = 200
 
 /**
  * Lowercased, accents folded, stopwords and words over MAX_TERM_LENGTH dropped, Porter-stemmed
- * ("Translations" → "translat").
+ * ("Translations" → "translat"); a camel-case identifier is also its words (addIdentifierParts).
  */
 export function tokenize(text: string): string[] {
-  const lower = text.toLowerCase()
   const out: string[] = []
+  // Most texts have no camel-case identifier: one test, and their words are read as before.
+  if (CAMEL.test(text)) for (const w of text.match(ASCII_WORD_ANY_CASE) ?? []) addIdentifierParts(out, w)
+  const lower = text.toLowerCase()
   // ASCII text (most memories) needs no folding, and a plain class matches what the Unicode one would.
   if (!NON_ASCII.test(lower)) {
     for (const w of lower.match(ASCII_WORD) ?? []) addWord(out, w)
@@ -49,6 +50,25 @@ export function tokenize(text: string): string[] {
       }
   }
   return out
+}
+
+const ASCII_WORD_ANY_CASE = /[A-Za-z0-9]+/g
+const ASCII_WORD = /[a-z0-9]+/g
+const CAMEL = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/
+// Where an identifier's words meet: `ordersRepo`, `OrdersRepo`, `HTTPServer`.
+const CAMEL_BOUNDARY = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/
+
+/**
+ * An identifier written in camel case (`OrdersRepository`, `useAuthToken`) is its words too, so
+ * that it and the words written apart ("the orders repository") find each other; the identifier
+ * stays a term of its own (`PagerDuty` is found as "pagerduty"). Split only when every part has
+ * three letters or more: `iOS` and `macOS` are names, not "i" or "mac" and "os".
+ */
+function addIdentifierParts(out: string[], w: string): void {
+  if (!CAMEL.test(w)) return
+  const parts = w.split(CAMEL_BOUNDARY)
+  if (parts.length > 1 && parts.every((p) => p.length >= 3))
+    for (const p of parts) addWord(out, p.toLowerCase())
 }
 
 const addWord = (out: string[], w: string) => {
@@ -163,7 +183,7 @@ let version: string | undefined
  * of it: comparing two strings is native, where hashing 3 KB in a cold process costs milliseconds.
  */
 export function termsVersion(): string {
-  version ??= `4:${JSON.stringify([
+  version ??= `5:${JSON.stringify([
     [...STOPWORDS],
     SYNONYM_GROUPS,
     ['relational', 'generalizations', 'hopefulness', 'running'].map(stemmer),
