@@ -147,6 +147,15 @@ describe('offline ranker', () => {
     expect(tokenize('HTTPServer')).toEqual(['http', 'server', 'httpserver'])
   })
 
+  it('counts a phrase asked about once: a memory that names it by its synonym covers all of it', async () => {
+    const d = dir({
+      'small_prs.md': ['Small PRs', 'keep PRs under 400 lines; refactors apart from behaviour changes', ''],
+      'http.md': ['HTTP client', 'every outbound request goes through the shared client with retries', ''],
+      'lunch.md': ['Team lunch', 'the team eats together on Fridays', ''],
+    })
+    expect(await rank(d, 'how big should my pull request be')).toEqual(['small_prs.md'])
+  })
+
   it('folds accents and splits on anything but letters and digits, ASCII or not', () => {
     expect(tokenize('Café résumé: v2_api, naïve-Übersetzung')).toEqual([
       'cafe',

@@ -6,14 +6,33 @@ import { packedTermMatcher, type PackedTerms, packTerms, synonymTable, termsOf }
 
 export { tokenize } from './terms.js'
 
-/** Query terms with weights: its own terms 1, their synonyms 0.6 (never above a term it has itself). */
-function queryTerms(query: string, tune: Tuning): { weights: Map<string, number>; own: string[] } {
-  const own = [...new Set(termsOf(query))]
-  const weights = new Map(own.map((t) => [t, 1]))
-  for (const t of own)
-    for (const s of synonymTable().get(t) ?? []) if (!weights.has(s)) weights.set(s, tune.synonymWeight)
-  return { weights, own }
+/**
+ * Query terms with weights: its own terms 1, their synonyms 0.6 (never above a term it has itself).
+ * `variants`: per own term, the other terms that count for it and at what weight — its synonyms,
+ * and for a phrase the table knows ("pull request"), each of its words at half: the phrase is one
+ * thing asked about, so its words are not asked about again apart (a memory that says "PR" covers
+ * "pull request" without covering "pull" and "request" too).
+ */
+function queryTerms(
+  query: string,
+  tune: Tuning,
+): { weights: Map<string, number>; own: string[]; variants: Map<string, [string, number][]> } {
+  const terms = [...new Set(termsOf(query))]
+  const inPhrase = new Set(terms.flatMap((t) => (t.includes(' ') ? t.split(' ') : [])))
+  const own = terms.filter((t) => !inPhrase.has(t))
+  const weights = new Map(terms.map((t) => [t, 1]))
+  const variants = new Map<string, [string, number][]>()
+  for (const t of own) {
+    const list: [string, number][] = (synonymTable().get(t) ?? []).map((s) => [s, tune.synonymWeight])
+    if (t.includes(' ')) for (const w of t.split(' ')) list.push([w, PHRASE_WORD_WEIGHT])
+    for (const [s, w] of list) if (!weights.has(s)) weights.set(s, w)
+    variants.set(t, list)
+  }
+  return { weights, own, variants }
 }
+
+/** How much one word of a phrase the query asks about covers of that phrase. */
+const PHRASE_WORD_WEIGHT = 0.5
 
 const K1 = 1.2
 const B = 0.75
@@ -393,7 +412,7 @@ async function rankQuery(
 ): Promise<RankedMemory[]> {
   await opts.cache?.ready() // first: it may hold the stemmed synonym table queryTerms needs
   const tune: Tuning = { ...TUNING, ...opts.tuning }
-  const { weights, own } = queryTerms(query, tune)
+  const { weights, own, variants } = queryTerms(query, tune)
   if (!own.length) return []
   const c = await preparedCorpus(candidates, opts)
   const { length, index: postings, placeOf, terms } = c
@@ -460,8 +479,7 @@ async function rankQuery(
   const groupsOf: number[][] = queried.map(() => [])
   ownIdx.forEach((j, group) => {
     groupsOf[j]!.push(group, 1)
-    for (const s of synonymTable().get(queried[j]!) ?? [])
-      groupsOf[index.get(s)!]!.push(group, tune.synonymWeight)
+    for (const [s, weight] of variants.get(queried[j]!)!) groupsOf[index.get(s)!]!.push(group, weight)
   })
   // Per memory and query term (a group: the term and its synonyms) its best-matching variant
   // counts, once: a memory that says "deploy", "ship" and "rollout" has matched one query word,
