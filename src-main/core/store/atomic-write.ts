@@ -4,6 +4,7 @@ import { link, mkdir, open, rename, stat, unlink } from 'node:fs/promises'
 import { READ_NOW, readTextFile } from './regular-file.js'
 import { encodeLike, isUtf16Le } from './text-encoding.js'
 import { lockHolder, withFileLock } from './file-lock.js'
+import { siblingPath } from './sibling-name.js'
 import { isPidAlive } from './pid-alive.js'
 import { basename, dirname, join } from 'node:path'
 import {
@@ -41,10 +42,7 @@ export class ConflictError extends MemdirError {
 let tempSeq = 0
 
 function tempPathFor(path: string): string {
-  return join(
-    dirname(path),
-    `.${basename(path)}.${process.pid}.${Date.now().toString(36)}${(++tempSeq).toString(36)}.tmp`,
-  )
+  return siblingPath(path, `.${process.pid}.${Date.now().toString(36)}${(++tempSeq).toString(36)}.tmp`)
 }
 
 async function writeTemp(

@@ -1,7 +1,8 @@
 import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises'
-import { basename, dirname, join, resolve } from 'node:path'
+import { basename, dirname, resolve } from 'node:path'
 import { errnoOf, isAbsent, MemdirError, rethrowUnless } from '../../../src-shared/errors.js'
 import { isPidAlive } from './pid-alive.js'
+import { siblingPath } from './sibling-name.js'
 
 /**
  * One writer at a time for a file that several writers change by reading it first (MEMORY.md,
@@ -22,7 +23,7 @@ const TIMES: LockTimes = { staleMs: 10_000, waitMs: 15_000 }
 const queues = new Map<string, Promise<void>>()
 let seq = 0
 
-export const lockPathOf = (path: string) => join(dirname(path), `.${basename(path)}.lock`)
+export const lockPathOf = (path: string) => siblingPath(path, '.lock')
 
 const pidIn = (text: string) => {
   const pid = Number(text.split(' ')[0])

@@ -222,6 +222,29 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
     })
   })
 
+  it('a file someone else named near the file system limit is updated, renamed and deleted: its temp and lock names fit', async () => {
+    const dir = tempDir()
+    // 253 bytes of UTF-8: ext4 and APFS hold it, and Claude Code writes any name they hold.
+    for (const name of ['n'.repeat(250) + '.md', 'é'.repeat(125) + '.md', 'ops/' + 'r'.repeat(252) + '.md']) {
+      writeFile(
+        join(dir, name),
+        '---\nname: Long\ndescription: named by someone else\ntype: project\n---\nold\n',
+      )
+      writeFile(join(dir, 'MEMORY.md'), `- [Long](${name}) — named by someone else\n`)
+      const before = await readMemory(dir, name)
+      const input = { name: 'Long', description: 'named by someone else', type: 'project' as const }
+      const rec = await updateMemory(dir, name, { ...input, body: 'new\n' }, before.hash)
+      expect(readFileSync(join(dir, name), 'utf8')).toContain('new\n')
+      await deleteMemory(dir, name, rec.hash)
+      expect(existsSync(join(dir, name))).toBe(false)
+      expect(index(dir)).toBe('')
+      // No temp or lock file is left beside it.
+      expect(readdirSync(join(dir, name, '..')).filter((f) => f.startsWith('.'))).toEqual([])
+    }
+    writeFile(join(dir, 'x'.repeat(251) + '.md'), '---\nname: X\ndescription: d\ntype: project\n---\nbody\n')
+    expect((await renameMemory(dir, 'x'.repeat(251) + '.md', 'x.md')).relPath).toBe('x.md')
+  })
+
   it('a key written twice: the update changes the one that is read, so the file reads back as saved', async () => {
     const dir = tempDir()
     writeFile(
