@@ -34,6 +34,40 @@ describe('autoDream runs', () => {
     expect(events.some((e) => e.type === 'proposed')).toBe(false)
   })
 
+  it("a memory written back as it was, in the newer clients' format, is no change: its modified stamp stays", async () => {
+    const deploy =
+      '---\nname: deploy\ndescription: ship it\nmetadata:\n  type: project\n  modified: 2026-11-01T09:00:00.000Z\n---\n\nShip.\n'
+    for (const review of [true, false]) {
+      const { fake, client } = await fakeModel()
+      const proposals = new ProposalStore(join(tempDir(), 'proposals'))
+      const { dream, memoryDir, events } = setup(
+        client,
+        review ? { review: { enabled: () => true, proposals } } : {},
+      )
+      writeFile(join(memoryDir, 'deploy.md'), deploy)
+      // The model rewrites the file as it read it, and once more without its stamp.
+      fake.enqueue(
+        reply(toolUse('Write', { file_path: join(memoryDir, 'deploy.md'), content: deploy })),
+        reply(
+          toolUse('Write', {
+            file_path: join(memoryDir, 'deploy.md'),
+            content: deploy.replace('  modified: 2026-11-01T09:00:00.000Z\n', ''),
+          }),
+        ),
+        reply(text('Everything is already tidy.')),
+      )
+      const r = await dream.executeAutoDream({ force: true })
+      expect(r).toMatchObject({
+        type: 'improved',
+        count: 0,
+        summary: 'Nothing to consolidate: no memory changed',
+      })
+      expect(readFileSync(join(memoryDir, 'deploy.md'), 'utf8')).toBe(deploy)
+      expect(await proposals.list()).toEqual([])
+      expect(events.some((e) => e.type === 'proposed')).toBe(false)
+    }
+  })
+
   it('merges and deletes files, reports "Improved N memories", and the snapshot undoes it byte for byte', async () => {
     const { fake, client } = await fakeModel()
     const { dream, memoryDir, events, root } = setup(client)

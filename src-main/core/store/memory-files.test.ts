@@ -855,4 +855,21 @@ describe('a memory the client stamped', () => {
     await createMemory(dir, { ...fields, name: 'Flat one', format: 'flat' })
     expect(readFileSync(join(dir, 'flat_one.md'), 'utf8')).not.toMatch(/modified|node_type/)
   })
+
+  it('saving a memory as it is changes nothing, not even its modified stamp; a change bumps it', async () => {
+    const dir = tempDir()
+    const raw =
+      '---\nname: deploy\ndescription: ship it\nmetadata:\n  type: project\n  modified: 2026-11-01T09:00:00.000Z\n---\n\nShip.\n'
+    writeFile(join(dir, 'deploy.md'), raw)
+    const rec = await readMemory(dir, 'deploy.md')
+    const same = { name: rec.name, description: rec.description, type: rec.type, body: rec.body }
+    const again = await updateMemory(dir, 'deploy.md', same, rec.hash, 'nested', { stamps: ['modified'] })
+    expect(readFileSync(join(dir, 'deploy.md'), 'utf8')).toBe(raw)
+    await updateMemory(dir, 'deploy.md', { ...same, body: 'Ship on Tuesdays.\n' }, again.hash, 'nested', {
+      stamps: ['modified'],
+    })
+    const changed = readFileSync(join(dir, 'deploy.md'), 'utf8')
+    expect(changed).toContain('Ship on Tuesdays.')
+    expect(changed).not.toContain('2026-11-01T09:00:00.000Z')
+  })
 })

@@ -1,5 +1,5 @@
 import type { MemoryStamp } from './memory-format.js'
-import { stampMemoryText } from './memory-stamps.js'
+import { stampedUnlessUnchanged, stampMemoryText } from './memory-stamps.js'
 import { errnoOf, isAbsent, MemdirError } from '../../../src-shared/errors.js'
 import { formatBytes, MAX_MEMORY_BYTES, MAX_OPENED_MEMORY_BYTES } from '../../../src-shared/limits.js'
 import { checkMemoryName, checkMemoryTitle } from '../../../src-shared/memory-names.js'
@@ -372,7 +372,7 @@ export async function updateMemory(
   validateFields(fields, parsed?.data)
   const raw = withinSizeLimit(
     relPath,
-    stampMemoryText(rewriteMemoryFile(existing, parsed, fields, format), existing, {
+    stampedUnlessUnchanged(rewriteMemoryFile(existing, parsed, fields, format), existing, {
       stamps: opts.stamps ?? [],
     }),
   )
@@ -594,7 +594,7 @@ export async function planMemoryWrite(
   validateFields(fields, parsed?.data)
   const raw = withinSizeLimit(
     relPath,
-    stampMemoryText(rewriteMemoryFile(existing, parsed, fields, format), existing, { stamps }),
+    stampedUnlessUnchanged(rewriteMemoryFile(existing, parsed, fields, format), existing, { stamps }),
   )
   await guardMemoryWrite(relPath, raw)
   return [

@@ -76,6 +76,27 @@ export function memoryStamper(dirs: readonly string[], policy: StampPolicy) {
   return (path: string, before: string | null, after: string): string => {
     const topic =
       path.endsWith('.md') && basename(path) !== ENTRYPOINT_NAME && dirs.some((d) => isPathInside(path, d))
-    return topic ? stampMemoryText(after, before, policy) : after
+    return topic ? stampedUnlessUnchanged(after, before, policy) : after
   }
+}
+
+/**
+ * stampMemoryText, except for a memory written back as it was: nothing changed, so nothing is
+ * stamped. Models often rewrite a memory as they read it, and a bumped `modified` alone made a
+ * consolidation that changed nothing a proposal to review (and an MCP write of the same text a
+ * change in history).
+ */
+export function stampedUnlessUnchanged(after: string, before: string | null, policy: StampPolicy): string {
+  return before !== null && unchangedButStamps(after, before, policy)
+    ? before
+    : stampMemoryText(after, before, policy)
+}
+
+/** Whether `after`, stamped as `before` was (at its own `modified`), is `before` itself. */
+function unchangedButStamps(after: string, before: string, policy: StampPolicy): boolean {
+  if (after === before) return true
+  const data = parseFrontmatterData(before)?.data
+  const meta = isRecord(data?.metadata) ? data.metadata : {}
+  const at = Date.parse(String(meta.modified ?? data?.modified ?? ''))
+  return !Number.isNaN(at) && stampMemoryText(after, before, { ...policy, now: at }) === before
 }
