@@ -862,7 +862,7 @@ describe('a memory the client stamped', () => {
       '---\nname: deploy\ndescription: ship it\nmetadata:\n  type: project\n  modified: 2026-11-01T09:00:00.000Z\n---\n\nShip.\n'
     writeFile(join(dir, 'deploy.md'), raw)
     const rec = await readMemory(dir, 'deploy.md')
-    const same = { name: rec.name, description: rec.description, type: rec.type, body: rec.body }
+    const same = { name: 'deploy', description: 'ship it', type: 'project' as const, body: rec.body }
     const again = await updateMemory(dir, 'deploy.md', same, rec.hash, 'nested', { stamps: ['modified'] })
     expect(readFileSync(join(dir, 'deploy.md'), 'utf8')).toBe(raw)
     await updateMemory(dir, 'deploy.md', { ...same, body: 'Ship on Tuesdays.\n' }, again.hash, 'nested', {
