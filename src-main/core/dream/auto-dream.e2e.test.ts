@@ -68,6 +68,32 @@ describe('autoDream runs', () => {
     }
   })
 
+  it('a run that only tidies MEMORY.md says so, not that nothing changed', async () => {
+    const { fake, client } = await fakeModel()
+    const { dream, memoryDir } = setup(client)
+    writeFile(
+      join(memoryDir, 'deploy.md'),
+      '---\nname: Deploy\ndescription: ship it\ntype: project\n---\nShip.\n',
+    )
+    writeFile(join(memoryDir, 'MEMORY.md'), '- [Deploy](deploy.md) — ship it\n- [Gone](gone.md) — was here\n')
+    fake.enqueue(
+      reply(
+        toolUse('Write', {
+          file_path: join(memoryDir, 'MEMORY.md'),
+          content: '- [Deploy](deploy.md) — ship it\n',
+        }),
+      ),
+      reply(text('Dropped a dead pointer.')),
+    )
+    const r = await dream.executeAutoDream({ force: true })
+    expect(r).toMatchObject({
+      type: 'improved',
+      count: 0,
+      summary: 'Tidied the index (MEMORY.md); no memory changed',
+      files: [{ path: 'MEMORY.md', change: 'modified' }],
+    })
+  })
+
   it('merges and deletes files, reports "Improved N memories", and the snapshot undoes it byte for byte', async () => {
     const { fake, client } = await fakeModel()
     const { dream, memoryDir, events, root } = setup(client)

@@ -86,11 +86,12 @@ export interface DreamRunOptions {
 
 export type DreamOutcome = Extract<DreamEvent, { type: 'blocked' | 'improved' | 'failed' | 'proposed' }>
 
-/** "Improved 3 memories" */
-export function dreamSummary(changed: number): string {
-  return changed === 0
-    ? 'Nothing to consolidate: no memory changed'
-    : `Improved ${count(changed, 'memory', 'memories')}`
+/** "Improved 3 memories"; a run that only edited an index says so, not that nothing changed. */
+export function dreamSummary(changed: number, indexes = 0): string {
+  if (changed > 0) return `Improved ${count(changed, 'memory', 'memories')}`
+  return indexes > 0
+    ? 'Tidied the index (MEMORY.md); no memory changed'
+    : 'Nothing to consolidate: no memory changed'
 }
 
 /** Memory files the run emptied on purpose are deleted (the agent has no rm). */
@@ -212,7 +213,8 @@ export function createAutoDream(deps: DreamDeps) {
       }
       await removeEmptiedFiles(deps.memoryDir, result.writtenPaths, record)
       const files = await diffSnapshot(snap)
-      const count = files.filter((f) => basename(f.path) !== ENTRYPOINT_NAME).length
+      const indexes = files.filter((f) => basename(f.path) === ENTRYPOINT_NAME).length
+      const count = files.length - indexes
       const after = new Set(((await deps.healthFindings?.().catch(() => undefined)) ?? []).map((f) => f.id))
       const fixed = before.filter((f) => !after.has(f.id)).map((f) => `${f.path}: ${f.message}`)
       // Success: the lock's mtime (set at acquire) stands as the last-consolidated time.
@@ -221,7 +223,7 @@ export function createAutoDream(deps: DreamDeps) {
         runId,
         count,
         files,
-        summary: dreamSummary(count),
+        summary: dreamSummary(count, indexes),
         snapshotId,
         text: result.finalText,
         ...(fixed.length ? { fixed } : {}),
