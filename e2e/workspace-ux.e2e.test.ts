@@ -265,6 +265,37 @@ describe('4b. a memory the Markdown renderer cannot take', () => {
   }, 60_000)
 })
 
+describe('4c. a table wider than the pane', () => {
+  it('scrolls sideways in the preview at 1024 px, its words whole, and nothing else moves', async () => {
+    const cells = (label: string) => Array.from({ length: 14 }, (_, i) => `${label}${i}xxxxx`).join(' | ')
+    const table = `| ${cells('column')} |\n|${' --- |'.repeat(14)}\n| ${cells('value')} |`
+    const app = await openApp(
+      browser(),
+      {},
+      (sb) => writeFile(join(getAutoMemPath(sb.ctx()), 'wide.md'), memory('Wide', 'a wide table', table)),
+      undefined,
+      { theme: 'light', width: 1024, height: 700 },
+    )
+    const { page } = app
+    try {
+      await page.locator('[data-relpath="wide.md"]').click()
+      await page.getByRole('button', { name: 'Preview', exact: true }).click()
+      const shape = await page.locator('.markdown table').evaluate((t) => ({
+        scrolls: t.scrollWidth > t.clientWidth,
+        inPane: t.getBoundingClientRect().right <= t.closest('.markdown')!.getBoundingClientRect().right,
+        // Each cell at least as wide as its word: none broken letter by letter.
+        cut: [...t.querySelectorAll('th, td')].filter((c) => c.scrollWidth > c.clientWidth + 1).length,
+        lines: [...t.querySelectorAll('th')].map((c) => Math.round(c.getBoundingClientRect().height)),
+      }))
+      expect(shape).toMatchObject({ scrolls: true, inPane: true, cut: 0 })
+      expect(new Set(shape.lines).size).toBe(1) // one line of text in every header cell
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+    } finally {
+      await app.close()
+    }
+  })
+})
+
 describe('5. conflicts', () => {
   it('shows both versions as a diff and saves a merge of the two', async () => {
     const app = await openApp(browser(), {}, (sb) =>
