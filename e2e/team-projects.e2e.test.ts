@@ -7,7 +7,7 @@ import { clearAutoMemPathCache } from '../src-main/core/paths/auto-mem-path.js'
 import { getTeamMemPath } from '../src-main/core/paths/team-agent-paths.js'
 import { createProjectContext } from '../src-main/host/settings/project.js'
 import { startTeamServer } from '../test/helpers/team-server.js'
-import { useBrowser, openApp, screenshot, until } from './harness.js'
+import { useBrowser, openApp, screenshot, SMALL_LOOKS, until } from './harness.js'
 
 /**
  * Team memory never crosses projects, as a user meets it: the server, repo and token typed for one
@@ -94,4 +94,50 @@ describe('team sync per project (browser UI)', () => {
       await app.close()
     }
   })
+})
+
+describe('a project whose origin names no owner/name repo, synced to a 200-character one', () => {
+  it.each(SMALL_LOOKS)(
+    'says it has no default, and shows the long repo without spilling past the window ($theme)',
+    async (look) => {
+      const server = await startTeamServer()
+      const repo = `acme-${'o'.repeat(90)}/${'r'.repeat(100)}`
+      const token = await server.token(repo)
+      const app = await openApp(
+        browser(),
+        { MEMDIR_TEAM_MEMORY: '1' },
+        (sb) => gitProject(sb.project, 'https://gitlab.com/platform/shared/app.git'),
+        undefined,
+        look,
+      )
+      const { page } = app
+      try {
+        await page.getByRole('button', { name: 'Team sync' }).click()
+        await page.getByText('(no git origin names an owner/name here: type one)').waitFor()
+        await page.getByLabel('Server URL').fill(server.url)
+        await page.getByLabel(/^Repo/).fill(repo)
+        await page.locator('input[name=teamToken]').fill(token)
+        await page.getByRole('button', { name: 'Save' }).click()
+        await until(async () => (await page.getByTestId('team-state').innerText()).startsWith('Connected'))
+        await page.getByTestId('last-sync').waitFor()
+        // The badge is cut with its whole text in its title; the last-sync panel wraps it.
+        expect(await page.getByTestId('team-state').getAttribute('title')).toBe(`Connected · ${repo}`)
+        for (const selector of ['[data-testid=team-state]', '[data-testid=last-sync] h2']) {
+          const box = await page.locator(selector).evaluate((el) => ({
+            right: el.getBoundingClientRect().right,
+            width: window.innerWidth,
+            spills: el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).textOverflow !== 'ellipsis',
+          }))
+          expect(box.right).toBeLessThanOrEqual(box.width)
+          expect(box.spills).toBe(false)
+        }
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(
+          true,
+        )
+      } finally {
+        await app.close()
+        await server.close()
+      }
+    },
+  )
 })

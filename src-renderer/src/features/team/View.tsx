@@ -62,14 +62,14 @@ export function TeamView() {
   const state = team?.state ?? 'off'
   const envControlled = settings?.sources.teamMemoryEnabled?.source === 'env'
 
+  const stateText = `${STATE_LABEL[state]}${state === 'ready' || state === 'syncing' ? ` · ${team?.repo}` : ''}`
   const last = team?.lastSync
   return (
     <div className="page">
       <header className="pane-head">
         <h1>Team sync</h1>
-        <span className={`badge team-state ${state}`} data-testid="team-state">
-          {STATE_LABEL[state]}
-          {state === 'ready' || state === 'syncing' ? ` · ${team?.repo}` : ''}
+        <span className={`badge team-state ${state}`} data-testid="team-state" title={stateText}>
+          {stateText}
         </span>
       </header>
       <label className="switch-row">
@@ -126,7 +126,9 @@ export function TeamView() {
         <label>
           Repo{' '}
           <span className="muted">
-            {team?.repoDefault ? `(default: ${team.repoDefault}, the git origin)` : '(default: git origin)'}
+            {team?.repoDefault
+              ? `(default: ${team.repoDefault}, the git origin)`
+              : '(no git origin names an owner/name here: type one)'}
           </span>
           <input
             name="teamRepo"
