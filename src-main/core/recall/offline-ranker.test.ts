@@ -145,6 +145,8 @@ describe('offline ranker', () => {
     // Names whose parts are no words of their own stay whole: macOS is not "os".
     expect(tokenize('iOS macOS DynamoDB')).toEqual(['io', 'maco', 'dynamodb'])
     expect(tokenize('HTTPServer')).toEqual(['http', 'server', 'httpserver'])
+    // A blob in camel case is no identifier: none of its pieces become terms.
+    expect(tokenize(`ok ${'AbcDef'.repeat(40)}`)).toEqual(['ok'])
   })
 
   it('counts a phrase asked about once: a memory that names it by its synonym covers all of it', async () => {

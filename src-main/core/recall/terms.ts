@@ -65,7 +65,8 @@ const CAMEL_BOUNDARY = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/
  * three letters or more: `iOS` and `macOS` are names, not "i" or "mac" and "os".
  */
 function addIdentifierParts(out: string[], w: string): void {
-  if (!CAMEL.test(w)) return
+  // A run past MAX_TERM_LENGTH is a blob (base64, a hash), not an identifier: no words in it.
+  if (w.length > MAX_TERM_LENGTH || !CAMEL.test(w)) return
   const parts = w.split(CAMEL_BOUNDARY)
   if (parts.length > 1 && parts.every((p) => p.length >= 3))
     for (const p of parts) addWord(out, p.toLowerCase())
@@ -183,7 +184,7 @@ let version: string | undefined
  * of it: comparing two strings is native, where hashing 3 KB in a cold process costs milliseconds.
  */
 export function termsVersion(): string {
-  version ??= `5:${JSON.stringify([
+  version ??= `6:${JSON.stringify([
     [...STOPWORDS],
     SYNONYM_GROUPS,
     ['relational', 'generalizations', 'hopefulness', 'running'].map(stemmer),
