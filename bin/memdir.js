@@ -5,7 +5,7 @@
 // prompt, then starts without Node's ES module loader (~10 % of a bare Node start). Every other
 // command, and the prompt hook when its input is not JSON, loads the ES module CLI.
 const fs = require('node:fs')
-const { basename, dirname, join } = require('node:path')
+const { basename, dirname, isAbsolute, join } = require('node:path')
 const { pathToFileURL } = require('node:url')
 
 // Node ≥ 22.1 keeps V8's compiled code between runs (each hook start pays less); older Node has
@@ -52,7 +52,11 @@ function requireWithCodeCache(file) {
   try {
     source = fs.readFileSync(file, 'utf8')
     const home = process.env.HOME || process.env.USERPROFILE || require('node:os').homedir()
-    const dir = join(process.env.MEMDIR_DATA_DIR || join(home, '.memdir'), 'cache', 'code')
+    // The data dir as Memdir reads MEMDIR_DATA_DIR (host/settings/data-dir.ts): no cache in a relative one.
+    const set = process.env.MEMDIR_DATA_DIR
+    const dataDir = !set ? join(home, '.memdir') : /^~[/\\]./.test(set) ? join(home, set.slice(2)) : set
+    if (!isAbsolute(dataDir)) return require(file)
+    const dir = join(dataDir, 'cache', 'code')
     // The cache belongs to this build of the file and this Node: V8 itself checks only the length.
     const { size, mtimeMs } = fs.statSync(file)
     cachePath = join(

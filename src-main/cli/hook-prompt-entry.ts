@@ -44,7 +44,14 @@ export async function hookPrompt({ offline, fullCli }: HookPromptHandOver): Prom
   const input = readStdin()
   const raw = await input.then(parsed, () => ({ ok: false }) as const)
   if (!raw.ok) return fullCli(() => input)
-  const dataDir = ensurePrivateAppDataDir({ projectRoot: hookWorkingDir(), env: process.env })
+  let dataDir: string
+  try {
+    dataDir = ensurePrivateAppDataDir({ projectRoot: hookWorkingDir(), env: process.env })
+  } catch (e) {
+    // No data dir to work or log in (a MEMDIR_DATA_DIR refused): say why, and the prompt goes on.
+    process.stderr.write(`memdir hook prompt: ${messageOf(e)}\n`)
+    return endNow(0)
+  }
   // The session's project, not where its shell has moved to since (a `cd` into a nested repo).
   // And what only this process can see of the client that runs it (agents/hooks/client-process.ts).
   const hookInput = await withClientProcess(await withSessionCwd(raw.value))

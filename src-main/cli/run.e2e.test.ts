@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process'
+import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { assertCliBuilt, BIN } from '../../test/helpers/built-cli.js'
+import { assertCliBuilt, BIN, runBuilt } from '../../test/helpers/built-cli.js'
 import { sandbox, writeFile } from '../../test/helpers/temp-env.js'
 import { clearAutoMemPathCache, getAutoMemPath } from '../core/paths/auto-mem-path.js'
 
@@ -21,6 +22,41 @@ describe('built memdir binary', () => {
     const err = await run(process.execPath, [BIN, 'frobnicate'], { env: sb.env }).catch((e) => e)
     expect(err.code).toBe(2)
     expect(err.stderr).toContain('unknown command: frobnicate')
+  })
+
+  it('a relative MEMDIR_DATA_DIR is refused, never made inside the folder a command or hook runs in; ~/ is the home dir', async () => {
+    const sb = sandbox()
+    const env = { ...sb.env, MEMDIR_DATA_DIR: 'memdir-data' }
+    const hookInput = (event: string) =>
+      JSON.stringify({
+        session_id: 's',
+        transcript_path: join(sb.root, 't.jsonl'),
+        cwd: sb.project,
+        hook_event_name: event,
+        prompt: 'hello',
+      })
+    const list = await runBuilt(['list'], { env, cwd: sb.project })
+    expect(list.code).toBe(2)
+    expect(list.stderr).toContain('MEMDIR_DATA_DIR is "memdir-data", a relative path')
+    // The hooks never fail a prompt or a session: they say why and exit 0.
+    for (const [args, input] of [
+      [['hook', 'prompt'], hookInput('UserPromptSubmit')],
+      [['hook', 'prompt'], 'not json'],
+      [['hook', 'stop'], hookInput('Stop')],
+    ] as const) {
+      const r = await runBuilt([...args], { env, cwd: sb.project, input })
+      expect(r).toMatchObject({ code: 0, stdout: '' })
+      expect(r.stderr).toContain('a relative path')
+    }
+    expect(readdirSync(sb.project)).toEqual([])
+    const home = await runBuilt(['hook', 'prompt'], {
+      env: { ...sb.env, MEMDIR_DATA_DIR: '~/memdir-data' },
+      cwd: sb.project,
+      input: hookInput('UserPromptSubmit'),
+    })
+    expect(home).toMatchObject({ code: 0, stderr: '' })
+    expect(existsSync(join(sb.home, 'memdir-data'))).toBe(true)
+    expect(readdirSync(sb.project)).toEqual([])
   })
 
   it('lists memories through the bundled scan worker', async () => {

@@ -32,7 +32,15 @@ async function readHookInput(io: CliIO): Promise<unknown> {
  * with nothing printed and a line in `<data dir>/logs/hooks.log`.
  */
 export async function hookCommand(io: CliIO, event: string | undefined, job: HookJobArgs): Promise<number> {
-  const dataDir = ensurePrivateAppDataDir(createProjectContext({ cwd: io.cwd, env: io.env }))
+  let dataDir: string
+  try {
+    dataDir = ensurePrivateAppDataDir(createProjectContext({ cwd: io.cwd, env: io.env }))
+  } catch (e) {
+    if (event === 'extract') throw e
+    // No data dir to work or log in (a MEMDIR_DATA_DIR refused): say why, and the session goes on.
+    io.stderr(`memdir hook ${event}: ${messageOf(e)}\n`)
+    return 0
+  }
   const log = (line: string) => logHookLine(dataDir, `${event}: ${line}`)
   if (event === 'extract') {
     if (!job.transcript || !job.session)

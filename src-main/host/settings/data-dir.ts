@@ -1,10 +1,24 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { isAbsolute, join } from 'node:path'
+import { MemdirError } from '../../../src-shared/errors.js'
 import { resolveHomeDir, type ProjectContext } from '../../core/paths/context.js'
 
-/** Memdir's own data (snapshots, history, app settings): never inside a memory dir. */
+/**
+ * Memdir's own data (snapshots, history, app settings): never inside a memory dir. MEMDIR_DATA_DIR
+ * is an absolute path, or `~/…` (a dotenv file or a service unit does not expand it). A relative one
+ * is refused: it holds copies of every memory, and each process would put them in the folder it
+ * runs in, such as the project a Claude Code hook runs in, where git could pick them up.
+ */
 export function getAppDataDir(ctx: ProjectContext): string {
-  return ctx.env.MEMDIR_DATA_DIR || join(resolveHomeDir(ctx), '.memdir')
+  const set = ctx.env.MEMDIR_DATA_DIR
+  if (!set) return join(resolveHomeDir(ctx), '.memdir')
+  if (/^~[/\\]./.test(set)) return join(resolveHomeDir(ctx), set.slice(2))
+  if (!isAbsolute(set))
+    throw new MemdirError(
+      'INVALID_PATH',
+      `MEMDIR_DATA_DIR is ${JSON.stringify(set)}, a relative path: set it to an absolute one (it holds copies of every memory, which a relative path would put in whatever folder a command or hook runs in)`,
+    )
+  return set
 }
 
 /**
