@@ -142,6 +142,13 @@ describe('offline ranker', () => {
     expect(await rank(d, 'useAuthToken refresh')).toEqual(['auth.md'])
     expect(await rank(d, 'pagerduty escalation after how long')).toEqual(['pager.md'])
     expect(await rank(d, 'Pager Duty escalation')).toEqual(['pager.md'])
+    // The identifier is one thing asked about, as before it was split: its words do not outweigh
+    // the rest of the question.
+    const t = dir({
+      'http.md': ['HTTP timeouts', 'every outbound call times out after 30 s', ''],
+      'lunch.md': ['Team lunch', 'the team eats together on Fridays', ''],
+    })
+    expect(await rank(t, 'OrdersRepository timeout')).toEqual(['http.md'])
     // Names whose parts are no words of their own stay whole: macOS is not "os".
     expect(tokenize('iOS macOS DynamoDB')).toEqual(['io', 'maco', 'dynamodb'])
     expect(tokenize('HTTPServer')).toEqual(['http', 'server', 'httpserver'])

@@ -2,37 +2,55 @@ import { bodyOf } from '../store/frontmatter.js'
 import { type MemoryHeader, readHeads, type Scanner } from '../store/scan.js'
 import { MAX_RECALLED } from './selector-prompt.js'
 import type { DocTerms, IndexedTerms, TermSource } from './term-source.js'
-import { packedTermMatcher, type PackedTerms, packTerms, synonymTable, termsOf } from './terms.js'
+import {
+  identifierWords,
+  packedTermMatcher,
+  type PackedTerms,
+  packTerms,
+  synonymTable,
+  termsOf,
+} from './terms.js'
 
 export { tokenize } from './terms.js'
 
 /**
  * Query terms with weights: its own terms 1, their synonyms 0.6 (never above a term it has itself).
  * `variants`: per own term, the other terms that count for it and at what weight — its synonyms,
- * and for a phrase the table knows ("pull request"), each of its words at half: the phrase is one
- * thing asked about, so its words are not asked about again apart (a memory that says "PR" covers
- * "pull request" without covering "pull" and "request" too).
+ * and for a phrase the table knows ("pull request") or a camel-case identifier (`OrdersRepository`)
+ * each of its words at half: the phrase or identifier is one thing asked about, so its words are
+ * not asked about again apart (a memory that says "PR" covers "pull request" without covering
+ * "pull" and "request" too; one that says only "effects" does not cover `useEffect` whole).
  */
 function queryTerms(
   query: string,
   tune: Tuning,
 ): { weights: Map<string, number>; own: string[]; variants: Map<string, [string, number][]> } {
-  const terms = [...new Set(termsOf(query))]
-  const inPhrase = new Set(terms.flatMap((t) => (t.includes(' ') ? t.split(' ') : [])))
-  const own = terms.filter((t) => !inPhrase.has(t))
+  const all = termsOf(query)
+  const terms = [...new Set(all)]
+  const wordsOf = new Map<string, string[]>(
+    terms.filter((t) => t.includes(' ')).map((t) => [t, t.split(' ')]),
+  )
+  for (const [id, words] of identifierWords(query)) if (terms.includes(id)) wordsOf.set(id, words)
+  // A word that only stands for a phrase or identifier of the query is no ask of its own; one the
+  // query also writes apart ("OrdersRepository: are orders kept?") is.
+  const standsFor = new Map<string, number>()
+  for (const words of wordsOf.values()) for (const w of words) standsFor.set(w, (standsFor.get(w) ?? 0) + 1)
+  const written = new Map<string, number>()
+  for (const t of all) written.set(t, (written.get(t) ?? 0) + 1)
+  const own = terms.filter((t) => !standsFor.has(t) || written.get(t)! > standsFor.get(t)!)
   const weights = new Map(terms.map((t) => [t, 1]))
   const variants = new Map<string, [string, number][]>()
   for (const t of own) {
     const list: [string, number][] = (synonymTable().get(t) ?? []).map((s) => [s, tune.synonymWeight])
-    if (t.includes(' ')) for (const w of t.split(' ')) list.push([w, PHRASE_WORD_WEIGHT])
+    for (const w of wordsOf.get(t) ?? []) list.push([w, PART_WORD_WEIGHT])
     for (const [s, w] of list) if (!weights.has(s)) weights.set(s, w)
     variants.set(t, list)
   }
   return { weights, own, variants }
 }
 
-/** How much one word of a phrase the query asks about covers of that phrase. */
-const PHRASE_WORD_WEIGHT = 0.5
+/** How much one word of a phrase or identifier the query asks about covers of it. */
+const PART_WORD_WEIGHT = 0.5
 
 const K1 = 1.2
 const B = 0.75

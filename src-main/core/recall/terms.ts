@@ -72,6 +72,24 @@ function addIdentifierParts(out: string[], w: string): void {
     for (const p of parts) addWord(out, p.toLowerCase())
 }
 
+/**
+ * Per camel-case identifier in `text`, keyed by its own term, the terms of its words
+ * (`OrdersRepository` → orders, repository): a query asks about the identifier, and its words
+ * only stand for it (offline-ranker.ts queryTerms).
+ */
+export function identifierWords(text: string): Map<string, string[]> {
+  const out = new Map<string, string[]>()
+  if (!CAMEL.test(text)) return out
+  for (const w of text.match(ASCII_WORD_ANY_CASE) ?? []) {
+    const parts: string[] = []
+    addIdentifierParts(parts, w)
+    const whole: string[] = []
+    addWord(whole, w.toLowerCase())
+    if (parts.length && whole.length) out.set(whole[0]!, parts)
+  }
+  return out
+}
+
 const addWord = (out: string[], w: string) => {
   if (w.length > 1 && w.length <= MAX_TERM_LENGTH && !STOPWORDS.has(w)) out.push(stem(w))
 }
