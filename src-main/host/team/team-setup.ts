@@ -10,6 +10,7 @@ import { TeamApiClient } from '../../core/team/api-client.js'
 import { SyncBase } from '../../core/team/sync-base.js'
 import { createSyncState, type SyncDeps } from '../../core/team/sync.js'
 import { sha256Hex } from '../../core/store/atomic-write.js'
+import { MAX_FILE_NAME_BYTES } from '../../core/store/sibling-name.js'
 import { getAppDataDir } from '../settings/app-data.js'
 import { keychainOnlyHint } from '../integrations/cli-secrets.js'
 import { teamTokenId } from '../settings/secrets.js'
@@ -47,15 +48,14 @@ export function syncBaseFor(ctx: ProjectContext, url: string, repo: string): Syn
   return new SyncBase(
     join(dir, boundedFileName(`${team}--${safeRepo}--${server}`, '.json')),
     // One too long to name a file was never written (and reading it would fail, not find nothing).
-    legacy.length <= MAX_FILE_NAME ? join(dir, legacy) : undefined,
+    legacy.length <= MAX_FILE_NAME_BYTES ? join(dir, legacy) : undefined,
   )
 }
 
-/** The longest file name most file systems take (bytes; these names are ASCII). */
-const MAX_FILE_NAME = 255
 /**
- * The longest name a state file gets, so its atomic write's temp name (`.<name>.<pid>.<time>.tmp`,
- * 23–24 more) and its lock (`.lock`) fit too. A name that fitted before keeps its name.
+ * The longest name a state file gets. It was chosen to leave room for the atomic write's temp name
+ * and the lock beside it, which now bound themselves (sibling-name.ts); it stays, so every state
+ * file written since keeps its name. A name that fitted before keeps its name too.
  */
 const MAX_STATE_FILE_NAME = 230
 
