@@ -1,5 +1,5 @@
 import { messageOf } from '../../src-shared/errors.js'
-import { ensurePrivateAppDataDir } from '../host/settings/data-dir.js'
+import { hookDataDir } from '../host/settings/data-dir.js'
 import { askRunningApp } from './commands/ask-running-app.js'
 import type { promptHook } from './commands/hook-prompt.js'
 import { blockingWriter, endNow, readStdin } from './std-streams.js'
@@ -44,14 +44,10 @@ export async function hookPrompt({ offline, fullCli }: HookPromptHandOver): Prom
   const input = readStdin()
   const raw = await input.then(parsed, () => ({ ok: false }) as const)
   if (!raw.ok) return fullCli(() => input)
-  let dataDir: string
-  try {
-    dataDir = ensurePrivateAppDataDir({ projectRoot: hookWorkingDir(), env: process.env })
-  } catch (e) {
-    // No data dir to work or log in (a MEMDIR_DATA_DIR refused): say why, and the prompt goes on.
-    process.stderr.write(`memdir hook prompt: ${messageOf(e)}\n`)
-    return endNow(0)
-  }
+  const dataDir = hookDataDir({ projectRoot: hookWorkingDir(), env: process.env }, 'prompt', (text) =>
+    process.stderr.write(text),
+  )
+  if (dataDir === undefined) return endNow(0)
   // The session's project, not where its shell has moved to since (a `cd` into a nested repo).
   // And what only this process can see of the client that runs it (agents/hooks/client-process.ts).
   const hookInput = await withClientProcess(await withSessionCwd(raw.value))

@@ -4,7 +4,7 @@ import { check } from '../../../src-shared/schema-common.js'
 import { logHookLine } from '../../agents/hooks/hook-log.js'
 import { withSessionCwd } from '../../agents/hooks/session-start-dir.js'
 import { withClientProcess } from '../../agents/hooks/client-process.js'
-import { ensurePrivateAppDataDir } from '../../host/settings/data-dir.js'
+import { ensurePrivateAppDataDir, hookDataDir } from '../../host/settings/data-dir.js'
 import { createProjectContext } from '../../host/settings/project.js'
 import { type CliIO, UsageError } from '../io.js'
 import { promptHook } from './hook-prompt.js'
@@ -32,15 +32,12 @@ async function readHookInput(io: CliIO): Promise<unknown> {
  * with nothing printed and a line in `<data dir>/logs/hooks.log`.
  */
 export async function hookCommand(io: CliIO, event: string | undefined, job: HookJobArgs): Promise<number> {
-  let dataDir: string
-  try {
-    dataDir = ensurePrivateAppDataDir(createProjectContext({ cwd: io.cwd, env: io.env }))
-  } catch (e) {
-    if (event === 'extract') throw e
-    // No data dir to work or log in (a MEMDIR_DATA_DIR refused): say why, and the session goes on.
-    io.stderr(`memdir hook ${event}: ${messageOf(e)}\n`)
-    return 0
-  }
+  // The background extraction may fail; prompt and stop never fail Claude Code.
+  const dataDir =
+    event === 'extract'
+      ? ensurePrivateAppDataDir(createProjectContext({ cwd: io.cwd, env: io.env }))
+      : hookDataDir({ projectRoot: io.cwd, env: io.env }, String(event), io.stderr)
+  if (dataDir === undefined) return 0
   const log = (line: string) => logHookLine(dataDir, `${event}: ${line}`)
   if (event === 'extract') {
     if (!job.transcript || !job.session)

@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs'
 import { isAbsolute, join } from 'node:path'
-import { MemdirError } from '../../../src-shared/errors.js'
+import { MemdirError, messageOf } from '../../../src-shared/errors.js'
 import { resolveHomeDir, type ProjectContext } from '../../core/paths/context.js'
 
 /**
@@ -46,4 +46,22 @@ export function ensurePrivateAppDataDir(ctx: ProjectContext): string {
   const dir = getAppDataDir(ctx)
   ensurePrivateDataDir(dir, !ctx.env.MEMDIR_DATA_DIR)
   return dir
+}
+
+/**
+ * The data dir of a Claude Code hook (`memdir hook prompt|stop`), or undefined once `say` has been
+ * told why there is none (a MEMDIR_DATA_DIR refused): a hook never fails a prompt or a session,
+ * so without a dir to work or log in it ends, exit 0.
+ */
+export function hookDataDir(
+  ctx: ProjectContext,
+  event: string,
+  say: (text: string) => void,
+): string | undefined {
+  try {
+    return ensurePrivateAppDataDir(ctx)
+  } catch (e) {
+    say(`memdir hook ${event}: ${messageOf(e)}\n`)
+    return undefined
+  }
 }
