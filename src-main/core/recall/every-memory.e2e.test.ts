@@ -8,9 +8,9 @@ import type { Sandbox } from '../../../test/helpers/temp-env.js'
 import { oldMemoryWorld, OLD_MEMORY, OLD_MEMORY_QUERY } from '../../../test/helpers/recall.js'
 
 /**
- * 301 memories where only the oldest one is about Kafka consumer lag: offline recall ranks every
- * memory, so the CLI, MCP and the prompt hook all find it; the model selector's manifest keeps
- * Claude Code's newest 200.
+ * 301 memories where only the oldest one is about Kafka consumer lag: recall ranks every memory,
+ * so the CLI, MCP and the prompt hook all find it; with a model, the selector is shown Claude
+ * Code's newest 200 and, after them, the older memories that fit the prompt.
  */
 const QUERY = OLD_MEMORY_QUERY
 const OLD = OLD_MEMORY
@@ -82,22 +82,61 @@ describe('offline recall over 301 memories, the only match the oldest', () => {
 
 describe('the model selector over 301 memories', () => {
   let fake: FakeAnthropic
+  /** A selector that picks every manifest entry named for Kafka: what a model would pick. */
+  const manifestOf = (i: number) => JSON.stringify(fake.requests[i]!.body.messages)
   beforeAll(async () => {
     fake = await startFakeAnthropic([], {
-      fallback: { kind: 'dynamic', respond: () => reply(text('{"selected_memories":[]}')) },
+      fallback: {
+        kind: 'dynamic',
+        respond: (req) => {
+          const user = JSON.stringify(req.body.messages)
+          const picked = [...user.matchAll(/\] (\S*kafka\S*\.md) \(/g)].map((m) => m[1])
+          return reply(text(JSON.stringify({ selected_memories: picked })))
+        },
+      },
     })
   })
   afterAll(() => fake.close())
+  const withKey = () => ({ ...sb.env, ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url })
 
-  it('is shown the newest 200, as Claude Code shows its own selector', async () => {
-    const env = { ...sb.env, ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url }
-    const r = await runBuilt(['recall', QUERY, '--json', '--cwd', sb.project], { env })
+  it('is shown the newest 200, as Claude Code shows its own selector, and after them the old memory that fits', async () => {
+    const r = await runBuilt(['recall', QUERY, '--json', '--cwd', sb.project], { env: withKey() })
     expect(r.code, r.stderr).toBe(0)
-    expect((JSON.parse(r.stdout) as { candidates: number }).candidates).toBe(200)
-    const manifest = JSON.stringify(fake.requests.at(-1)!.body.messages)
+    const out = JSON.parse(r.stdout) as { mode: string; candidates: number; selected: { relPath: string }[] }
+    expect(out.candidates).toBe(201)
+    const manifest = manifestOf(fake.requests.length - 1)
     expect(manifest).toContain('auth_299.md') // the newest
     expect(manifest).toContain('mobile_100.md') // the 200th newest
-    expect(manifest).not.toContain('auth_99.md') // the 201st
-    expect(manifest).not.toContain(OLD)
+    expect(manifest).not.toContain('auth_99.md') // the 201st, which does not fit
+    // The old memory comes last: the manifest stays newest first.
+    expect(manifest.indexOf(OLD)).toBeGreaterThan(manifest.indexOf('mobile_100.md'))
+    expect(out.mode).toBe('model')
+    expect(out.selected.map((s) => s.relPath)).toEqual([OLD])
+  })
+
+  it('is shown exactly the newest 200 when no older memory fits the prompt', async () => {
+    const r = await runBuilt(['recall', 'rotate the zebra certificates', '--json', '--cwd', sb.project], {
+      env: withKey(),
+    })
+    expect(r.code, r.stderr).toBe(0)
+    expect((JSON.parse(r.stdout) as { candidates: number }).candidates).toBe(200)
+    expect(manifestOf(fake.requests.length - 1)).not.toContain(OLD)
+  })
+
+  it('the prompt hook of a client with a key injects the old memory the selector picked', async () => {
+    const input = JSON.stringify({
+      session_id: 'every-memory-model',
+      transcript_path: join(sb.root, 'none.jsonl'),
+      cwd: sb.project,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: `the ${QUERY} fired again, what do we do?`,
+    })
+    const before = fake.requests.length
+    const r = await runBuilt(['hook', 'prompt'], { env: withKey(), input })
+    expect(r.code).toBe(0)
+    expect(fake.requests.length).toBe(before + 1) // the selector was asked
+    const context = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } })
+      .hookSpecificOutput.additionalContext
+    expect(context).toContain(join(memoryDir, OLD))
   })
 })

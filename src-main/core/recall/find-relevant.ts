@@ -58,9 +58,30 @@ function selectionFrom(reply: unknown): string[] {
 }
 
 /**
+ * What the model selector is shown: the newest 200, as Claude Code's own selector is, and after
+ * them the older memories the offline ranker finds for this prompt (at most MAX_RECALLED), so that
+ * a key configured never hides an old memory that alone answers the prompt. Newest first still:
+ * everything past the head is older than all of it.
+ */
+async function selectorCandidates(
+  unseen: readonly MemoryHeader[],
+  rankOffline: () => Promise<{ header: MemoryHeader }[]>,
+): Promise<readonly MemoryHeader[]> {
+  const newest = unseen.slice(0, MAX_MEMORY_FILES)
+  if (unseen.length <= MAX_MEMORY_FILES) return newest
+  const shown = new Set(newest.map((m) => m.filePath))
+  const older = (await rankOffline())
+    .map((r) => r.header)
+    .filter((h) => !shown.has(h.filePath))
+    .slice(0, MAX_RECALLED)
+  return older.length ? [...newest, ...older] : newest
+}
+
+/**
  * SPEC §6: scan → drop already surfaced → manifest → selector → keep only listed names (≤ 5).
- * The selector sees the newest 200 as Claude Code's does; the offline ranker, with no prompt to
- * fit, ranks every memory, so an old memory that alone answers a query is still found.
+ * The selector sees the newest 200 as Claude Code's does, and the older memories the offline
+ * ranker finds (selectorCandidates); the offline ranker, with no prompt to fit, ranks every
+ * memory, so an old memory that alone answers a query is still found, with a model or without.
  */
 export async function findRelevantMemories(
   prompt: string,
@@ -73,8 +94,20 @@ export async function findRelevantMemories(
     opts.scan ?? ((dir: string) => scanMemoryFiles(dir, { scanner: opts.scanner, limit: Infinity }))
   )(memoryDir)
   const unseen = surfaced.size ? all.filter((m) => !surfaced.has(m.filePath)) : all
-  // Newest first already (the scan's contract): the manifest is its head.
-  const candidates = opts.client ? unseen.slice(0, MAX_MEMORY_FILES) : unseen
+  // The whole list with the surfaced left out, not `unseen`: an indexed cache keeps what it
+  // prepared for a list (the app's index hands out one until a file changes).
+  let rankedOffline: Promise<Awaited<ReturnType<typeof rankMemoriesOffline>>> | undefined
+  const rankOffline = () =>
+    (rankedOffline ??= (async () => {
+      const ranked = await rankMemoriesOffline(query, all, {
+        cache: opts.termCache,
+        scanner: opts.scanner,
+        exclude: surfaced,
+      })
+      await opts.termCache?.save(all)
+      return ranked
+    })())
+  const candidates = opts.client ? await selectorCandidates(unseen, rankOffline) : unseen
   const base = { candidates: candidates.length, rawSelection: [] as string[] }
   if (!unseen.length)
     return opts.client
@@ -82,14 +115,7 @@ export async function findRelevantMemories(
       : { ...base, memories: [], mode: 'offline', note: offlineNote(NO_MODEL) }
 
   const offline = async (why: string): Promise<RecallResult> => {
-    // The whole list with the surfaced left out, not `unseen`: an indexed cache keeps what it
-    // prepared for a list (the app's index hands out one until a file changes).
-    const ranked = await rankMemoriesOffline(query, all, {
-      cache: opts.termCache,
-      scanner: opts.scanner,
-      exclude: surfaced,
-    })
-    await opts.termCache?.save(all)
+    const ranked = await rankOffline()
     return {
       ...base,
       candidates: unseen.length,
