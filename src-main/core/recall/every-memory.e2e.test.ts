@@ -23,6 +23,24 @@ beforeEach(() => {
   ;({ sb, memoryDir } = oldMemoryWorld(300))
 })
 
+/** What `memdir hook prompt` adds to a prompt about the old memory, as Claude Code would send it. */
+async function promptHookContext(
+  sessionId: string,
+  env: Record<string, string | undefined>,
+): Promise<string> {
+  const input = JSON.stringify({
+    session_id: sessionId,
+    transcript_path: join(sb.root, 'none.jsonl'),
+    cwd: sb.project,
+    hook_event_name: 'UserPromptSubmit',
+    prompt: `the ${QUERY} fired again, what do we do?`,
+  })
+  const r = await runBuilt(['hook', 'prompt'], { env, input })
+  expect(r.code, r.stderr).toBe(0)
+  return (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
+    .additionalContext
+}
+
 describe('offline recall over 301 memories, the only match the oldest', () => {
   it('`memdir recall` finds it, cold and again through its caches', async () => {
     for (const run of ['cold', 'warm']) {
@@ -64,17 +82,7 @@ describe('offline recall over 301 memories, the only match the oldest', () => {
   })
 
   it('the prompt hook injects it', async () => {
-    const input = JSON.stringify({
-      session_id: 'every-memory',
-      transcript_path: join(sb.root, 'none.jsonl'),
-      cwd: sb.project,
-      hook_event_name: 'UserPromptSubmit',
-      prompt: `the ${QUERY} fired again, what do we do?`,
-    })
-    const r = await runBuilt(['hook', 'prompt'], { env: sb.env, input })
-    expect(r.code).toBe(0)
-    const context = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } })
-      .hookSpecificOutput.additionalContext
+    const context = await promptHookContext('every-memory', sb.env)
     expect(context).toContain(join(memoryDir, OLD))
     expect(context).toContain('scale the consumers before raising the threshold')
   })
@@ -124,19 +132,9 @@ describe('the model selector over 301 memories', () => {
   })
 
   it('the prompt hook of a client with a key injects the old memory the selector picked', async () => {
-    const input = JSON.stringify({
-      session_id: 'every-memory-model',
-      transcript_path: join(sb.root, 'none.jsonl'),
-      cwd: sb.project,
-      hook_event_name: 'UserPromptSubmit',
-      prompt: `the ${QUERY} fired again, what do we do?`,
-    })
     const before = fake.requests.length
-    const r = await runBuilt(['hook', 'prompt'], { env: withKey(), input })
-    expect(r.code).toBe(0)
+    const context = await promptHookContext('every-memory-model', withKey())
     expect(fake.requests.length).toBe(before + 1) // the selector was asked
-    const context = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } })
-      .hookSpecificOutput.additionalContext
     expect(context).toContain(join(memoryDir, OLD))
   })
 })
