@@ -1,3 +1,4 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { startTeamServer, teamCall as call } from '../test/helpers/team-server.js'
 import { teamRepoProblem } from '../src-shared/team-repo.js'
@@ -132,6 +133,39 @@ describe.each(backends)('team server ($name)', ({ databaseUrl }) => {
     })
     expect(res.status).toBe(200)
     expect((await call(s.url, t, 'GET', r)).body.content.entries).toEqual({ 'a.md': 'A' })
+  })
+
+  it('reads a gzip or deflate body as its JSON, and refuses a bomb, a coding it does not read and a broken stream clearly', async () => {
+    const s = await startTeamServer({ databaseUrl, maxBodyBytes: 100_000 })
+    const r = repo()
+    const t = await s.token(r)
+    const put = (body: BodyInit, coding: string) =>
+      fetch(`${s.url}${PATH}?repo=${encodeURIComponent(r)}`, {
+        method: 'PUT',
+        headers: {
+          authorization: `Bearer ${t}`,
+          'content-type': 'application/json',
+          'content-encoding': coding,
+        },
+        body,
+      })
+    const json = (entries: Record<string, string>) => JSON.stringify({ entries })
+    expect((await put(new Uint8Array(gzipSync(json({ 'a.md': 'A' }))), 'gzip')).status).toBe(200)
+    expect((await put(new Uint8Array(deflateSync(json({ 'b.md': 'B' }))), 'deflate')).status).toBe(200)
+    expect((await call(s.url, t, 'GET', r)).body.content.entries).toEqual({ 'a.md': 'A', 'b.md': 'B' })
+    // 2 KB on the wire, 10 MB decoded: the limit counts what the body decodes to.
+    const bomb = await put(new Uint8Array(gzipSync(json({ 'c.md': 'x'.repeat(10_000_000) }))), 'gzip')
+    expect(bomb.status).toBe(413)
+    const unknown = await put(new Uint8Array(brotliCompressSync(json({ 'd.md': 'D' }))), 'br')
+    expect(unknown.status).toBe(415)
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toMatch(
+      /Content-Encoding "br" is not supported/,
+    )
+    const broken = await put('this is not gzip at all', 'gzip')
+    expect(broken.status).toBe(400)
+    expect(((await broken.json()) as { error: { message: string } }).error.message).toMatch(/not valid gzip/)
+    // Nothing of those was stored, and the server still answers.
+    expect((await call(s.url, t, 'GET', r)).body.content.entries).toEqual({ 'a.md': 'A', 'b.md': 'B' })
   })
 
   it('scopes tokens to repos: 401 without or with an unknown token, 403 on another repo', async () => {

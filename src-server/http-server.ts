@@ -1,4 +1,4 @@
-import { readBodyWithin, TOO_LARGE } from '../src-shared/http-body.js'
+import { BodyCodingError, readBodyWithin, TOO_LARGE } from '../src-shared/http-body.js'
 import { parseJsonOr, splitByteOrderMark } from '../src-shared/json.js'
 import { etagHeaderNames, strongEtag } from '../src-shared/etag.js'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
@@ -217,7 +217,10 @@ export function createTeamServer(opts: TeamServerOptions): Server {
       return send(res, 200, documentOf(orgId, repo, snap, view !== 'hashes'), headers)
     }
     if (req.method === 'PUT') {
-      const raw = await readBodyWithin(req, maxBody)
+      const raw = await readBodyWithin(req, maxBody).catch((e: unknown) => {
+        if (e instanceof BodyCodingError) throw new HttpError(e.status, e.message)
+        throw e
+      })
       if (raw === TOO_LARGE) throw new HttpError(413, `request body over ${maxBody} bytes`)
       // A client may send a byte order mark first (PowerShell 5's UTF-8); JSON allows ignoring it.
       const body = parseJsonOr(splitByteOrderMark(raw).rest, NOT_JSON)

@@ -1,6 +1,6 @@
 import { messageOf, rethrowUnless, type RpcResult } from '../../src-shared/errors.js'
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { readBodyWithin, TOO_LARGE } from '../../src-shared/http-body.js'
+import { BodyCodingError, readBodyWithin, TOO_LARGE } from '../../src-shared/http-body.js'
 import { parseJsonOr } from '../../src-shared/json.js'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -148,7 +148,11 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
       if (req.method !== 'POST') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'POST only')
       if (!sameToken(req.headers['x-memdir-token'] as string | undefined, token))
         throw new HttpError(401, 'UNAUTHORIZED', 'missing or wrong token')
-      const { method, args } = parseRpcBody(await readBodyWithin(req, MAX_RPC_BYTES))
+      const body = await readBodyWithin(req, MAX_RPC_BYTES).catch((e: unknown) => {
+        if (e instanceof BodyCodingError) throw new HttpError(e.status, 'BAD_REQUEST', e.message)
+        throw e
+      })
+      const { method, args } = parseRpcBody(body)
       json(res, 200, await opts.host.call(method, args))
       return
     }
