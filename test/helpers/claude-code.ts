@@ -116,6 +116,44 @@ export function promptOnce(client: InstalledClient, cwd: string, home: string, b
 }
 
 /**
+ * One `claude -p <prompt> [args]` in `cwd` with `home` as HOME, against a fake Messages API at
+ * `baseURL`, for the fixture generators; rejects with the client's stderr unless it exits 0 within
+ * two minutes. Asynchronous: the fake server answers from this same process.
+ */
+export async function runPromptOnce(
+  client: InstalledClient,
+  opts: {
+    cwd: string
+    home: string
+    baseURL: string
+    prompt: string
+    args?: string[]
+    env?: Record<string, string>
+  },
+): Promise<void> {
+  const child = spawn(client.cmd, [...client.args, '-p', opts.prompt, ...(opts.args ?? [])], {
+    cwd: opts.cwd,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: opts.home,
+      ANTHROPIC_BASE_URL: opts.baseURL,
+      ANTHROPIC_API_KEY: 'sk-ant-api03-memdir-fixture-key-000000000000',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_AUTOUPDATER: '1',
+      DISABLE_TELEMETRY: '1',
+      ...opts.env,
+    },
+  })
+  let stderr = ''
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
+  const timer = setTimeout(() => child.kill(), 120_000)
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
+  clearTimeout(timer)
+  if (code !== 0) throw new Error(`claude -p exited ${code}: ${stderr}`)
+}
+
+/**
  * A fresh home and project for one probe of the client, at `/tmp/<where…>` (emptied first), and
  * the memory dir the client gives that project (its path has no characters the client's slug keeps
  * apart from `-`).

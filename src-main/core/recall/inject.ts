@@ -89,10 +89,20 @@ export function recallHeader(path: string, mtimeMs: number, now: number = Date.n
 }
 
 /**
+ * `text` with the `<` of each `<system-reminder>` and `</system-reminder>` tag written `&lt;`.
+ * Claude Code puts hook context inside such a frame (2.1.88; 2.1.33x escapes these tags the same
+ * way itself): a memory holding `</system-reminder>` — a teammate's, pulled from team sync — would
+ * end the frame, and what follows it would reach the model as the user's own words.
+ */
+export function withoutFrameTags(text: string): string {
+  return text.replace(/<(?=\/?system-reminder)/gi, '&lt;')
+}
+
+/**
  * The exact text injected for one recalled memory: the header, a staleness note, the content.
  * Plain text: Claude Code frames hook context itself (2.1.88 inside its own `<system-reminder>`,
  * 2.1.33x escaping any tags inside), so a frame of Memdir's own would reach the model doubled or
- * as literal `&lt;system-reminder>` text.
+ * as literal `&lt;system-reminder>` text; the memory's own frame tags are escaped (withoutFrameTags).
  */
 export function formatRecalledMemory(
   path: string,
@@ -150,6 +160,6 @@ export async function recallInjections(
   }))
   return fitParts(parts).map((p) => ({
     path: p.path,
-    text: p.head + p.text + (p.cut ? cutNote(p.path) : ''),
+    text: withoutFrameTags(p.head + p.text + (p.cut ? cutNote(p.path) : '')),
   }))
 }
