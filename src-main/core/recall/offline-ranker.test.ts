@@ -17,6 +17,27 @@ const rank = async (d: string, q: string) =>
   (await rankMemoriesOffline(q, await scanMemoryFiles(d))).map((r) => r.header.filename)
 
 describe('offline ranker', () => {
+  it('finds a memory by an everyday abbreviation of what it names, and by the long form of one it uses', async () => {
+    const pairs = [
+      ['repo', 'repository'],
+      ['env', 'environment'],
+      ['typescript', 'ts'],
+      ['regex', 'regular expression'],
+      ['two factor', '2fa'],
+      ['continuous integration', 'ci'],
+      ['pg', 'postgres'],
+      ['load balancer', 'lb'],
+    ]
+    for (const [asked, written] of pairs) {
+      const d = dir({
+        'target.md': ['Notes', `how we handle the ${written} here`, 'see the wiki'],
+        'lunch.md': ['Lunch', 'the team lunch menu on fridays', 'pizza'],
+        'vacation.md': ['Handbook', 'how we handle vacations here', 'ask HR'],
+      })
+      expect(await rank(d, `${asked} rules`), `"${asked}" for "${written}"`).toEqual(['target.md'])
+    }
+  })
+
   it('of thousands that match alike, returns the five best: the higher score, then the newer', async () => {
     const d = tempDir()
     const t0 = Date.UTC(2026, 0, 1) / 1000
