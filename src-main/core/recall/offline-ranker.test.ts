@@ -17,6 +17,17 @@ const rank = async (d: string, q: string) =>
   (await rankMemoriesOffline(q, await scanMemoryFiles(d))).map((r) => r.header.filename)
 
 describe('offline ranker', () => {
+  it('finds a memory written in British spelling by the American word, and the other way round', async () => {
+    const d = dir({
+      'inputs.md': ['Input rules', 'normalise user data before we serialise it', 'see the wiki'],
+      'retention.md': ['Retention', 'user data is kept for 30 days', 'then deleted'],
+      'theme.md': ['Theme', 'brand colors live in the design tokens', 'figma'],
+      'lunch.md': ['Lunch', 'the team lunch menu on fridays', 'pizza'],
+    })
+    expect(await rank(d, 'normalize and serialize')).toEqual(['inputs.md'])
+    expect(await rank(d, 'which colour')).toEqual(['theme.md'])
+  })
+
   it('finds a memory by an everyday abbreviation of what it names, and by the long form of one it uses', async () => {
     const pairs = [
       ['repo', 'repository'],

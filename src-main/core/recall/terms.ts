@@ -1,11 +1,13 @@
 import { stemmer } from 'stemmer'
 import { STOPWORDS, SYNONYM_GROUPS } from './vocabulary.js'
 import { characterPairs, SPACELESS_CLASS, hasSpacelessScript } from '../../../src-shared/spaceless-scripts.js'
+import { americanSpelling } from './spelling.js'
 
 const stems = new Map<string, string>()
+// Once per distinct word: British and American spellings of a word stem alike (spelling.ts).
 const stem = (w: string) => {
   let s = stems.get(w)
-  if (s === undefined) stems.set(w, (s = stemmer(w)))
+  if (s === undefined) stems.set(w, (s = stemmer(americanSpelling(w))))
   return s
 }
 
@@ -202,7 +204,7 @@ let version: string | undefined
  * of it: comparing two strings is native, where hashing 3 KB in a cold process costs milliseconds.
  */
 export function termsVersion(): string {
-  version ??= `6:${JSON.stringify([
+  version ??= `7:${JSON.stringify([
     [...STOPWORDS],
     SYNONYM_GROUPS,
     ['relational', 'generalizations', 'hopefulness', 'running'].map(stemmer),

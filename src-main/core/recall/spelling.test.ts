@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import { americanSpelling } from './spelling.js'
+import { tokenize } from './offline-ranker.js'
+
+describe('americanSpelling', () => {
+  it('writes British forms the American way, suffixes and all', () => {
+    const cases: [string, string][] = [
+      ['normalise', 'normalize'],
+      ['organisations', 'organizations'],
+      ['optimiser', 'optimizer'],
+      ['analysed', 'analyzed'],
+      ['colours', 'colors'],
+      ['behavioural', 'behavioral'],
+      ['favourite', 'favorite'],
+      ['licence', 'license'],
+      ['catalogue', 'catalog'],
+      ['centre', 'center'],
+      ['grey', 'gray'],
+    ]
+    for (const [british, american] of cases) expect(americanSpelling(british), british).toBe(american)
+  })
+
+  it('leaves short words and American spellings alone', () => {
+    for (const w of [
+      'rise',
+      'wise',
+      'raise',
+      'noise',
+      'normalize',
+      'color',
+      'is',
+      'basis',
+      'hour',
+      'four',
+      'tour',
+    ])
+      expect(americanSpelling(w), w).toBe(w)
+  })
+
+  it('makes both spellings one term, whatever the ending', () => {
+    const same: [string, string][] = [
+      ['normalised inputs', 'normalize the input'],
+      ['the colour palette', 'colors of the palette'],
+      ['tokenisation', 'tokenization'],
+      ['a software licence', 'software licenses'],
+    ]
+    for (const [british, american] of same) {
+      const b = new Set(tokenize(british))
+      expect(
+        tokenize(american).some((t) => b.has(t)),
+        `${british} / ${american}`,
+      ).toBe(true)
+    }
+  })
+})
