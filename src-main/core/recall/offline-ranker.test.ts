@@ -28,6 +28,24 @@ describe('offline ranker', () => {
     expect(await rank(d, 'which colour')).toEqual(['theme.md'])
   })
 
+  it('reads a verb and its particle as the word they make: "log in" asks about login, not logs', async () => {
+    const d = dir({
+      'logging.md': ['Logging format', 'structured JSON logs via pino, never console.log', 'x'],
+      'login.md': ['Staging login', 'staging uses SSO via okta; ask IT for access', 'x'],
+      'setup.md': ['Dev setup', 'run make bootstrap on a new laptop', 'x'],
+      'shutdown.md': ['Graceful shutdown', 'drain connections on SIGTERM before exit', 'x'],
+      'rollback.md': ['Rollbacks', 'quay rollback reverts to the previous release', 'x'],
+      'oncall.md': ['Oncall', 'the oncall rota is in pagerduty', 'x'],
+    })
+    expect(await rank(d, 'how do I log in to staging')).toEqual(['login.md'])
+    expect(await rank(d, 'how do I set up my laptop')).toEqual(['setup.md'])
+    expect(await rank(d, 'shutting down the server cleanly')).toEqual(['shutdown.md'])
+    expect(await rank(d, 'rolled back the release')).toEqual(['rollback.md'])
+    expect(await rank(d, 'who is on call this week')).toEqual(['oncall.md'])
+    // "logging in the handler" is writing logs there, not signing in.
+    expect(await rank(d, 'add debug logging in the handler')).toEqual(['logging.md'])
+  })
+
   it('finds a memory by an everyday abbreviation of what it names, and by the long form of one it uses', async () => {
     const pairs = [
       ['repo', 'repository'],

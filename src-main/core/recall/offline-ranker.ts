@@ -3,6 +3,7 @@ import { type MemoryHeader, readHeads, type Scanner } from '../store/scan.js'
 import { MAX_RECALLED } from './selector-prompt.js'
 import type { DocTerms, IndexedTerms, TermSource } from './term-source.js'
 import {
+  compoundWords,
   identifierWords,
   packedTermMatcher,
   type PackedTerms,
@@ -31,6 +32,7 @@ function queryTerms(
     terms.filter((t) => t.includes(' ')).map((t) => [t, t.split(' ')]),
   )
   for (const [id, words] of identifierWords(query)) if (terms.includes(id)) wordsOf.set(id, words)
+  for (const [c, words] of compoundWords(query)) if (terms.includes(c) && words.length) wordsOf.set(c, words)
   // A word that only stands for a phrase or identifier of the query is no ask of its own; one the
   // query also writes apart ("OrdersRepository: are orders kept?") is.
   const standsFor = new Map<string, number>()

@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer'
-import { STOPWORDS, SYNONYM_GROUPS } from './vocabulary.js'
+import { COMPOUND_PAIRS, STOPWORDS, SYNONYM_GROUPS } from './vocabulary.js'
 import { characterPairs, SPACELESS_CLASS, hasSpacelessScript } from '../../../src-shared/spaceless-scripts.js'
 import { americanSpelling } from './spelling.js'
 
@@ -37,19 +37,82 @@ export function tokenize(text: string): string[] {
   const lower = text.toLowerCase()
   // ASCII text (most memories) needs no folding, and a plain class matches what the Unicode one would.
   if (!NON_ASCII.test(lower)) {
-    for (const w of lower.match(ASCII_WORD) ?? []) addWord(out, w)
+    addWords(out, lower.match(ASCII_WORD) ?? [])
     return out
   }
   // NFC again after the marks go: Hangul, which NFKD splits into letters, is syllables again.
   const folded = lower.normalize('NFKD').replace(MARKS, '').normalize('NFC')
+  const words: string[] = []
   for (const w of folded.match(WORD) ?? []) {
     // Scripts written without spaces (src-shared/spaceless-scripts.ts): pairs of characters are the terms.
-    if (!hasSpacelessScript(w)) addWord(out, w)
-    else
+    if (!hasSpacelessScript(w)) words.push(w)
+    else {
+      addWords(out, words.splice(0))
       for (const part of w.match(SPACELESS_RUN_OR_OTHER)!) {
         if (hasSpacelessScript(part)) addBigrams(out, part)
         else addWord(out, part)
       }
+    }
+  }
+  addWords(out, words)
+  return out
+}
+
+/** Words in text order: each one's term, and after it the term of a compound it starts (COMPOUND_PAIRS). */
+function addWords(out: string[], words: readonly string[]): void {
+  const bySecond = compoundTable()
+  for (let i = 0; i < words.length; i++) {
+    addWord(out, words[i]!)
+    // Only a handful of words end a compound: the lookup runs for those.
+    const ends = bySecond.get(words[i + 1]!)
+    const compound = ends && compoundEndingIn(ends, words[i]!)
+    if (compound) out.push(compound.term)
+  }
+}
+
+interface Compound {
+  term: string
+  /** The terms of its words (stopwords left out). */
+  words: string[]
+}
+/** Per second word, the compounds it ends: by the first word as written (`=log in`), or by its stem. */
+type CompoundEnds = { exact: Map<string, Compound>; stemmed: Map<string, Compound> }
+
+let compounds: Map<string, CompoundEnds> | undefined
+
+function compoundTable(): Map<string, CompoundEnds> {
+  if (compounds) return compounds
+  compounds = new Map()
+  for (const p of COMPOUND_PAIRS) {
+    const exact = p.startsWith('=')
+    const [a, b] = (exact ? p.slice(1) : p).split(' ') as [string, string]
+    const words: string[] = []
+    addWord(words, a)
+    addWord(words, b)
+    let ends = compounds.get(b)
+    if (!ends) compounds.set(b, (ends = { exact: new Map(), stemmed: new Map() }))
+    if (exact) ends.exact.set(a, { term: stem(a + b), words })
+    else ends.stemmed.set(stem(a), { term: stem(a + b), words })
+  }
+  return compounds
+}
+
+const compoundEndingIn = (ends: CompoundEnds, first: string) =>
+  ends.exact.get(first) ?? ends.stemmed.get(stem(first))
+
+/**
+ * Per compound written apart in `text` ("log in"), keyed by its term (login), the terms of its
+ * words that are not stopwords (log): a query asks about the compound, and its words only stand
+ * for it (offline-ranker.ts queryTerms), as an identifier's do.
+ */
+export function compoundWords(text: string): Map<string, string[]> {
+  const out = new Map<string, string[]>()
+  const bySecond = compoundTable()
+  const words = text.toLowerCase().match(WORD) ?? []
+  for (let i = 0; i + 1 < words.length; i++) {
+    const ends = bySecond.get(words[i + 1]!)
+    const c = ends && compoundEndingIn(ends, words[i]!)
+    if (c) out.set(c.term, c.words)
   }
   return out
 }
@@ -204,9 +267,10 @@ let version: string | undefined
  * of it: comparing two strings is native, where hashing 3 KB in a cold process costs milliseconds.
  */
 export function termsVersion(): string {
-  version ??= `7:${JSON.stringify([
+  version ??= `8:${JSON.stringify([
     [...STOPWORDS],
     SYNONYM_GROUPS,
+    COMPOUND_PAIRS,
     ['relational', 'generalizations', 'hopefulness', 'running'].map(stemmer),
   ])}`
   return version

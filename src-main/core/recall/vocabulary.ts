@@ -26,7 +26,7 @@ export const SYNONYM_GROUPS: readonly string[][] = [
   ['bug', 'defect', 'ticket', 'issue'],
   ['deploy', 'deployment', 'release', 'ship', 'rollout'],
   ['prod', 'production', 'live'],
-  ['login', 'signin', 'sign in', 'auth', 'authentication', 'session', 'sso', 'oauth'],
+  ['login', 'signin', 'auth', 'authentication', 'session', 'sso', 'oauth'],
   ['db', 'database', 'postgres', 'postgresql', 'pg', 'sql'],
   ['perf', 'performance', 'latency', 'slow', 'slower', 'speed'],
   ['config', 'configuration', 'settings'],
@@ -53,7 +53,7 @@ export const SYNONYM_GROUPS: readonly string[][] = [
   ['retry', 'backoff'],
   ['backup', 'restore', 'snapshot'],
   ['rate limit', 'throttle', '429', 'too many requests'],
-  ['on call', 'oncall', 'pagerduty', 'rota'],
+  ['oncall', 'pagerduty', 'rota'],
   ['wording', 'copy', 'microcopy'],
   ['dependency', 'deps', 'package', 'library'],
   ['commit', 'git'],
@@ -104,11 +104,26 @@ export const SYNONYM_GROUPS: readonly string[][] = [
   ['regex', 'regexp', 'regular expression'],
   ['vm', 'virtual machine'],
   ['lb', 'load balancer'],
-  ['frontend', 'front end', 'fe'],
-  ['backend', 'back end'],
+  ['frontend', 'fe'],
   ['mq', 'message queue'],
   ['mgmt', 'management'],
   ['prefs', 'preferences'],
   ['admin', 'administrator'],
-  ['2fa', 'mfa', 'two factor', 'multi factor', 'totp'],
+  ['2fa', 'mfa', 'twofactor', 'multi factor', 'totp'],
 ]
+
+/**
+ * Two words written apart for what is also written as one ("log in" / login, "roll back" /
+ * rollback, "on call" / oncall): the pair is also that one word's term, whatever form its first
+ * word takes ("rolling back", "backed up"). Mostly a verb and its particle, which alone are a
+ * common word and a stopword, so that "how do I log in" asks about logging in, not about logs. A
+ * first word marked `=` counts only as written: "logging in the handler" is about logs.
+ */
+export const COMPOUND_PAIRS: readonly string[] = (
+  '=log in,=log out,=log on,sign in,sign out,sign up,sign off,set up,shut down,check out,check in,' +
+  'back up,roll back,roll out,start up,clean up,look up,tear down,fall back,fail over,time out,' +
+  'follow up,kick off,trade off,cut over,hand off,hand over,work around,opt out,opt in,plug in,' +
+  'pop up,drop down,warm up,cool down,spin up,stand up,break down,on call,e mail,web hook,' +
+  'code base,work flow,dead line,mono repo,life cycle,end point,file name,user name,pass word,' +
+  'front end,back end,data base,key board,short cut,screen shot,run book,play book,road map,two factor'
+).split(',')
