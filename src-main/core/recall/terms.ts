@@ -1,13 +1,13 @@
 import { stemmer } from 'stemmer'
 import { COMPOUND_PAIRS, STOPWORDS, SYNONYM_GROUPS } from './vocabulary.js'
 import { characterPairs, SPACELESS_CLASS, hasSpacelessScript } from '../../../src-shared/spaceless-scripts.js'
-import { americanSpelling } from './spelling.js'
+import { baseForm } from './word-forms.js'
 
 const stems = new Map<string, string>()
-// Once per distinct word: British and American spellings of a word stem alike (spelling.ts).
+// Once per distinct word: a word's forms that Porter keeps apart stem alike (word-forms.ts).
 const stem = (w: string) => {
   let s = stems.get(w)
-  if (s === undefined) stems.set(w, (s = stemmer(americanSpelling(w))))
+  if (s === undefined) stems.set(w, (s = stemmer(baseForm(w))))
   return s
 }
 
@@ -267,7 +267,7 @@ let version: string | undefined
  * of it: comparing two strings is native, where hashing 3 KB in a cold process costs milliseconds.
  */
 export function termsVersion(): string {
-  version ??= `8:${JSON.stringify([
+  version ??= `9:${JSON.stringify([
     [...STOPWORDS],
     SYNONYM_GROUPS,
     COMPOUND_PAIRS,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { americanSpelling } from './spelling.js'
+import { americanSpelling, baseForm } from './word-forms.js'
 import { tokenize } from './offline-ranker.js'
 
 describe('americanSpelling', () => {
@@ -51,5 +51,20 @@ describe('americanSpelling', () => {
         `${british} / ${american}`,
       ).toBe(true)
     }
+  })
+
+  it('brings an irregular past to its verb, so "the build is broken" finds what breaks the build', () => {
+    const pasts: [string, string][] = [
+      ['broken', 'break'],
+      ['broke', 'break'],
+      ['built', 'build'],
+      ['frozen', 'freeze'],
+      ['rewritten', 'rewrite'],
+    ]
+    for (const [past, base] of pasts) expect(baseForm(past), past).toBe(base)
+    // A past that is a word of its own stays: "bit", "left", "bound".
+    for (const w of ['bit', 'left', 'bound', 'found']) expect(baseForm(w), w).toBe(w)
+    const b = new Set(tokenize('CI breaks when the lockfile changes'))
+    expect(tokenize('the build is broken').some((t) => b.has(t))).toBe(true)
   })
 })

@@ -1,4 +1,33 @@
 /**
+ * A lowercase word in the form the stemmer can bring together with its others: an irregular verb's
+ * past in its base form ("broken" and "broke" as "break", "built" as "build": Porter handles only
+ * regular endings), and British spelling in American (americanSpelling).
+ */
+export function baseForm(word: string): string {
+  return IRREGULAR.get(word) ?? americanSpelling(word)
+}
+
+// Pasts of the irregular verbs of software work. Left out where the past is a word of its own
+// there ("bit", "left", "bound", "found", "wound"), or the verb is a stopword ("sent", "kept").
+const IRREGULAR = new Map<string, string>(
+  (
+    'broke break,broken break,built build,froze freeze,frozen freeze,ran run,paid pay,hid hide,' +
+    'hidden hide,chose choose,chosen choose,drove drive,driven drive,wrote write,written write,' +
+    'began begin,begun begin,forgot forget,forgotten forget,held hold,lost lose,sold sell,spent spend,' +
+    'bought buy,caught catch,threw throw,thrown throw,grew grow,grown grow,blew blow,blown blow,' +
+    'flew fly,flown fly,drew draw,drawn draw,shook shake,shaken shake,fell fall,fallen fall,rose rise,' +
+    'risen rise,spoke speak,spoken speak,woke wake,woken wake,tore tear,torn tear,slid slide,stuck stick,' +
+    'struck strike,stricken strike,hung hang,dug dig,spun spin,won win,sank sink,sunk sink,shrank shrink,' +
+    'shrunk shrink,sat sit,bent bend,dealt deal,felt feel,slept sleep,swept sweep,overrode override,' +
+    'overridden override,rewrote rewrite,rewritten rewrite,rebuilt rebuild,undid undo,undone undo,' +
+    'withdrew withdraw,withdrawn withdraw,upheld uphold,mistook mistake,mistaken mistake,forbade forbid,' +
+    'forbidden forbid,forgave forgive,forgiven forgive,arose arise,arisen arise,swore swear,sworn swear'
+  )
+    .split(',')
+    .map((pair) => pair.split(' ') as [string, string]),
+)
+
+/**
  * A lowercase word in American spelling, so that one written in British spelling is the same term
  * after stemming: "normalise" and "normalize" (Porter leaves "normalis" and "normal"), "colour" and
  * "color", "licence" and "license". Applied to memories and queries alike, so a word that only
