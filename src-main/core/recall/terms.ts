@@ -267,7 +267,7 @@ let version: string | undefined
  * of it: comparing two strings is native, where hashing 3 KB in a cold process costs milliseconds.
  */
 export function termsVersion(): string {
-  version ??= `9:${JSON.stringify([
+  version ??= `10:${JSON.stringify([
     [...STOPWORDS],
     SYNONYM_GROUPS,
     COMPOUND_PAIRS,

@@ -67,4 +67,20 @@ describe('americanSpelling', () => {
     const b = new Set(tokenize('CI breaks when the lockfile changes'))
     expect(tokenize('the build is broken').some((t) => b.has(t))).toBe(true)
   })
+
+  it('brings a comparative to its adjective, and leaves nouns ending in -er alone', () => {
+    expect(['smaller', 'biggest', 'easier', 'larger', 'fastest'].map(baseForm)).toEqual([
+      'small',
+      'big',
+      'easy',
+      'large',
+      'fast',
+    ])
+    expect(['server', 'worker', 'layer', 'faster'].map(baseForm)).toEqual([
+      'server',
+      'worker',
+      'layer',
+      'fast',
+    ])
+  })
 })

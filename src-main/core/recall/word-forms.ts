@@ -1,11 +1,27 @@
 /**
  * A lowercase word in the form the stemmer can bring together with its others: an irregular verb's
  * past in its base form ("broken" and "broke" as "break", "built" as "build": Porter handles only
- * regular endings), and British spelling in American (americanSpelling).
+ * regular endings), a comparative as its adjective ("smaller" as "small"), and British spelling in
+ * American (americanSpelling).
  */
 export function baseForm(word: string): string {
-  return IRREGULAR.get(word) ?? americanSpelling(word)
+  return IRREGULAR.get(word) ?? COMPARED.get(word) ?? americanSpelling(word)
 }
+
+// Comparatives and superlatives Porter leaves whole ("smaller", "fastest"): "keep PRs small" is
+// what "smaller PRs" asks about. A list, not a rule: "-er" ends many nouns (server, worker, layer).
+const COMPARED = new Map<string, string>(
+  'fast slow small large big long short high low old cheap safe easy hard simple quick tight strict'
+    .split(' ')
+    .flatMap((base) => {
+      // large → larger, easy → easier, big → bigger.
+      const head = base === 'big' ? 'bigg' : base.replace(/e$/, '').replace(/y$/, 'i')
+      return [
+        [`${head}er`, base],
+        [`${head}est`, base],
+      ] as [string, string][]
+    }),
+)
 
 // Pasts of the irregular verbs of software work. Left out where the past is a word of its own
 // there ("bit", "left", "bound", "found", "wound"), or the verb is a stopword ("sent", "kept").
