@@ -28,7 +28,8 @@ export const MAX_TERM_LENGTH = 200
 
 /**
  * Lowercased, accents folded, stopwords and words over MAX_TERM_LENGTH dropped, Porter-stemmed
- * ("Translations" → "translat"); a camel-case identifier is also its words (addIdentifierParts).
+ * ("Translations" → "translat") after word-forms.ts; a camel-case identifier is also its words
+ * (addIdentifierParts), and two words written apart for one ("log in") are also that one (addWords).
  */
 export function tokenize(text: string): string[] {
   const out: string[] = []
