@@ -153,6 +153,10 @@ describe.each(backends)('team server ($name)', ({ databaseUrl }) => {
     expect((await put(new Uint8Array(gzipSync(json({ 'a.md': 'A' }))), 'gzip')).status).toBe(200)
     expect((await put(new Uint8Array(deflateSync(json({ 'b.md': 'B' }))), 'deflate')).status).toBe(200)
     expect((await call(s.url, t, 'GET', r)).body.content.entries).toEqual({ 'a.md': 'A', 'b.md': 'B' })
+    // Characters of several bytes that the decoded chunks split come back whole.
+    const wide = 'über — 日本語 '.repeat(2_000)
+    expect((await put(new Uint8Array(gzipSync(json({ 'w.md': wide }))), 'gzip')).status).toBe(200)
+    expect((await call(s.url, t, 'GET', r)).body.content.entries['w.md']).toBe(wide)
     // 2 KB on the wire, 10 MB decoded: the limit counts what the body decodes to.
     const bomb = await put(new Uint8Array(gzipSync(json({ 'c.md': 'x'.repeat(10_000_000) }))), 'gzip')
     expect(bomb.status).toBe(413)
@@ -165,7 +169,11 @@ describe.each(backends)('team server ($name)', ({ databaseUrl }) => {
     expect(broken.status).toBe(400)
     expect(((await broken.json()) as { error: { message: string } }).error.message).toMatch(/not valid gzip/)
     // Nothing of those was stored, and the server still answers.
-    expect((await call(s.url, t, 'GET', r)).body.content.entries).toEqual({ 'a.md': 'A', 'b.md': 'B' })
+    expect((await call(s.url, t, 'GET', r)).body.content.entries).toEqual({
+      'a.md': 'A',
+      'b.md': 'B',
+      'w.md': wide,
+    })
   })
 
   it('scopes tokens to repos: 401 without or with an unknown token, 403 on another repo', async () => {

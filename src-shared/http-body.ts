@@ -84,7 +84,8 @@ async function decodedBody(
   req.once('end', onEnd)
   req.once('error', onError)
   req.once('aborted', () => onError(new Error('the request was aborted')))
-  const parts: Uint8Array[] = []
+  const text = new TextDecoder()
+  let body = ''
   let size = 0
   try {
     for (;;) {
@@ -93,7 +94,7 @@ async function decodedBody(
       size += value.length
       if (size > limit) stop()
       if (stopped) break
-      parts.push(value)
+      body += text.decode(value, { stream: true })
     }
   } catch (e) {
     if (stopped) return TOO_LARGE
@@ -104,12 +105,5 @@ async function decodedBody(
     req.removeListener('data', onData)
     req.resume()
   }
-  if (stopped) return TOO_LARGE
-  const whole = new Uint8Array(size)
-  let at = 0
-  for (const p of parts) {
-    whole.set(p, at)
-    at += p.length
-  }
-  return new TextDecoder().decode(whole)
+  return stopped ? TOO_LARGE : body + text.decode()
 }

@@ -61,12 +61,9 @@ export function tokenize(text: string): string[] {
 
 /** Words in text order: each one's term, and after it the term of a compound it starts (COMPOUND_PAIRS). */
 function addWords(out: string[], words: readonly string[]): void {
-  const bySecond = compoundTable()
   for (let i = 0; i < words.length; i++) {
     addWord(out, words[i]!)
-    // Only a handful of words end a compound: the lookup runs for those.
-    const ends = bySecond.get(words[i + 1]!)
-    const compound = ends && compoundEndingIn(ends, words[i]!)
+    const compound = compoundAt(words, i)
     if (compound) out.push(compound.term)
   }
 }
@@ -98,8 +95,12 @@ function compoundTable(): Map<string, CompoundEnds> {
   return compounds
 }
 
-const compoundEndingIn = (ends: CompoundEnds, first: string) =>
-  ends.exact.get(first) ?? ends.stemmed.get(stem(first))
+/** The compound that `words[i]` and the word after it are written apart for, if any. */
+function compoundAt(words: readonly string[], i: number): Compound | undefined {
+  // Only a handful of words end a compound: the first word is looked up for those.
+  const ends = compoundTable().get(words[i + 1]!)
+  return ends && (ends.exact.get(words[i]!) ?? ends.stemmed.get(stem(words[i]!)))
+}
 
 /**
  * Per compound written apart in `text` ("log in"), keyed by its term (login), the terms of its
@@ -108,11 +109,9 @@ const compoundEndingIn = (ends: CompoundEnds, first: string) =>
  */
 export function compoundWords(text: string): Map<string, string[]> {
   const out = new Map<string, string[]>()
-  const bySecond = compoundTable()
   const words = text.toLowerCase().match(WORD) ?? []
   for (let i = 0; i + 1 < words.length; i++) {
-    const ends = bySecond.get(words[i + 1]!)
-    const c = ends && compoundEndingIn(ends, words[i]!)
+    const c = compoundAt(words, i)
     if (c) out.set(c.term, c.words)
   }
   return out

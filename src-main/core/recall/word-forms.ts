@@ -26,21 +26,19 @@ const COMPARED = new Map<string, string>(
 // Pasts of the irregular verbs of software work. Left out where the past is a word of its own
 // there ("bit", "left", "bound", "found", "wound"), or the verb is a stopword ("sent", "kept").
 const IRREGULAR = new Map<string, string>(
-  (
+  wordPairs(
     'broke break,broken break,built build,froze freeze,frozen freeze,ran run,paid pay,hid hide,' +
-    'hidden hide,chose choose,chosen choose,drove drive,driven drive,wrote write,written write,' +
-    'began begin,begun begin,forgot forget,forgotten forget,held hold,lost lose,sold sell,spent spend,' +
-    'bought buy,caught catch,threw throw,thrown throw,grew grow,grown grow,blew blow,blown blow,' +
-    'flew fly,flown fly,drew draw,drawn draw,shook shake,shaken shake,fell fall,fallen fall,rose rise,' +
-    'risen rise,spoke speak,spoken speak,woke wake,woken wake,tore tear,torn tear,slid slide,stuck stick,' +
-    'struck strike,stricken strike,hung hang,dug dig,spun spin,won win,sank sink,sunk sink,shrank shrink,' +
-    'shrunk shrink,sat sit,bent bend,dealt deal,felt feel,slept sleep,swept sweep,overrode override,' +
-    'overridden override,rewrote rewrite,rewritten rewrite,rebuilt rebuild,undid undo,undone undo,' +
-    'withdrew withdraw,withdrawn withdraw,upheld uphold,mistook mistake,mistaken mistake,forbade forbid,' +
-    'forbidden forbid,forgave forgive,forgiven forgive,arose arise,arisen arise,swore swear,sworn swear'
-  )
-    .split(',')
-    .map((pair) => pair.split(' ') as [string, string]),
+      'hidden hide,chose choose,chosen choose,drove drive,driven drive,wrote write,written write,' +
+      'began begin,begun begin,forgot forget,forgotten forget,held hold,lost lose,sold sell,spent spend,' +
+      'bought buy,caught catch,threw throw,thrown throw,grew grow,grown grow,blew blow,blown blow,' +
+      'flew fly,flown fly,drew draw,drawn draw,shook shake,shaken shake,fell fall,fallen fall,rose rise,' +
+      'risen rise,spoke speak,spoken speak,woke wake,woken wake,tore tear,torn tear,slid slide,stuck stick,' +
+      'struck strike,stricken strike,hung hang,dug dig,spun spin,won win,sank sink,sunk sink,shrank shrink,' +
+      'shrunk shrink,sat sit,bent bend,dealt deal,felt feel,slept sleep,swept sweep,overrode override,' +
+      'overridden override,rewrote rewrite,rewritten rewrite,rebuilt rebuild,undid undo,undone undo,' +
+      'withdrew withdraw,withdrawn withdraw,upheld uphold,mistook mistake,mistaken mistake,forbade forbid,' +
+      'forbidden forbid,forgave forgive,forgiven forgive,arose arise,arisen arise,swore swear,sworn swear',
+  ),
 )
 
 /**
@@ -67,15 +65,17 @@ const YSE = /^([a-z]{2,}?)(y)s(e|es|ed|ing|er|ers)$/
 const OUR =
   /^(col|behavi|fav|hon|lab|neighb|flav|hum|rum|vap|arm|endeav|sav|harb|parl|od|rig|vig|clam|val)our(s|ed|ing|ite|ites|able|al|ful|less|er|ers|hood)?$/
 
-const WHOLE_WORDS = new Map<string, string>([
-  ...pairs('centre center centres centers metre meter metres meters litre liter fibre fiber theatre theater'),
-  ...pairs('licence license licences licenses defence defense offence offense pretence pretense'),
-  ...pairs('catalogue catalog catalogues catalogs dialogue dialog dialogues dialogs analogue analog'),
-  ...pairs('grey gray judgement judgment programme program programmes programs tyre tire tyres tires'),
-  ...pairs('plough plow storey story storeys stories'),
-])
+const WHOLE_WORDS = new Map<string, string>(
+  wordPairs(
+    'centre center,centres centers,metre meter,metres meters,litre liter,fibre fiber,theatre theater,' +
+      'licence license,licences licenses,defence defense,offence offense,pretence pretense,' +
+      'catalogue catalog,catalogues catalogs,dialogue dialog,dialogues dialogs,analogue analog,' +
+      'grey gray,judgement judgment,programme program,programmes programs,tyre tire,tyres tires,' +
+      'plough plow,storey story,storeys stories',
+  ),
+)
 
-function pairs(words: string): [string, string][] {
-  const w = words.split(' ')
-  return Array.from({ length: w.length / 2 }, (_, i) => [w[2 * i]!, w[2 * i + 1]!])
+/** `'a b,c d'` as the pairs [a, b], [c, d]. */
+function wordPairs(list: string): [string, string][] {
+  return list.split(',').map((pair) => pair.split(' ') as [string, string])
 }
