@@ -166,6 +166,40 @@ describe('memory workspace in the browser', () => {
     }
   })
 
+  it('opens a memory saved on Windows (CRLF) as unchanged, and an edit keeps its line breaks', async () => {
+    const crlf = memory(
+      'Line endings',
+      'Saved on Windows',
+      'reference',
+      'First line.\n\nSecond line.',
+    ).replace(/\n/g, '\r\n')
+    const app = await openApp(browser(), {}, (sb) =>
+      writeFile(join(getAutoMemPath(sb.ctx()), 'windows.md'), crlf),
+    )
+    const { page } = app
+    try {
+      const file = join(getAutoMemPath(app.sb.ctx()), 'windows.md')
+      await page.locator('[data-relpath="windows.md"]').click()
+      await page.getByLabel('Content', { exact: true }).getByText('Second line.').waitFor()
+      await page.waitForTimeout(300)
+      // Nothing was typed: nothing is unsaved, and leaving asks nothing.
+      expect(await page.getByText('Unsaved', { exact: true }).count()).toBe(0)
+      expect(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true)
+      await page.getByRole('button', { name: 'New memory' }).click()
+      expect(await page.getByRole('heading', { name: 'Unsaved changes' }).count()).toBe(0)
+      expect(readFileSync(file, 'utf8')).toBe(crlf)
+
+      await page.locator('[data-relpath="windows.md"]').click()
+      await page.getByLabel('Content', { exact: true }).getByText('Second line.').click()
+      await page.keyboard.press('End')
+      await page.keyboard.insertText(' Added in the app.')
+      await page.getByRole('button', { name: 'Save', exact: true }).click()
+      await until(() => readFileSync(file, 'utf8').includes('Added in the app.'))
+      expect(readFileSync(file, 'utf8')).toBe(crlf.replace('Second line.', 'Second line. Added in the app.'))
+    } finally {
+      await app.close()
+    }
+  })
   it('counts characters as Claude Code does: a 27 KB CJK index is not cut; comments are shown as stripped', async () => {
     const lines = Array.from(
       { length: 100 },

@@ -1,9 +1,19 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands'
 import { markdown } from '@codemirror/lang-markdown'
 import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language'
-import { EditorState } from '@codemirror/state'
+import { Annotation, EditorState } from '@codemirror/state'
 import { EditorView, keymap, placeholder as placeholderExt } from '@codemirror/view'
 import { useLayoutEffect, useRef } from 'react'
+
+/** Marks the editor's own catching up with `value`: not an edit, so not reported as one. */
+const fromValue = Annotation.define<true>()
+
+/**
+ * `text` as the editor holds it: CodeMirror splits lines at CRLF and CR too and joins them with LF,
+ * so a file saved on Windows would otherwise read as changed the moment it is shown. The host puts
+ * the file's own line breaks back when it saves (lineBreaksLike).
+ */
+const asEditorText = (text: string): string => text.replace(/\r\n?/g, '\n')
 
 interface Props {
   value: string
@@ -49,7 +59,8 @@ export function MarkdownEditor({ value, onChange, onSave, readOnly = false, labe
           EditorView.contentAttributes.of({ 'aria-label': label, 'aria-multiline': 'true', role: 'textbox' }),
           ...(placeholder ? [placeholderExt(placeholder)] : []),
           EditorView.updateListener.of((u) => {
-            if (u.docChanged) latest.current.onChange(u.state.doc.toString())
+            if (u.docChanged && !u.transactions.some((t) => t.annotation(fromValue)))
+              latest.current.onChange(u.state.doc.toString())
           }),
         ],
       }),
@@ -62,8 +73,12 @@ export function MarkdownEditor({ value, onChange, onSave, readOnly = false, labe
 
   useLayoutEffect(() => {
     const v = view.current
-    if (v && v.state.doc.toString() !== value)
-      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } })
+    const text = asEditorText(value)
+    if (v && v.state.doc.toString() !== text)
+      v.dispatch({
+        changes: { from: 0, to: v.state.doc.length, insert: text },
+        annotations: fromValue.of(true),
+      })
   }, [value])
 
   return <div className="md-editor" ref={host} />
