@@ -166,6 +166,29 @@ describe('memory workspace in the browser', () => {
     }
   })
 
+  it("a body edit leaves someone's frontmatter as written: a block description shows as one line, a name stays as typed", async () => {
+    const head =
+      '---\nname: Deploy   freeze\ndescription: |\n  No deploys\n  on Fridays\nmetadata:\n  type: project\n---\n'
+    const app = await openApp(browser(), {}, (sb) =>
+      writeFile(join(getAutoMemPath(sb.ctx()), 'freeze.md'), `${head}\nFridays.\n`),
+    )
+    const { page } = app
+    try {
+      const file = join(getAutoMemPath(app.sb.ctx()), 'freeze.md')
+      await page.locator('[data-relpath="freeze.md"]').click()
+      await page.getByLabel('Content', { exact: true }).getByText('Fridays.').waitFor()
+      expect(await page.locator('input[name=description]').inputValue()).toBe('No deploys on Fridays')
+      await page.getByLabel('Content', { exact: true }).getByText('Fridays.').click()
+      await page.keyboard.press('End')
+      await page.keyboard.insertText(' And Thursdays.')
+      await page.getByRole('button', { name: 'Save', exact: true }).click()
+      await until(() => readFileSync(file, 'utf8').includes('And Thursdays.'))
+      expect(readFileSync(file, 'utf8')).toBe(`${head}\nFridays. And Thursdays.\n`)
+    } finally {
+      await app.close()
+    }
+  })
+
   it('opens a memory saved on Windows (CRLF) as unchanged, and an edit keeps its line breaks', async () => {
     const crlf = memory(
       'Line endings',

@@ -325,17 +325,26 @@ export function frontmatterData(
   format: MemoryFormat = 'flat',
 ): Record<string, unknown> {
   const type = parseMemoryType(fields.type)
+  // A name or description the update leaves as it reads stays as its author wrote it: newer Claude
+  // Code's kebab-case is for names Memdir writes, not for someone's "Deploy freeze" it only shows,
+  // and a description's own spacing or block lines are theirs.
+  const keepsName = extra.name !== undefined && oneLine(extra.name) === fields.name
+  const keepsDescription =
+    extra.description !== undefined && asWritten(extra.description) === fields.description
   const doc: Record<string, unknown> = {
-    name: format === 'nested' ? kebabSlug(fields.name) : fields.name.trim(),
-    description: fields.description.replace(/\s+/g, ' ').trim(),
+    name: keepsName ? extra.name : format === 'nested' ? kebabSlug(fields.name) : fields.name.trim(),
+    description: keepsDescription ? extra.description : fields.description.replace(/\s+/g, ' ').trim(),
   }
+  // A type the reader cannot use ("Feedback") shows as none in the editor: an update that sets none
+  // leaves it as written (Health offers its fix), where a type the update replaces or clears goes.
+  const unreadable = (v: unknown) => v !== undefined && parseMemoryType(v) === undefined
   if (type && format === 'flat') doc.type = type
+  else if (!type && unreadable(extra.type)) doc.type = extra.type
   const meta = isRecord(extra.metadata) ? { ...extra.metadata } : {}
-  if (format === 'nested') {
-    if (type) meta.type = type
-    else delete meta.type
-  } else delete meta.type
-  if (format === 'nested' || Object.keys(meta).length) doc.metadata = meta
+  if (type && format === 'nested') meta.type = type
+  else if (type || !unreadable(meta.type)) delete meta.type
+  // An empty `metadata: {}` says nothing a reader uses: written only where there was one.
+  if (Object.keys(meta).length || isRecord(extra.metadata)) doc.metadata = meta
   for (const [k, v] of Object.entries(extra)) {
     if (k === 'name' || k === 'description' || k === 'type' || k === 'metadata' || v === undefined) continue
     doc[k] = v

@@ -842,6 +842,100 @@ describe('a memory the client stamped', () => {
     expect(modified).toBeGreaterThanOrEqual(before - 1000)
   })
 
+  it("an update that leaves the name as it reads keeps someone's name as written, not kebab-cased; a changed name is", async () => {
+    const dir = tempDir()
+    writeFile(
+      join(dir, 'freeze.md'),
+      '---\nname: Deploy freeze\ndescription: No Friday deploys\nmetadata:\n  type: project\n---\n\nFridays.\n',
+    )
+    const rec = await readMemory(dir, 'freeze.md')
+    expect(rec.name).toBe('Deploy freeze')
+    const edited = {
+      name: rec.name!,
+      description: 'No deploys on Fridays',
+      type: 'project' as const,
+      body: rec.body,
+    }
+    const saved = await updateMemory(dir, 'freeze.md', edited, rec.hash, 'nested')
+    expect(readFileSync(join(dir, 'freeze.md'), 'utf8')).toBe(
+      '---\nname: Deploy freeze\ndescription: No deploys on Fridays\nmetadata:\n  type: project\n---\n\nFridays.\n',
+    )
+    expect(index(dir)).toContain('[Deploy freeze](freeze.md)')
+    await updateMemory(dir, 'freeze.md', { ...edited, name: 'Release freeze' }, saved.hash, 'nested')
+    expect(readFileSync(join(dir, 'freeze.md'), 'utf8')).toContain('\nname: release-freeze\n')
+  })
+
+  it("a body-only edit keeps a description's block lines and spacing as written; a changed one is one line", async () => {
+    const dir = tempDir()
+    const head = '---\nname: Lag\ndescription: |\n  consumer lag alert\n  for   orders\ntype: project\n---\n'
+    writeFile(join(dir, 'lag.md'), `${head}\nOld.\n`)
+    const rec = await readMemory(dir, 'lag.md')
+    expect(rec.description).toBe('consumer lag alert\nfor   orders')
+    const edited = {
+      name: rec.name!,
+      description: rec.description!,
+      type: 'project' as const,
+      body: 'New.\n',
+    }
+    const saved = await updateMemory(dir, 'lag.md', edited, rec.hash, 'flat')
+    expect(readFileSync(join(dir, 'lag.md'), 'utf8')).toBe(`${head}\nNew.\n`)
+    await updateMemory(
+      dir,
+      'lag.md',
+      { ...edited, description: 'consumer lag alert for  orders ' },
+      saved.hash,
+      'flat',
+    )
+    expect((await readMemory(dir, 'lag.md')).description).toBe('consumer lag alert for orders')
+  })
+
+  it('a body-only edit keeps a type the reader cannot use ("Feedback") as written; choosing a type replaces it', async () => {
+    const dir = tempDir()
+    for (const [rel, head] of [
+      ['flat.md', '---\nname: Flat\ndescription: capital type\ntype: Feedback\n---\n'],
+      ['nested.md', '---\nname: nested\ndescription: capital type\nmetadata:\n  type: Feedback\n---\n'],
+    ] as const) {
+      writeFile(join(dir, rel), `${head}\nOld.\n`)
+      const rec = await readMemory(dir, rel)
+      expect(rec.type).toBeUndefined()
+      const edited = { name: rec.name!, description: rec.description!, body: 'New.\n' }
+      for (const format of ['flat', 'nested'] as const) {
+        const now = await readMemory(dir, rel)
+        await updateMemory(dir, rel, { ...edited, body: `New ${format}.\n` }, now.hash, format)
+        expect(readFileSync(join(dir, rel), 'utf8')).toBe(`${head}\nNew ${format}.\n`)
+      }
+      const now = await readMemory(dir, rel)
+      await updateMemory(dir, rel, { ...edited, type: 'feedback' }, now.hash, 'flat')
+      expect(readFileSync(join(dir, rel), 'utf8')).not.toContain('Feedback')
+      expect((await readMemory(dir, rel)).type).toBe('feedback')
+    }
+  })
+
+  it('a memory given no type, in the newer format, is written without an empty metadata map', async () => {
+    const dir = tempDir()
+    writeFile(join(dir, 'plain.md'), 'Just a body, no frontmatter.\n')
+    const rec = await readMemory(dir, 'plain.md')
+    await updateMemory(
+      dir,
+      'plain.md',
+      { name: 'plain', description: 'A note', body: rec.body },
+      rec.hash,
+      'nested',
+    )
+    expect(readFileSync(join(dir, 'plain.md'), 'utf8')).toBe(
+      '---\nname: plain\ndescription: A note\n---\n\nJust a body, no frontmatter.\n',
+    )
+    const made = await createMemory(dir, {
+      name: 'No type',
+      description: 'untyped',
+      body: 'x\n',
+      format: 'nested',
+    })
+    expect(readFileSync(join(dir, made.relPath), 'utf8')).toBe(
+      '---\nname: no-type\ndescription: untyped\n---\n\nx\n',
+    )
+  })
+
   it('a new memory gets the stamps of the client the user runs, and none for an older one', async () => {
     const dir = tempDir()
     await createMemory(dir, {

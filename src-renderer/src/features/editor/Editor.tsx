@@ -300,7 +300,9 @@ export function Editor() {
           <span className="prop-key">Description</span>
           <input
             name="description"
-            value={draft.description}
+            // A description someone wrote over several lines (a YAML block) shows as the one line
+            // recall reads; an input would drop its line breaks and run the words together.
+            value={draft.description.replace(/[ \t]*\r?\n[ \t]*/g, ' ')}
             placeholder="One specific line: it decides when this memory is recalled"
             onChange={(e) => editDraft({ description: e.target.value })}
             required
