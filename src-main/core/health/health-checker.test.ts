@@ -271,6 +271,7 @@ describe('index, duplicates and frontmatter', () => {
     writeFile(join(dir, 'caps.md'), typed('Feedback'))
     writeFile(join(dir, 'odd.md'), typed('todo'))
     writeFile(join(dir, 'none.md'), '---\nname: N\ndescription: d\n---\nbody\n')
+    writeFile(join(dir, 'empty.md'), typed(''))
     const report = await new HealthChecker({ memoryDir: dir }).check()
     const said = Object.fromEntries(
       report.findings.filter((f) => f.kind === 'invalid-frontmatter').map((f) => [f.path, f.message]),
@@ -281,6 +282,17 @@ describe('index, duplicates and frontmatter', () => {
         'Type "Feedback" is written in capitals: types are lower-case (user, feedback, project or reference)',
       'odd.md': 'Unknown type "todo" (user, feedback, project or reference)',
       'none.md': 'No type (user, feedback, project or reference)',
+      'empty.md': 'No type (user, feedback, project or reference)',
+    })
+    const evidence = Object.fromEntries(
+      report.findings.filter((f) => f.kind === 'invalid-frontmatter').map((f) => [f.path, f.evidence]),
+    )
+    expect(evidence).toEqual({
+      'list.md': ['type: ["user"]'],
+      'caps.md': ['type: Feedback'],
+      'odd.md': ['type: todo'],
+      'none.md': [],
+      'empty.md': [],
     })
   })
 

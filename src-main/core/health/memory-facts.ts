@@ -62,7 +62,14 @@ export async function memoryFacts(
         'invalid-frontmatter',
         relPath,
         typeProblem(rawType),
-        [`type: ${typeof rawType === 'string' ? rawType : JSON.stringify(rawType ?? '')}`],
+        // The line as written; a memory with no type line has none to show.
+        rawType === undefined
+          ? []
+          : [
+              rawType === null
+                ? 'type:'
+                : `type: ${typeof rawType === 'string' ? rawType : JSON.stringify(rawType)}`,
+            ],
         ['open'],
       ),
     )
