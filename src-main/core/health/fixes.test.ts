@@ -75,7 +75,6 @@ describe('compactIndex', () => {
     expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe(
       [
         ...index.slice(0, 7),
-        '',
         '- [Details moved out of MEMORY.md](index-details.md) — notes that used to sit in the index',
         '',
       ].join('\n'),
@@ -83,6 +82,25 @@ describe('compactIndex', () => {
     expect(readFileSync(join(dir, 'index-details.md'), 'utf8')).toMatch(
       /\n\nA note that sits in the index itself\.\n$/,
     )
+  })
+
+  it('puts the pointer to the moved text where the text stood: an index still past its cut keeps it in view', async () => {
+    const dir = tempDir()
+    const pointers = Array.from({ length: 230 }, (_, i) => `- [M${i}](m${i}.md) — memory ${i}`)
+    writeFile(
+      join(dir, 'MEMORY.md'),
+      ['# Memory', '', 'Ask Dana before touching billing.', '', ...pointers, ''].join('\n'),
+    )
+    await compactIndex(dir, finding)
+    const lines = readFileSync(join(dir, 'MEMORY.md'), 'utf8').split('\n')
+    expect(lines.slice(0, 4)).toEqual([
+      '# Memory',
+      '',
+      '- [Details moved out of MEMORY.md](index-details.md) — notes that used to sit in the index',
+      '',
+    ])
+    expect(lines.slice(4, -1)).toEqual(pointers)
+    expect(readFileSync(join(dir, 'index-details.md'), 'utf8')).toContain('Ask Dana before touching billing.')
   })
 
   it('keeps a long line that also links another memory: shortening it would drop that pointer', async () => {

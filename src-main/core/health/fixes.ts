@@ -137,9 +137,13 @@ function pointerLine(line: string): { title: string; target: string; hook: strin
 }
 
 /** An index's lines compacted: long pointer lines shortened, and (`moveText`) text lines moved out. */
-function compactLines(lines: readonly string[], moveText: boolean): { kept: string[]; moved: string[] } {
+function compactLines(
+  lines: readonly string[],
+  moveText: boolean,
+): { kept: string[]; moved: string[]; movedAt: number } {
   const kept: string[] = []
   const moved: string[] = []
+  let movedAt = -1
   const loads = lineLoads(lines)
   lines.forEach((line, i) => {
     // What an agent does not load (the frontmatter, comments) costs nothing against the limits,
@@ -159,9 +163,12 @@ function compactLines(lines: readonly string[], moveText: boolean): { kept: stri
     else if (!moveText || indexLinksIn(line).length) kept.push(line)
     // A line with a comment's start or end stays too: moving it could open or close a comment.
     else if (!line.trim() || /^#{1,6}\s/.test(line) || /<!--|-->/.test(line)) kept.push(line)
-    else moved.push(line)
+    else {
+      if (!moved.length) movedAt = kept.length
+      moved.push(line)
+    }
   })
-  return { kept, moved }
+  return { kept, moved, movedAt }
 }
 
 /** Whether `after` leaves out a pointer an agent loads in `before`. */
@@ -187,10 +194,10 @@ export const compactIndex: Fix = async (memoryDir, f, record) => {
   // The index keeps its line endings, as everything Memdir rewrites of someone else's does.
   const eol = content.includes('\r\n') ? '\r\n' : '\n'
   const lines = content.replace(/\r\n?/g, '\n').split('\n')
-  let { kept, moved } = compactLines(lines, true)
+  let { kept, moved, movedAt } = compactLines(lines, true)
   // Taking a line out can change what the lines around it are (a list item's indented comment
   // becomes a comment block of its own): then no text moves, and only long pointers are shortened.
-  if (hidesPointers(lines, kept)) ({ kept, moved } = compactLines(lines, false))
+  if (hidesPointers(lines, kept)) ({ kept, moved, movedAt } = compactLines(lines, false))
   const dir = posix.dirname(indexRel) === '.' ? '' : posix.dirname(indexRel) + '/'
   const changed = [indexRel]
   if (moved.length) {
@@ -213,7 +220,9 @@ export const compactIndex: Fix = async (memoryDir, f, record) => {
       'index-details.md',
       'notes that used to sit in the index',
     )
-    if (!kept.some((l) => pointsAt(l, 'index-details.md'))) kept.push(pointer)
+    // Where the text stood: an index still past its cut after compacting keeps the pointer to its
+    // moved text in view when the text was (at the end it would be cut with the rest).
+    if (!kept.some((l) => pointsAt(l, 'index-details.md'))) kept.splice(movedAt, 0, pointer)
     changed.push(detailRel)
   }
   await putFile(abs, kept.join(eol).replace(/(?:\r?\n)*$/, eol), record, read)
