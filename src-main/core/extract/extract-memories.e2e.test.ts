@@ -103,6 +103,64 @@ describe('extraction permissions, end to end', () => {
       summary: 'Saved 1 memory',
     })
   })
+
+  it("edits a memory saved on Windows (CRLF) with the model's LF text, and it stays CRLF", async () => {
+    const { fake, client } = await fakeModel()
+    const { memoryDir, extractor } = setup(client)
+    const crlf = (s: string) => s.replace(/\n/g, '\r\n')
+    const file = join(memoryDir, 'deploys.md')
+    writeFile(
+      file,
+      crlf(
+        '---\nname: Deploys\ndescription: how we ship\ntype: project\n---\n\nShip on Tuesdays.\nNever on Fridays.\n',
+      ),
+    )
+    fake.enqueue(
+      reply(toolUse('Read', { file_path: file })),
+      // What a model writes after reading it: lines joined by LF, no carriage returns.
+      reply(
+        toolUse('Edit', {
+          file_path: file,
+          old_string: 'Ship on Tuesdays.\nNever on Fridays.',
+          new_string: 'Ship on Tuesdays and Wednesdays.\nNever on Fridays.',
+        }),
+      ),
+      reply(text('Done.')),
+    )
+    await extractor.executeExtractMemories({
+      messages: [user('we ship on Wednesdays too now'), assistant('ok')],
+    })
+    const shown = JSON.stringify(fake.requests[1]!.body.messages)
+    expect(shown).toContain('Ship on Tuesdays.')
+    expect(shown).not.toContain('\\r') // the Read the model got has no carriage returns
+    expect(JSON.stringify(fake.requests[2]!.body.messages)).not.toContain('not found')
+    expect(readFileSync(file, 'utf8')).toBe(
+      crlf(
+        '---\nname: Deploys\ndescription: how we ship\ntype: project\n---\n\nShip on Tuesdays and Wednesdays.\nNever on Fridays.\n',
+      ),
+    )
+
+    // Rewritten whole by Write, in LF, it keeps CRLF too.
+    const { fake: fake2, client: client2 } = await fakeModel()
+    const again = setup(client2)
+    const other = join(again.memoryDir, 'style.md')
+    writeFile(other, crlf('---\nname: Style\ndescription: code style\ntype: feedback\n---\n\nTabs.\n'))
+    fake2.enqueue(
+      reply(
+        toolUse('Write', {
+          file_path: other,
+          content: '---\nname: Style\ndescription: code style\ntype: feedback\n---\n\nSpaces, two.\n',
+        }),
+      ),
+      reply(text('Done.')),
+    )
+    await again.extractor.executeExtractMemories({
+      messages: [user('we use two spaces now'), assistant('ok')],
+    })
+    expect(readFileSync(other, 'utf8')).toBe(
+      crlf('---\nname: Style\ndescription: code style\ntype: feedback\n---\n\nSpaces, two.\n'),
+    )
+  })
 })
 
 describe('extraction service', () => {

@@ -1,6 +1,16 @@
 import { readTextFile } from '../../store/regular-file.js'
 import { isAbsolute } from 'node:path'
-import { type AgentTool, stringArg, ToolInputError, inputSchema, params, writeOverRead } from './types.js'
+import {
+  type AgentTool,
+  crlfOnly,
+  stringArg,
+  toCrlf,
+  toLf,
+  ToolInputError,
+  inputSchema,
+  params,
+  writeOverRead,
+} from './types.js'
 
 export const editTool: AgentTool = {
   name: 'Edit',
@@ -17,11 +27,16 @@ export const editTool: AgentTool = {
   ),
   async run(input, ctx) {
     const filePath = stringArg(input, 'file_path', true)
-    const oldString = stringArg(input, 'old_string', true)
-    const newString = stringArg(input, 'new_string', true)
+    const oldArg = stringArg(input, 'old_string', true)
+    const newArg = stringArg(input, 'new_string', true)
     if (!isAbsolute(filePath)) throw new ToolInputError('file_path must be absolute')
-    if (oldString === newString) throw new ToolInputError('old_string and new_string are identical')
-    const text = await readTextFile(filePath)
+    if (oldArg === newArg) throw new ToolInputError('old_string and new_string are identical')
+    const read = await readTextFile(filePath)
+    // A CRLF file is matched as the model saw it (Read shows its lines without CR) and keeps CRLF.
+    const crlf = crlfOnly(read)
+    const text = crlf ? toLf(read) : read
+    const oldString = crlf ? toLf(oldArg) : oldArg
+    const newString = crlf ? toLf(newArg) : newArg
     const count = oldString === '' ? 0 : text.split(oldString).length - 1
     if (count === 0) throw new ToolInputError('old_string was not found in the file')
     if (count > 1 && input.replace_all !== true) {
@@ -31,7 +46,7 @@ export const editTool: AgentTool = {
       input.replace_all === true
         ? text.split(oldString).join(newString)
         : text.replace(oldString, () => newString)
-    await writeOverRead(ctx, filePath, text, next)
+    await writeOverRead(ctx, filePath, read, crlf ? toCrlf(next) : next)
     return { content: `Edited ${filePath}`, writtenPath: filePath }
   },
 }

@@ -26,7 +26,8 @@ export const readTool: AgentTool = {
     const limit = Math.max(1, Math.floor(numberArg(input, 'limit') ?? DEFAULT_LIMIT))
     const text = await readRegularFile(path, MAX_READ_BYTES)
     if (text.length === 0) return { content: '(the file is empty)' }
-    const lines = text.split('\n')
+    // Lines as an editor shows them: a CRLF file's carriage returns are no part of them.
+    const lines = text.split(/\r?\n/)
     const slice = lines.slice(offset - 1, offset - 1 + limit)
     const numbered = slice.map(
       (l, i) => `${String(offset + i).padStart(6)}\t${l.length > MAX_LINE ? cutText(l, MAX_LINE) + '…' : l}`,

@@ -1,6 +1,15 @@
 import { isAbsolute } from 'node:path'
 import { readIfExists } from '../../store/atomic-write.js'
-import { type AgentTool, stringArg, ToolInputError, inputSchema, params, writeOverRead } from './types.js'
+import {
+  type AgentTool,
+  crlfOnly,
+  stringArg,
+  toCrlf,
+  ToolInputError,
+  inputSchema,
+  params,
+  writeOverRead,
+} from './types.js'
 
 export const writeTool: AgentTool = {
   name: 'Write',
@@ -15,7 +24,13 @@ export const writeTool: AgentTool = {
     const content = stringArg(input, 'content', true)
     if (!isAbsolute(filePath)) throw new ToolInputError('file_path must be absolute')
     const before = await readIfExists(filePath)
-    await writeOverRead(ctx, filePath, before, content)
+    // A file saved with CRLF keeps CRLF when the model rewrites it in LF.
+    await writeOverRead(
+      ctx,
+      filePath,
+      before,
+      crlfOnly(before) && !content.includes('\r') ? toCrlf(content) : content,
+    )
     return { content: `Wrote ${filePath}`, writtenPath: filePath }
   },
 }
