@@ -183,6 +183,30 @@ describe('Health view', () => {
     }
   })
 
+  it('lists in the editor every issue its row counts: a memory missing from MEMORY.md says so there too', async () => {
+    const app = await openApp(browser(), {}, (sb) => {
+      const dir = getAutoMemPath(sb.ctx())
+      writeFile(
+        join(dir, 'creds.md'),
+        memory('Creds', 'staging access', `key: sk-ant-api03-${'Q1w2'.repeat(20)}`),
+      )
+      writeFile(join(dir, 'MEMORY.md'), '# Memory\n')
+    })
+    const { page } = app
+    try {
+      const badge = page.locator('[data-relpath="creds.md"]').getByTestId('health-badge')
+      await until(async () => (await badge.count()) > 0 && (await badge.innerText()) === '2 issues')
+      await page.locator('[data-relpath="creds.md"]').click()
+      const problems = page.getByRole('list', { name: 'Problems with this memory' }).getByRole('listitem')
+      await until(async () => (await problems.count()) === 2)
+      const said = (await problems.allInnerTexts()).join('\n')
+      expect(said).toContain('Contains a secret')
+      expect(said).toContain('Not in MEMORY.md')
+    } finally {
+      await app.close()
+    }
+  })
+
   it("shows a memory's problems above its fields: broken YAML with its line, a secret with its rule, a moved path with its new name", async () => {
     const app = await openApp(browser(), {}, (sb) => {
       const r = gitRepo(sb.project)

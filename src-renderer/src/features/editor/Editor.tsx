@@ -163,9 +163,10 @@ export function Editor() {
       health: s.health,
     })),
   )
-  // Health's findings about this memory, shown where the user is looking.
+  // Health's findings about this memory, shown where the user is looking: the ones its row's badge
+  // counts ("Not in MEMORY.md" too), and notes.
   const problems = (health?.findings ?? []).filter(
-    (f) => doc && (f.path === doc.relPath || f.other === doc.relPath) && f.kind !== 'unindexed',
+    (f) => doc && (f.path === doc.relPath || f.other === doc.relPath),
   )
   const [preview, setPreview] = useState(false)
   const [confirmDelete, setConfirmDelete] = useState(false)
