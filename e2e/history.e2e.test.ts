@@ -106,6 +106,29 @@ describe('history, restore and the review inbox', () => {
     }
   })
 
+  it('the workspace timeline shows the newest 1,000 changes and, on request, the older ones', async () => {
+    // 1,005 memories: their first sighting is 1,005 entries, the oldest being m0000.md.
+    const app = await openApp(browser(), {}, (sb) => {
+      const dir = getAutoMemPath(sb.ctx())
+      for (let i = 0; i < 1005; i++)
+        writeFile(join(dir, `m${String(i).padStart(4, '0')}.md`), memory(`M${i}`, `memory ${i}`, 'x'))
+    })
+    const { page } = app
+    try {
+      await page.getByRole('navigation').getByRole('button', { name: 'History' }).click()
+      const entries = page.getByRole('list', { name: 'History entries' }).getByRole('listitem')
+      const older = page.getByRole('button', { name: 'Show older' })
+      await until(async () => (await entries.count()) === 1000 && (await older.count()) === 1, 30_000)
+      expect(await page.getByText('Showing the newest 1,000 changes.').count()).toBe(1)
+      await older.click()
+      await until(async () => (await entries.count()) === 1005)
+      expect(await entries.last().innerText()).toContain('m0000.md')
+      expect(await older.count()).toBe(0)
+    } finally {
+      await app.close()
+    }
+  })
+
   it('undoes a whole extraction run in one action', async () => {
     const { app, fake } = await openWithModel(browser(), (sb) => {
       writeFile(join(getAutoMemPath(sb.ctx()), 'MEMORY.md'), '- [Old](old.md) — o\n')

@@ -9,7 +9,7 @@ import type {
   HealthView,
   HistoryDiff,
   UndoOutcome,
-  HistoryItem,
+  HistoryPage,
   HookPlanView,
   HookStatusView,
   IndexView,
@@ -113,7 +113,11 @@ export const RPC_ARGS = {
   'team/syncNow': none,
   'settings/get': none,
   'settings/set': SettingsInputSchema,
-  'history/list': strictObject({ path: v.optional(v.string()) }),
+  // The newest `limit` changes (default 1,000); `more` says older ones exist (the timeline shows them on request).
+  'history/list': strictObject({
+    path: v.optional(v.string()),
+    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  }),
   'history/diff': strictObject({ id: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
   'history/restore': strictObject({ path: relPath, id: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
   'history/undoRun': strictObject({ runId: v.pipe(v.string(), v.minLength(1)) }),
@@ -171,7 +175,7 @@ export interface RpcResults {
   'team/syncNow': TeamStatus
   'settings/get': SettingsView
   'settings/set': SettingsView
-  'history/list': HistoryItem[]
+  'history/list': HistoryPage
   'history/diff': HistoryDiff
   'history/restore': void
   'history/undoRun': UndoOutcome

@@ -122,6 +122,12 @@ export interface ActivityItem {
 
 export type HistoryAuthor = 'user' | 'extraction' | 'dream' | 'team-pull' | 'external' | 'mcp'
 
+/** A timeline's newest changes, and whether older ones exist beyond them. */
+export interface HistoryPage {
+  items: HistoryItem[]
+  more: boolean
+}
+
 export interface HistoryItem {
   id: number
   at: number

@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { HistoryItem, MemoryListItem } from '../../../src-shared/types.js'
+import type { HistoryPage, MemoryListItem } from '../../../src-shared/types.js'
 import { getAutoMemPath } from '../../core/paths/auto-mem-path.js'
 import { sandbox, writeFile } from '../../../test/helpers/temp-env.js'
 import { until } from '../../../test/helpers/until.js'
@@ -52,12 +52,12 @@ describe('the app follows a large memory dir changed by other programs', () => {
       await until(
         'history to record the 31 changes',
         async () => {
-          const all = await call<HistoryItem[]>(host, 'history/list', {})
+          const all = (await call<HistoryPage>(host, 'history/list', {})).items
           return all.filter((e) => e.change !== 'baseline').length >= 31
         },
         15_000,
       )
-      const now = await call<HistoryItem[]>(host, 'history/list', {})
+      const now = (await call<HistoryPage>(host, 'history/list', {})).items
       const external = (change: string) =>
         now
           .filter((e) => e.change === change && e.author === 'external')
@@ -68,7 +68,7 @@ describe('the app follows a large memory dir changed by other programs', () => {
       )
       expect(external('delete')).toEqual(Array.from({ length: 5 }, (_, i) => `m${20 + i}.md`).sort())
       expect(external('create')).toEqual(Array.from({ length: 5 }, (_, i) => `notes/n${i}.md`))
-      const untouched = await call<HistoryItem[]>(host, 'history/list', { path: 'm100.md' })
+      const untouched = (await call<HistoryPage>(host, 'history/list', { path: 'm100.md' })).items
       expect(untouched.map((e) => [e.change, e.author])).toEqual([['baseline', 'external']])
     } finally {
       await host.close()
@@ -86,12 +86,12 @@ describe('the app follows a large memory dir changed by other programs', () => {
         input: { name: 'm5', description: 'about m5', type: 'project', body: 'saved by the user at once' },
         expectedHash: doc.hash,
       })
-      const m5 = await call<HistoryItem[]>(host, 'history/list', { path: 'm5.md' })
+      const m5 = (await call<HistoryPage>(host, 'history/list', { path: 'm5.md' })).items
       expect(m5.map((e) => [e.change, e.author])).toEqual([
         ['modify', 'user'],
         ['baseline', 'external'],
       ])
-      const last = await call<HistoryItem[]>(host, 'history/list', { path: 'm2499.md' })
+      const last = (await call<HistoryPage>(host, 'history/list', { path: 'm2499.md' })).items
       expect(last.map((e) => e.change)).toEqual(['baseline'])
     } finally {
       await host.close()
@@ -99,7 +99,7 @@ describe('the app follows a large memory dir changed by other programs', () => {
     // Closing waited for the copies: the next opening finds nothing to record.
     host = await createHost({ env: sb.env, projectRoot: sb.project, agentSocket: false })
     try {
-      const all = await call<HistoryItem[]>(host, 'history/list', {})
+      const all = (await call<HistoryPage>(host, 'history/list', {})).items
       expect(all.filter((e) => e.change !== 'baseline')).toHaveLength(1)
       expect(all.filter((e) => e.author !== 'external').map((e) => e.path)).toEqual(['m5.md'])
     } finally {

@@ -38,7 +38,10 @@ const MALFORMED: Record<MethodName, [unknown, string][]> = {
   'team/syncNow': [[true, '(arguments)']],
   'settings/get': [[{}, '(arguments)']],
   'settings/set': [[{ dreamMinHours: -1 }, 'dreamMinHours'], [{ reviewMode: 'yes' }, 'reviewMode'], [{ memoryFormat: 'xml' }, 'memoryFormat'], [{ apiKeyy: 'x' }, 'apiKeyy']],
-  'history/list': [[{ path: 3 }, 'path']],
+  'history/list': [
+    [{ path: 3 }, 'path'],
+    [{ limit: 0 }, 'limit'],
+  ],
   'history/diff': [[{ id: '1' }, 'id'], [{ id: 1.5 }, 'id'], [{ id: -1 }, 'id']],
   'history/restore': [[{ path: 'a.md' }, 'id'], [{ id: 1 }, 'path']],
   'history/undoRun': [[{ runId: '' }, 'runId']],

@@ -1,5 +1,11 @@
 import { MemdirError } from '../../../src-shared/errors.js'
-import type { HistoryDiff, HistoryItem, ProposalView, UndoOutcome } from '../../../src-shared/types.js'
+import type {
+  HistoryDiff,
+  HistoryItem,
+  HistoryPage,
+  ProposalView,
+  UndoOutcome,
+} from '../../../src-shared/types.js'
 import type { HistoryStore } from '../../core/history/history-store.js'
 import { diffLines } from '../../core/history/line-diff.js'
 import { ENTRYPOINT_NAME } from '../../core/paths/auto-mem-path.js'
@@ -39,9 +45,10 @@ export class HistoryReview {
    * Newest first; each memory's change carries its name, and the MEMORY.md pointer update made
    * with it (same writer, same run or within two seconds) is folded into it instead of listed apart.
    */
-  async list(path?: string, limit = 1000): Promise<HistoryItem[]> {
+  async list(path?: string, limit = 1000): Promise<HistoryPage> {
     await this.deps.recorder.caughtUp()
-    const entries = (await this.deps.history.list(path ? { path } : {})).reverse().slice(0, limit)
+    const all = await this.deps.history.list(path ? { path } : {})
+    const entries = all.slice(-limit).reverse()
     const isIndex = (p: string) => p === ENTRYPOINT_NAME || p.endsWith(`/${ENTRYPOINT_NAME}`)
     const folded = new Set<number>()
     const items: HistoryItem[] = []
@@ -74,7 +81,7 @@ export class HistoryReview {
       }
       items.push(item)
     }
-    return items.filter((i) => !folded.has(i.id))
+    return { items: items.filter((i) => !folded.has(i.id)), more: all.length > limit }
   }
 
   async diff(id: number): Promise<HistoryDiff> {

@@ -19,7 +19,7 @@ export function historyHandlers(
   | 'review/reject'
 > {
   return {
-    'history/list': ({ path }) => history().list(path),
+    'history/list': ({ path, limit }) => history().list(path, limit),
     'history/diff': ({ id }) => history().diff(id),
     'history/restore': ({ path, id }) => history().restore(path, id),
     'history/undoRun': ({ runId }) => history().undoRun(runId),

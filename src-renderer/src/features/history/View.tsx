@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import type { HistoryItem } from '../../../../src-shared/types'
+import { count } from '../../../../src-shared/words'
 import { Diff } from '../../components/Diff'
 import { useStore } from '../../app/store'
 import { useRpc } from '../../app/use-rpc'
@@ -17,6 +18,8 @@ function authorLabel(e: HistoryItem): string {
   return e.author === 'mcp' && e.client ? `mcp · ${e.client}` : e.author
 }
 
+const HISTORY_PAGE = 1000
+
 const CHANGE_LABEL = {
   baseline: 'first seen',
   create: 'created',
@@ -33,8 +36,10 @@ export function HistoryView() {
   const openFile = useStore((s) => s.openFile)
   const restoreVersion = useStore((s) => s.restoreVersion)
   const undoRun = useStore((s) => s.undoRun)
-  const list = useRpc('history/list', { path: historyPath })
-  const items = list.data ?? []
+  // The newest changes, a page at a time: "Show older" asks for the next page with them.
+  const [limit, setLimit] = useState(HISTORY_PAGE)
+  const list = useRpc('history/list', { path: historyPath, limit })
+  const items = list.data?.items ?? []
   const [openId, setOpenId] = useState<number>()
   const { data: diff } = useRpc('history/diff', openId === undefined ? null : { id: openId })
   const [message, setMessage] = useState<string>()
@@ -42,7 +47,10 @@ export function HistoryView() {
   const error = actError ?? list.error
 
   // A new scope clears the open version; list refreshes (files changing) keep it open.
-  useEffect(() => setOpenId(undefined), [historyPath])
+  useEffect(() => {
+    setOpenId(undefined)
+    setLimit(HISTORY_PAGE)
+  }, [historyPath])
 
   const open = (id: number) => {
     setMessage(undefined)
@@ -109,6 +117,12 @@ export function HistoryView() {
               </li>
             ))}
           </ol>
+        )}
+        {list.data?.more && (
+          <div className="pad">
+            <p className="muted small">Showing the newest {count(items.length, 'change')}.</p>
+            <button onClick={() => setLimit(limit + HISTORY_PAGE)}>Show older</button>
+          </div>
         )}
       </section>
       <section className="editor-pane" aria-label="Version">
