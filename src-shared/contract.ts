@@ -116,7 +116,7 @@ export const RPC_ARGS = {
   // The newest `limit` changes (default 1,000); `more` says older ones exist (the timeline shows them on request).
   'history/list': strictObject({
     path: v.optional(v.string()),
-    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000))),
   }),
   'history/diff': strictObject({ id: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
   'history/restore': strictObject({ path: relPath, id: v.pipe(v.number(), v.integer(), v.minValue(1)) }),

@@ -50,6 +50,7 @@ export class HistoryReview {
     const all = await this.deps.history.list(path ? { path } : {})
     const entries = all.slice(-limit).reverse()
     const isIndex = (p: string) => p === ENTRYPOINT_NAME || p.endsWith(`/${ENTRYPOINT_NAME}`)
+    const indexEntries = entries.filter((o) => isIndex(o.path))
     const folded = new Set<number>()
     const items: HistoryItem[] = []
     for (const e of entries) {
@@ -67,9 +68,8 @@ export class HistoryReview {
         item.name = await this.nameIn(e.after ?? e.before)
         const pointer = path
           ? undefined
-          : entries.find(
+          : indexEntries.find(
               (o) =>
-                isIndex(o.path) &&
                 !folded.has(o.id) &&
                 o.author === e.author &&
                 (e.runId ? o.runId === e.runId : Math.abs(o.at - e.at) < 2000),
