@@ -277,6 +277,23 @@ describe('review mode', () => {
     expect(await proposals.list()).toEqual([])
   })
 
+  it("an edit approved from the inbox (a text field's LF) keeps a CRLF file's line breaks", async () => {
+    const crlf = '---\r\nname: A\r\ndescription: a\r\ntype: user\r\n---\r\n\r\nOld.\r\n'
+    const { root, memoryDir } = memDirWith({ 'a.md': crlf })
+    const proposals = new ProposalStore(join(root, 'app-data', 'proposals'))
+    const p = await proposals.create({
+      author: 'dream',
+      reason: 'tidy',
+      files: [{ path: 'a.md', before: crlf, after: crlf.replace('Old.', 'Proposed.') }],
+    })
+    await proposals.approve(p.id, memoryDir, {
+      'a.md': '---\nname: A\ndescription: a\ntype: user\n---\n\nEdited.\nTwo lines.\n',
+    })
+    expect(readFileSync(join(memoryDir, 'a.md'), 'utf8')).toBe(
+      '---\r\nname: A\r\ndescription: a\r\ntype: user\r\n---\r\n\r\nEdited.\r\nTwo lines.\r\n',
+    )
+  })
+
   it('rejection leaves no trace in the memory dir; a stale proposal is refused', async () => {
     const { root, memoryDir } = memDirWith({ 'a.md': 'A\n' })
     const proposals = new ProposalStore(join(root, 'app-data', 'proposals'))

@@ -8,6 +8,7 @@ import { resolveContainedPath } from '../store/contained-path.js'
 import { checkMemoryName } from '../../../src-shared/memory-names.js'
 import { checkFoldersOnPath } from '../store/memory-files.js'
 import { twinNameProblem } from '../store/twin-names.js'
+import { crlfLike } from '../store/line-breaks.js'
 import { SerialQueue } from '../store/serial-queue.js'
 import {
   guardMemoryWrite,
@@ -89,6 +90,13 @@ export class ProposalStore {
     record?: RecordedWrite,
   ): Promise<ProposedFile[]> {
     const p = await this.get(id)
+    // What a file becomes: the user's edit (which the inbox's text field hands over with LF, so a
+    // file saved with CRLF gets it back), else what was proposed.
+    const afterOf = (f: ProposedFile): string | null => {
+      if (!(f.path in edits)) return f.after
+      const edit = edits[f.path] ?? null
+      return edit === null ? null : crlfLike(edit, f.after ?? f.before)
+    }
     const targets = await Promise.all(
       p.files.map(async (f) => ({ f, abs: await resolveContainedPath(memoryDir, f.path) })),
     )
@@ -96,7 +104,7 @@ export class ProposalStore {
       const now = await readIfExists(abs)
       if (now !== f.before) throw new ConflictError(abs, now, f.after ?? '')
       const edited = f.path in edits
-      const after = edited ? edits[f.path] : f.after
+      const after = afterOf(f)
       // A file it creates is named by the one name rule, like every other way a memory gets a name.
       if (after !== null && after !== undefined && f.before === null) {
         checkMemoryName(f.path)
@@ -120,7 +128,7 @@ export class ProposalStore {
     const applied: { f: ProposedFile; abs: string }[] = []
     try {
       for (const { f, abs } of targets) {
-        const after = f.path in edits ? (edits[f.path] as string | null) : f.after
+        const after = afterOf(f)
         await mkdir(dirname(abs), { recursive: true })
         await putFile(abs, after, record, f.before)
         applied.push({ f: { ...f, after }, abs })

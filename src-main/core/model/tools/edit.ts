@@ -1,16 +1,7 @@
+import { crlfOnly, toCrlf, toLf } from '../../store/line-breaks.js'
 import { readTextFile } from '../../store/regular-file.js'
 import { isAbsolute } from 'node:path'
-import {
-  type AgentTool,
-  crlfOnly,
-  stringArg,
-  toCrlf,
-  toLf,
-  ToolInputError,
-  inputSchema,
-  params,
-  writeOverRead,
-} from './types.js'
+import { type AgentTool, stringArg, ToolInputError, inputSchema, params, writeOverRead } from './types.js'
 
 export const editTool: AgentTool = {
   name: 'Edit',
@@ -32,7 +23,7 @@ export const editTool: AgentTool = {
     if (!isAbsolute(filePath)) throw new ToolInputError('file_path must be absolute')
     if (oldArg === newArg) throw new ToolInputError('old_string and new_string are identical')
     const read = await readTextFile(filePath)
-    // A CRLF file is matched as the model saw it (Read shows its lines without CR) and keeps CRLF.
+    // A file saved with CRLF is matched as the model saw it (Read shows its lines without CR) and keeps CRLF.
     const crlf = crlfOnly(read)
     const text = crlf ? toLf(read) : read
     const oldString = crlf ? toLf(oldArg) : oldArg

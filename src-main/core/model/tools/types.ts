@@ -32,17 +32,6 @@ export interface AgentTool {
 export class ToolInputError extends Error {}
 
 /**
- * Whether every line break of `text` is CRLF (a file saved on Windows). The agents' tools show and
- * match such a file with LF, as a model writes text, and write it back with CRLF (what someone saved
- * on Windows stays CRLF, as in the editor); a file that mixes the two is matched byte for byte.
- */
-export const crlfOnly = (text: string | null): text is string =>
-  !!text && text.includes('\r\n') && !/(?:^|[^\r])\n/.test(text)
-
-export const toLf = (text: string) => text.replace(/\r\n/g, '\n')
-export const toCrlf = (text: string) => text.replace(/\r?\n/g, '\r\n')
-
-/**
  * Write's and Edit's last step: `after` written over the text the tool read (`before`; null: no
  * file then), once the secret and link checks pass, with the stamps `ctx` adds. A file someone
  * saved since (the user in the app, another agent) is left alone, and the model is told to read

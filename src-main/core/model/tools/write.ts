@@ -1,15 +1,7 @@
 import { isAbsolute } from 'node:path'
 import { readIfExists } from '../../store/atomic-write.js'
-import {
-  type AgentTool,
-  crlfOnly,
-  stringArg,
-  toCrlf,
-  ToolInputError,
-  inputSchema,
-  params,
-  writeOverRead,
-} from './types.js'
+import { crlfLike } from '../../store/line-breaks.js'
+import { type AgentTool, stringArg, ToolInputError, inputSchema, params, writeOverRead } from './types.js'
 
 export const writeTool: AgentTool = {
   name: 'Write',
@@ -25,12 +17,7 @@ export const writeTool: AgentTool = {
     if (!isAbsolute(filePath)) throw new ToolInputError('file_path must be absolute')
     const before = await readIfExists(filePath)
     // A file saved with CRLF keeps CRLF when the model rewrites it in LF.
-    await writeOverRead(
-      ctx,
-      filePath,
-      before,
-      crlfOnly(before) && !content.includes('\r') ? toCrlf(content) : content,
-    )
+    await writeOverRead(ctx, filePath, before, crlfLike(content, before))
     return { content: `Wrote ${filePath}`, writtenPath: filePath }
   },
 }
