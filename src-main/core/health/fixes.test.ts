@@ -2,7 +2,7 @@ import { readFileSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir, writeFile } from '../../../test/helpers/temp-env.js'
-import { compactIndex, type FixOutcome, fixPointers } from './fixes.js'
+import { compactIndex, type FixOutcome, fixPointers, mergeProposalFiles } from './fixes.js'
 import { findIndexLine, formatIndexLine } from '../store/index-lines.js'
 import type { Finding } from './findings.js'
 
@@ -202,5 +202,32 @@ describe('fixPointers', () => {
     expect(out.map((o) => ('changed' in o ? o.changed : 'failed'))).toEqual(['failed', ['team/MEMORY.md']])
     expect(readFileSync(join(outside, 'MEMORY.md'), 'utf8')).toBe('- [Gone](gone.md) — x\n')
     expect(readFileSync(join(dir, 'team/MEMORY.md'), 'utf8')).toBe('')
+  })
+})
+
+describe('mergeProposalFiles', () => {
+  it("proposes the kept memory edited in place: its frontmatter as written, CRLF kept, the other's new lines added", async () => {
+    const dir = tempDir()
+    const keep =
+      '---\r\nname: "Deploys"  # the team calls it this\r\ndescription: how we ship\r\ntype: project\r\n---\r\n\r\nShip on Tuesdays.\r\nTag the release.\r\n'
+    writeFile(join(dir, 'deploys.md'), keep)
+    writeFile(
+      join(dir, 'shipping.md'),
+      '---\nname: Shipping\ndescription: shipping days\ntype: project\n---\n\nShip on Tuesdays.\nNever on Fridays.\n',
+    )
+    writeFile(
+      join(dir, 'MEMORY.md'),
+      '- [Deploys](deploys.md) — how we ship\n- [Shipping](shipping.md) — shipping days\n',
+    )
+    const files = await mergeProposalFiles(dir, {
+      kind: 'duplicate',
+      path: 'deploys.md',
+      other: 'shipping.md',
+    } as unknown as Finding)
+    expect(files.find((f) => f.path === 'deploys.md')!.after).toBe(
+      '---\r\nname: "Deploys"  # the team calls it this\r\ndescription: how we ship\r\ntype: project\r\n---\r\n\r\nShip on Tuesdays.\r\nTag the release.\r\n\r\nNever on Fridays.\r\n',
+    )
+    expect(files.find((f) => f.path === 'shipping.md')!.after).toBeNull()
+    expect(files.find((f) => f.path === 'MEMORY.md')!.after).toBe('- [Deploys](deploys.md) — how we ship\n')
   })
 })

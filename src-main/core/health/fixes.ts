@@ -5,6 +5,7 @@ import { ENTRYPOINT_NAME } from '../paths/auto-mem-path.js'
 import { readIfExists } from '../store/atomic-write.js'
 import { resolveContainedPath } from '../store/contained-path.js'
 import { parseMemoryFile, serializeMemoryFile } from '../store/frontmatter.js'
+import { rewriteMemoryFile } from '../store/memory-rewrite.js'
 import { memoryNameProblem } from '../../../src-shared/memory-names.js'
 import {
   checkPointerTarget,
@@ -245,21 +246,24 @@ export async function mergeProposalFiles(memoryDir: string, f: Finding): Promise
     throw new FixError(`${keepText === null ? keepRel : dropRel} is gone`)
   const keep = parseMemoryFile(keepText)
   const drop = parseMemoryFile(dropText)
+  const lines = (body: string) => body.split(/\r?\n/)
   const have = new Set(
-    keep.body
-      .split('\n')
+    lines(keep.body)
       .map((l) => l.trim())
       .filter(Boolean),
   )
-  const extra = drop.body.split('\n').filter((l) => l.trim() && !have.has(l.trim()))
-  const merged = serializeMemoryFile(
+  const extra = lines(drop.body).filter((l) => l.trim() && !have.has(l.trim()))
+  // Edited in place, as any update is: the kept memory's frontmatter stays as written (comments,
+  // quoting) and a file saved with CRLF keeps CRLF.
+  const merged = rewriteMemoryFile(
+    keepText,
+    keep,
     {
       name: keep.name ?? posix.basename(keepRel, '.md'),
       description: keep.description ?? drop.description ?? '',
       type: keep.type ?? drop.type ?? 'project',
-      body: keep.body.trimEnd() + (extra.length ? `\n\n${extra.join('\n')}` : '') + '\n',
+      body: lines(keep.body).join('\n').trimEnd() + (extra.length ? `\n\n${extra.join('\n')}` : '') + '\n',
     },
-    keep.data,
     keep.format ?? 'flat',
   )
   const files: ProposedFile[] = [
