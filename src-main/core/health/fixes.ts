@@ -262,7 +262,7 @@ export async function mergeProposalFiles(memoryDir: string, f: Finding): Promise
       name: keep.name ?? posix.basename(keepRel, '.md'),
       description: keep.description ?? drop.description ?? '',
       type: keep.type ?? drop.type ?? 'project',
-      body: lines(keep.body).join('\n').trimEnd() + (extra.length ? `\n\n${extra.join('\n')}` : '') + '\n',
+      body: keep.body.trimEnd() + (extra.length ? `\n\n${extra.join('\n')}` : '') + '\n',
     },
     keep.format ?? 'flat',
   )

@@ -352,13 +352,6 @@ export function frontmatterData(
   return doc
 }
 
-/**
- * `text` (LF, as the YAML library prints it and the editor and the models hand it over) with CRLF
- * where the text it replaces, `like`, has CRLF: what someone saved on Windows stays CRLF.
- */
-export const lineBreaksLike = (text: string, like: string): string =>
-  like.includes('\r\n') ? text.replace(/\r?\n/g, '\r\n') : text
-
 /** A memory's body as written after its frontmatter: no leading blank lines, one final newline. */
 export function memoryBodyText(body: string): string {
   const text = body.replace(/^\n+/, '')

@@ -2,7 +2,6 @@ import { rethrowUnless } from '../../../src-shared/errors.js'
 import {
   frontmatterData,
   isRecord,
-  lineBreaksLike,
   MAX_FRONTMATTER_CHARS,
   memoryBodyText,
   type MemoryFields,
@@ -13,6 +12,7 @@ import {
   yamlLibrary,
   isYamlFailure,
 } from './frontmatter.js'
+import { lineBreaksLike } from './line-breaks.js'
 import { keepLastOfKey, ownValuesOn } from './yaml-keys.js'
 
 function orUnreadable(read: () => unknown): unknown {

@@ -2,9 +2,9 @@ import { basename } from 'node:path'
 import { ENTRYPOINT_NAME, isPathInside } from '../paths/auto-mem-path.js'
 import type { MemoryStamp } from './memory-format.js'
 import { keepLastOfKey, ownValuesOn } from './yaml-keys.js'
+import { lineBreaksLike } from './line-breaks.js'
 import {
   isRecord,
-  lineBreaksLike,
   MAX_FRONTMATTER_CHARS,
   parseFrontmatterData,
   splitFrontmatter,

@@ -11,7 +11,7 @@ const fromValue = Annotation.define<true>()
 /**
  * `text` as the editor holds it: CodeMirror splits lines at CRLF and CR too and joins them with LF,
  * so a file saved on Windows would otherwise read as changed the moment it is shown. The host puts
- * the file's own line breaks back when it saves (lineBreaksLike).
+ * the file's own line breaks back when it saves (core/store/line-breaks.ts).
  */
 const asEditorText = (text: string): string => text.replace(/\r\n?/g, '\n')
 
