@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { messageOf, rethrowUnless } from '../src-shared/errors.js'
 import { memoryNameProblem } from '../src-shared/memory-names.js'
 import { check } from '../src-shared/schema-common.js'
-import { describeFindings, scanForSecrets } from '../src-shared/secret-scan.js'
+import { describeFindings, redactedName, scanForSecrets, secretsInNames } from '../src-shared/secret-scan.js'
 import { teamEntryProblem } from '../src-shared/team-entry-text.js'
 import {
   MAX_TEAM_FILE_BYTES,
@@ -90,9 +90,11 @@ const isPlainObject = (x: unknown): x is Record<string, unknown> =>
  * which a schema's output object would silently drop — goes through the one memory-name rule
  * the clients use, so nothing is answered 200 that is not stored as sent.
  */
-function validEntries(body: unknown): Map<string, string> {
+async function validEntries(body: unknown): Promise<Map<string, string>> {
   if (!isPlainObject(body) || !isPlainObject(body.entries) || Object.keys(body).some((k) => k !== 'entries'))
     throw new HttpError(400, 'body must be {"entries": {key: text}}')
+  // First: every later answer about an entry names its key.
+  await refuseSecretKeys(Object.keys(body.entries))
   const out = new Map<string, string>()
   for (const key of Object.keys(body.entries)) {
     const text = body.entries[key]
@@ -118,6 +120,28 @@ function validEntries(body: unknown): Map<string, string> {
     out.set(key, text)
   }
   return out
+}
+
+/**
+ * A key that holds a credential (a token used as a file name) would be written to every teammate's
+ * disk and listed everywhere: refused like one in the text, and the reply cannot name the key.
+ */
+async function refuseSecretKeys(keys: readonly string[]): Promise<void> {
+  const found = await secretsInNames(keys)
+  const [key, findings] = [...found][0] ?? []
+  if (!key || !findings) return
+  const shown = await redactedName(key)
+  throw new HttpError(
+    422,
+    `${shown} holds ${describeFindings(findings)}: secrets are never stored in team memory, not even as a name; rename the file`,
+    {
+      details: {
+        error_code: TEAM_ERROR_CODES.secret,
+        key_redacted: shown,
+        rules: findings.map((f) => ({ rule: f.ruleId, description: f.description, in_key: true })),
+      },
+    },
+  )
 }
 
 /**
@@ -225,7 +249,7 @@ export function createTeamServer(opts: TeamServerOptions): Server {
       // A client may send a byte order mark first (PowerShell 5's UTF-8); JSON allows ignoring it.
       const body = parseJsonOr(splitByteOrderMark(raw).rest, NOT_JSON)
       if (body === NOT_JSON) throw new HttpError(400, 'body is not JSON')
-      const entries = validEntries(body)
+      const entries = await validEntries(body)
       await refuseSecrets(entries)
       const ifMatch = req.headers['if-match']
       const r = await opts.store.upsert(

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { LOOK_ALIKES, REAL_SECRETS } from './secret-corpus.js'
-import { OWN_SECRET_RULE_IDS, scanForSecrets } from './secret-scan.js'
+import {
+  describeFindings,
+  IN_NAME,
+  OWN_SECRET_RULE_IDS,
+  redactedName,
+  scanForSecrets,
+  scanMemoryForSecrets,
+  secretsInNames,
+} from './secret-scan.js'
 
 /** Every format Claude Code's team-memory scanner has a rule for (its 36 rule ids). */
 const CLAUDE_CODE_RULES = [
@@ -69,5 +77,49 @@ describe('scanForSecrets on the corpus', () => {
       'See https://grafana.internal/d/checkout and ticket PAY-1234.',
     ].join('\n')
     expect(await scanForSecrets(text)).toEqual([])
+  })
+})
+
+describe('secrets in a memory name (its path, a team key)', () => {
+  // Real-format credentials, assembled so no scanner flags this file itself.
+  const github = 'ghp_' + 'R7sQ2kLm9VxT4bN8cW1zY6hJ3fD5gA0pE2uK'
+  const aws = 'AKIA' + 'QW3ERT7YUI2OPASD'
+  const slack = 'xoxb-' + '123456789012-1234567890123-abcdefghijklmnopqrstuvwx'
+
+  it('finds a credential used as a file or folder name, says it is in the name, and never holds the value', async () => {
+    const names = [`${github}.md`, `team/${aws}.md`, `notes/${slack}/deploy.md`, 'team/deploy_freeze.md']
+    const found = await secretsInNames(names)
+    expect([...found.keys()]).toEqual(names.slice(0, 3))
+    for (const f of found.values()) expect(f.every((x) => x.line === IN_NAME)).toBe(true)
+    expect(describeFindings(found.get(`${github}.md`)!)).toBe(
+      'a GitHub token (secretlint/github) in its name',
+    )
+    expect(JSON.stringify([...found.values()])).not.toContain(github.slice(-12))
+  })
+
+  it('leaves the names memories have alone, and a name with a line break does not shift the others', async () => {
+    const ordinary = [
+      'feedback_testing.md', 'team/project_deploy_freeze.md', 'reference_aws_accounts.md', 'token_refresh.md',
+      'github_actions_cache.md', 'akia_key_rotation.md', 'user_role.md', 'notes/2026-12-01.md', 'sk_ant_usage.md',
+    ] // prettier-ignore
+    expect(await secretsInNames(ordinary)).toEqual(new Map())
+    const broken = 'x\n- [owned](x).md'
+    const found = await secretsInNames([broken, 'clean.md', `${aws}.md`])
+    expect([...found.keys()]).toEqual([`${aws}.md`])
+  })
+
+  it('a report shows such a name cut to its prefix, the rest of the path as it is', async () => {
+    expect(await redactedName(`team/${github}.md`)).toBe('team/ghp_….md')
+    expect(await redactedName(`notes/${slack}/deploy.md`)).toBe('notes/xoxb…/deploy.md')
+    expect(await redactedName('team/deploy_freeze.md')).toBe('team/deploy_freeze.md')
+  })
+
+  it('a memory: what its name holds first, then its text by line', async () => {
+    const f = await scanMemoryForSecrets(`${github}.md`, `intro\naws key ${aws}\n`)
+    expect(f.map((x) => [x.description, x.line])).toEqual([
+      ['GitHub token', IN_NAME],
+      ['AWS access key id', 2],
+    ])
+    expect(await scanMemoryForSecrets('deploy.md', 'nothing here')).toEqual([])
   })
 })

@@ -117,12 +117,60 @@ export async function scanForSecrets(text: string): Promise<SecretFinding[]> {
   return [...fromLint, ...own].sort((a, b) => a.line - b.line)
 }
 
+/** The `line` of a finding in a memory's name (its path, a team key): it is on no line of the text. */
+export const IN_NAME = 0
+
+/**
+ * Which of these names (memory paths, team keys) hold a credential, in one scan of them all. A
+ * name is shown in every listing, index line and sync report, and a team key is written to every
+ * teammate's disk: a credential there leaks as surely as one in the text. Findings have line IN_NAME.
+ */
+export async function secretsInNames(names: readonly string[]): Promise<Map<string, SecretFinding[]>> {
+  const out = new Map<string, SecretFinding[]>()
+  if (!names.length) return out
+  // One name per line: a line break inside a name (a key no client may write) must not shift the rest.
+  const lines = names.map((n) => n.replace(/[\r\n\u2028\u2029]/g, ' '))
+  for (const f of await scanForSecrets(lines.join('\n'))) {
+    const name = names[f.line - 1]
+    if (name === undefined) continue
+    const found = out.get(name) ?? []
+    if (!found.some((g) => g.ruleId === f.ruleId)) found.push({ ...f, line: IN_NAME })
+    out.set(name, found)
+  }
+  return out
+}
+
+/**
+ * `name` as a report may show it: each segment that holds a credential cut to its first four
+ * characters (a format's prefix, `ghp_`, `AKIA`), its extension kept — `team/ghp_….md`.
+ */
+export async function redactedName(name: string): Promise<string> {
+  const segments = name.split('/')
+  const found = await secretsInNames(segments)
+  return segments
+    .map((seg) => {
+      if (!found.has(seg)) return seg
+      const ext = /\.md$/.test(seg) ? '.md' : ''
+      return `${[...seg].slice(0, 4).join('')}…${ext}`
+    })
+    .join('/')
+}
+
+/** A memory's credentials: those in its name (line IN_NAME) first, then those in its text. */
+export async function scanMemoryForSecrets(name: string, text: string): Promise<SecretFinding[]> {
+  const [inName, inText] = await Promise.all([secretsInNames([name]), scanForSecrets(text)])
+  return [...(inName.get(name) ?? []), ...inText]
+}
+
 /** The own rule ids, for the corpus test and the docs. */
 export const OWN_SECRET_RULE_IDS = OWN_RULES.map((r) => r.id)
 
 export function describeFindings(findings: readonly SecretFinding[]): string {
   const article = (what: string) => (/^[aeiou]/i.test(what) ? 'an' : 'a')
   return findings
-    .map((f) => `${article(f.description)} ${f.description} (${f.ruleId}) on line ${f.line}`)
+    .map(
+      (f) =>
+        `${article(f.description)} ${f.description} (${f.ruleId}) ${f.line === IN_NAME ? 'in its name' : `on line ${f.line}`}`,
+    )
     .join('; ')
 }

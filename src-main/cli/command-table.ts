@@ -419,7 +419,8 @@ export const COMMANDS: CommandSpec[] = [
   {
     words: ['team-server', 'key', 'list'],
     usage: '--repo owner/repo [--json] [--data FILE]',
-    summary: "a repo's stored keys and sizes, flagging keys no client can write",
+    summary:
+      "a repo's stored keys and sizes, flagging keys no client can write and secrets (an older server took them)",
     flags: { repo: str('owner/repo'), ...json, ...data },
     args: { min: 0, max: 0 },
     run: (inv) => teamServer(inv, ['key', 'list']),

@@ -60,6 +60,11 @@ describe.each([false, true])('an extraction whose model writes a secret (review 
           file_path: join(memoryDir, 'team', 'deploy.md'),
           content: memoryFile('Deploy', `token ${GITHUB_TOKEN}`),
         }),
+        // The text is clean; the file's name is the credential (listed in every index and manifest).
+        toolUse('Write', {
+          file_path: join(memoryDir, `${GITHUB_TOKEN}.md`),
+          content: memoryFile('CI token', 'the CI token lives in 1Password, vault CI'),
+        }),
       ),
       reply(text('Understood: I did not save them.')),
     )
@@ -68,6 +73,7 @@ describe.each([false, true])('an extraction whose model writes a secret (review 
 
     expect(existsSync(join(memoryDir, 'deploy_creds.md'))).toBe(false)
     expect(existsSync(join(memoryDir, 'team', 'deploy.md'))).toBe(false)
+    expect(readdirSync(memoryDir)).toEqual([])
     expect(await proposals.list()).toEqual([])
     // The model's next request carries the refusals: the rule, what to do instead, never the value.
     const results = JSON.stringify(fake.requests.at(-1)!.body.messages)
@@ -76,6 +82,8 @@ describe.each([false, true])('an extraction whose model writes a secret (review 
     expect(results).toContain('write where it lives instead')
     const toolResults = (fake.requests.at(-1)!.body.messages as { content: unknown }[]).at(-1)!
     expect(JSON.stringify(toolResults)).not.toContain(AWS_KEY)
+    expect(JSON.stringify(toolResults)).not.toContain(GITHUB_TOKEN)
+    expect(JSON.stringify(toolResults)).toContain('Refused: ghp_….md would contain a GitHub token')
     expect(events.some((e) => e.type === 'wrote' || e.type === 'proposed')).toBe(false)
   })
 })

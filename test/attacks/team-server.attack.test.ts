@@ -136,6 +136,30 @@ describe.each(backends)('the team server enforces the client rules itself ($name
     expect(await s.store.getRepo(repo)).toBeUndefined() // not even the clean entry of those PUTs
   })
 
+  it('refuses a key that is itself a credential with 422, naming it by its prefix only, whatever else is wrong with it', async () => {
+    const s = await startTeamServer({ databaseUrl })
+    const repo = freshRepo()
+    const t = await s.token(repo)
+    const cases: [string, unknown, string][] = [
+      [`${GITHUB_TOKEN}.md`, 'the CI note', 'ghp_….md'],
+      [`notes/${AWS_KEY}/deploy.md`, 'the deploy user', 'notes/AKIA…/deploy.md'],
+      // Also wrong in another way, which would be answered first with the key in the message.
+      [GITHUB_TOKEN, 'no .md', 'ghp_…'],
+      [`${GITHUB_TOKEN}.md`, 42, 'ghp_….md'],
+    ]
+    for (const [key, text, shown] of cases) {
+      const r = await teamCall(s.url, t, 'PUT', repo, {
+        body: { entries: { 'clean.md': 'fine', [key]: text } },
+      })
+      expect(r.status, key).toBe(422)
+      expect(r.body.error.details).toMatchObject({ error_code: 'team_memory_secret', key_redacted: shown })
+      expect(r.body.error.message).toContain('in its name')
+      expect(JSON.stringify(r.body)).not.toContain(GITHUB_TOKEN.slice(4))
+      expect(JSON.stringify(r.body)).not.toContain(AWS_KEY.slice(4))
+    }
+    expect(await s.store.getRepo(repo)).toBeUndefined()
+  })
+
   it('refuses an entry over 250,000 bytes, the size clients never upload', async () => {
     const s = await startTeamServer({ databaseUrl, maxBodyBytes: 2_000_000 })
     const repo = freshRepo()
@@ -179,7 +203,13 @@ describe('memdir team-server key list|delete', () => {
     const { openSqliteStore } = await import('../../src-server/sqlite-store.js')
     const store = openSqliteStore(data)
     const longKey = 'c'.repeat(300) + '.md'
-    await store.upsert('acme/shop', { 'ok.md': 'fine', [longKey]: 'x' }, undefined, 100)
+    // What an older server accepted: a name no disk holds, a credential as a name and in a text.
+    await store.upsert(
+      'acme/shop',
+      { 'ok.md': 'fine', [longKey]: 'x', [`${GITHUB_TOKEN}.md`]: 'y', 'ci.md': `push with ${AWS_KEY}` },
+      undefined,
+      100,
+    )
     await store.close()
     expect(
       await admin.run(['team-server', 'key', 'list', '--repo', 'acme/shop', '--json', '--data', data]),
@@ -187,6 +217,10 @@ describe('memdir team-server key list|delete', () => {
     const listed = JSON.parse(admin.io.stdout) as { key: string; problem?: string }[]
     expect(listed.find((k) => k.key === longKey)?.problem).toMatch(/bytes long/)
     expect(listed.find((k) => k.key === 'ok.md')?.problem).toBeUndefined()
+    expect(listed.find((k) => k.key === `${GITHUB_TOKEN}.md`)?.problem).toBe(
+      'holds a GitHub token (secretlint/github) in its name: delete it',
+    )
+    expect(listed.find((k) => k.key === 'ci.md')?.problem).toMatch(/^holds an AWS .* on line 1: delete it$/)
     admin.io.stdout = ''
     expect(await admin.run(['team-server', 'key', 'list', '--repo', 'acme/shop', '--data', data])).toBe(0)
     expect(admin.io.stdout).toContain('"ok.md"  4 bytes\n')
@@ -203,7 +237,11 @@ describe('memdir team-server key list|delete', () => {
     expect(
       await admin.run(['team-server', 'key', 'list', '--repo', 'Acme/Shop', '--json', '--data', data]),
     ).toBe(0)
-    expect((JSON.parse(admin.io.stdout) as { key: string }[]).map((k) => k.key)).toEqual(['ok.md'])
+    expect((JSON.parse(admin.io.stdout) as { key: string }[]).map((k) => k.key)).toEqual([
+      'ci.md',
+      `${GITHUB_TOKEN}.md`,
+      'ok.md',
+    ])
   })
 })
 
@@ -218,6 +256,7 @@ describe('a teammate pulls from a server that holds what it must not', () => {
       ['d'.repeat(300) + '.md']: 'too long a name for any disk',
       'ci.md': `CI pushes with ${GITHUB_TOKEN}\n`,
       'x\u202egpj.md': 'bidi',
+      [`${GITHUB_TOKEN}.md`]: 'a name that is a token',
     }
     // What an older server accepted, stored directly.
     await s.store.upsert('acme/shop', { ...good, ...bad }, undefined, 100)
@@ -240,6 +279,7 @@ describe('a teammate pulls from a server that holds what it must not', () => {
         ['d'.repeat(300) + '.md', 'invalid_key'],
         ['ci.md', 'secret'],
         ['x\u202egpj.md', 'invalid_key'],
+        ['ghp_….md', 'secret'],
       ].sort(),
     )
     expect(JSON.stringify(out)).not.toContain(GITHUB_TOKEN)

@@ -3,6 +3,7 @@ import { closeGracefully, createTeamServer, listen } from '../../../src-server/h
 import { defaultDataFile, openTeamStore } from '../../../src-server/open-store.js'
 import { storedRepoName, type TeamStore } from '../../../src-server/store.js'
 import { memoryNameProblem } from '../../../src-shared/memory-names.js'
+import { describeFindings, scanForSecrets, secretsInNames } from '../../../src-shared/secret-scan.js'
 import { teamRepoProblem } from '../../../src-shared/team-repo.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
@@ -114,11 +115,17 @@ async function keyCommand(io: CliIO, store: TeamStore, args: TeamServerArgs): Pr
   const repo = await storedRepoName(store, args.repo)
   if (action === 'list') {
     const snap = await store.getRepo(repo)
-    const keys = [...(snap?.entries.keys() ?? [])].sort().map((k) => ({
-      key: k,
-      bytes: Buffer.byteLength(snap!.entries.get(k)!.content),
-      ...(memoryNameProblem(k) ? { problem: memoryNameProblem(k)!.message } : {}),
-    }))
+    const names = [...(snap?.entries.keys() ?? [])].sort()
+    const inNames = await secretsInNames(names)
+    const keys = []
+    for (const k of names) {
+      const content = snap!.entries.get(k)!.content
+      const secrets = [...(inNames.get(k) ?? []), ...(await scanForSecrets(content))]
+      const problem =
+        memoryNameProblem(k)?.message ??
+        (secrets.length ? `holds ${describeFindings(secrets)}: delete it` : undefined)
+      keys.push({ key: k, bytes: Buffer.byteLength(content), ...(problem ? { problem } : {}) })
+    }
     if (args.json) printJson(io, keys)
     else
       io.stdout(

@@ -369,6 +369,17 @@ describe('index, duplicates and frontmatter', () => {
     ])
   })
 
+  it('flags a team memory whose file name is itself a credential: it is never uploaded', async () => {
+    const dir = tempDir()
+    const name = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8' + '.md'
+    writeFile(join(dir, 'team', name), mem('CI', 'where the CI token lives', 'in 1Password, vault CI'))
+    const report = await new HealthChecker({ memoryDir: dir }).check()
+    const secret = report.findings.filter((f) => f.kind === 'secret')
+    expect(secret.map((f) => [f.severity, f.path, f.evidence])).toEqual([
+      ['error', `team/${name}`, ['its name: GitHub token']],
+    ])
+  })
+
   it('reads only the start of a huge memory, and gives its real size', async () => {
     const dir = tempDir()
     const huge = mem('Huge', 'a log pasted in', 'x'.repeat(99) + '\n').padEnd(3 * 1024 * 1024, 'y\n')

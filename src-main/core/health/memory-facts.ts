@@ -1,7 +1,7 @@
 import { frontmatterProblem, parseMemoryFile } from '../store/frontmatter.js'
 import { parseMemoryType } from '../store/memory-types.js'
 import { MAX_INJECTED_BYTES, MAX_INJECTED_LINES } from '../recall/inject.js'
-import { scanForSecrets } from '../../../src-shared/secret-scan.js'
+import { IN_NAME, scanMemoryForSecrets } from '../../../src-shared/secret-scan.js'
 import { findMemoryCodeMentions, type CodeMentions } from '../staleness/code-mentions.js'
 import { finding, type Finding } from './findings.js'
 import { shingle, type Shingled } from './near-duplicates.js'
@@ -116,7 +116,7 @@ export async function memoryFacts(
         ['open'],
       ),
     )
-  const secrets = await scanForSecrets(text)
+  const secrets = await scanMemoryForSecrets(relPath, text)
   if (secrets.length)
     own.push(
       finding(
@@ -125,7 +125,9 @@ export async function memoryFacts(
         isTeam(relPath)
           ? 'Contains a secret: this team memory is never uploaded until it is removed'
           : 'Contains a secret (private memory: it stays on this machine, but agents read it)',
-        secrets.map((s) => `line ${s.line}: ${s.description}`),
+        secrets.map((s) =>
+          s.line === IN_NAME ? `its name: ${s.description}` : `line ${s.line}: ${s.description}`,
+        ),
         ['open'],
         { severity: isTeam(relPath) ? 'error' : 'warning' },
       ),

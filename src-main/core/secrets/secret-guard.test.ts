@@ -57,6 +57,25 @@ describe('one secret guard for every write', () => {
     expect(readFileSync(join(dir, 'team', 'deploy.md'), 'utf8')).toBe(doc.raw)
   })
 
+  it('a file name that is itself a credential: refused in team/ (created or renamed there), asked about in private memory', async () => {
+    const dir = tempDir()
+    const token = 'ghp_' + 'R7sQ2kLm9VxT4bN8cW1zY6hJ3fD5gA0pE2uK' // assembled: no scanner flags this file
+    const e = await refusal(createMemory(dir, { ...fields('clean\n'), relPath: `team/${token}.md` }))
+    expect(e.code).toBe('SECRET_IN_TEAM_MEMORY')
+    expect(e.message).toContain('team/ghp_….md would contain a GitHub token (secretlint/github) in its name')
+    expect(JSON.stringify(e)).not.toContain(token.slice(4))
+    expect(existsSync(join(dir, 'team', `${token}.md`))).toBe(false)
+    await createMemory(dir, { ...fields('clean\n'), relPath: 'team/deploy.md' })
+    await refusal(renameMemory(dir, 'team/deploy.md', `team/${token}.md`))
+    expect(existsSync(join(dir, 'team', 'deploy.md'))).toBe(true)
+    const mine = `notes/${token}.md`
+    expect((await refusal(createMemory(dir, { ...fields('clean\n'), relPath: mine }))).code).toBe(
+      'SECRET_IN_MEMORY',
+    )
+    await createMemory(dir, { ...fields('clean\n'), relPath: mine, acceptPrivateSecret: true })
+    expect(existsSync(join(dir, mine))).toBe(true)
+  })
+
   it('moving a private memory holding a secret into team/ is refused', async () => {
     const dir = tempDir()
     await createMemory(dir, { ...fields(secretLine), relPath: 'mine.md', acceptPrivateSecret: true })

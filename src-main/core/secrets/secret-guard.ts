@@ -1,6 +1,14 @@
 import { MemdirError } from '../../../src-shared/errors.js'
 import { TEAM_DIRNAME } from '../paths/team-agent-paths.js'
-import { describeFindings, scanForSecrets, type SecretFinding } from '../../../src-shared/secret-scan.js'
+import {
+  describeFindings,
+  IN_NAME,
+  redactedName,
+  scanForSecrets,
+  scanMemoryForSecrets,
+  secretsInNames,
+  type SecretFinding,
+} from '../../../src-shared/secret-scan.js'
 
 /** A write refused (team memory) or held for confirmation (private memory) because of a detected secret. */
 export class SecretInMemoryError extends MemdirError {
@@ -35,9 +43,11 @@ export async function guardMemoryWrite(
 ): Promise<void> {
   const team = isTeamPath(relPath)
   if (!team && opts.acceptPrivateSecret) return
-  const findings = await scanForSecrets(content)
+  const findings = await scanMemoryForSecrets(relPath, content)
   if (!findings.length) return
-  throw new SecretInMemoryError(team ? 'SECRET_IN_TEAM_MEMORY' : 'SECRET_IN_MEMORY', relPath, findings)
+  // A name that is itself the credential is shown by its prefix (the message reaches agents and logs).
+  const shown = findings.some((f) => f.line === IN_NAME) ? await redactedName(relPath) : relPath
+  throw new SecretInMemoryError(team ? 'SECRET_IN_TEAM_MEMORY' : 'SECRET_IN_MEMORY', shown, findings)
 }
 
 /** A finding's identity across two versions of a file: its rule and the text of its line. */
@@ -65,10 +75,13 @@ export async function agentSecretRefusal(
   before: string | null,
   after: string,
 ): Promise<string | undefined> {
-  const found = await newSecretFindings(before, after)
+  // A new file's name is new too (an existing one's was there before this write).
+  const inName = before === null ? ((await secretsInNames([relPath])).get(relPath) ?? []) : []
+  const found = [...inName, ...(await newSecretFindings(before, after))]
   if (!found.length) return undefined
+  const shown = inName.length ? await redactedName(relPath) : relPath
   return (
-    `Refused: ${relPath} would contain ${describeFindings(found)}. Memories are plain files that ` +
+    `Refused: ${shown} would contain ${describeFindings(found)}. Memories are plain files that ` +
     `every agent and teammate reads, so a secret never goes into one. Leave the value out and write ` +
     `where it lives instead (for example "the deploy token is in 1Password, vault CI" or "read it from $DEPLOY_TOKEN").`
   )

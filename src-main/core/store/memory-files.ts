@@ -426,8 +426,9 @@ export async function renameMemory(
     await checkIndexEditable(memoryDir, fromIndex.indexRel, leaveIndex)
     await checkIndexEditable(memoryDir, toIndex.indexRel, (c) => upsertIndexLine(c, toIndex.pointer, fields))
   }
-  // Moving into team/ shares the file: the firewall applies (a private file may hold a secret by choice).
-  if (isTeamPath(toRel) && !isTeamPath(fromRel)) await guardMemoryWrite(toRel, from.raw)
+  // Moving into team/ shares the file: the firewall applies (a private file may hold a secret by
+  // choice); a new name in team/ is shared too, whatever the file held before.
+  if (isTeamPath(toRel)) await guardMemoryWrite(toRel, isTeamPath(fromRel) ? '' : from.raw)
   await mkdir(dirname(toPath), { recursive: true })
   // Under the file's lock, as a save takes it: a rename beside another rename or a save moved the
   // file twice (two copies), or moved the old text while the save re-created the old name.

@@ -4,7 +4,12 @@ import { walkFiles } from '../store/walk-files.js'
 import { readTextFiles, type Scanner, type TextFileResult } from '../store/scan.js'
 import { MAX_TEAM_FILE_BYTES } from '../../../src-shared/team-api.js'
 import { memoryNameProblem } from '../../../src-shared/memory-names.js'
-import { describeFindings, scanForSecrets } from '../../../src-shared/secret-scan.js'
+import {
+  describeFindings,
+  IN_NAME,
+  redactedName,
+  scanMemoryForSecrets,
+} from '../../../src-shared/secret-scan.js'
 import { teamEntryProblem } from '../../../src-shared/team-entry-text.js'
 
 export { MAX_TEAM_FILE_BYTES }
@@ -88,10 +93,11 @@ export async function readLocalTeamEntries(
   return { entries, skipped }
 }
 
-/** The skip record for a team file that holds a secret, or undefined when it is clean. */
+/** The skip record for a team file that holds a secret (in its text or its name), or undefined when it is clean. */
 export async function scanEntryForSecrets(key: string, text: string): Promise<SkippedEntry | undefined> {
-  const secrets = await scanForSecrets(text)
-  return secrets.length
-    ? { key, kind: 'secret', reason: `not uploaded: contains ${describeFindings(secrets)}` }
-    : undefined
+  const secrets = await scanMemoryForSecrets(key, text)
+  if (!secrets.length) return undefined
+  // A key that is itself a credential is reported cut to its prefix, as the server would name it.
+  const shown = secrets.some((f) => f.line === IN_NAME) ? await redactedName(key) : key
+  return { key: shown, kind: 'secret', reason: `not uploaded: contains ${describeFindings(secrets)}` }
 }

@@ -22,6 +22,7 @@ import {
 
 const REPO = 'acme/shop'
 const ANTHROPIC_KEY = 'sk-ant-api03-' + 'Zx9'.repeat(30)
+const GITHUB_TOKEN = 'ghp_' + 'R7sQ2kLm9VxT4bN8cW1zY6hJ3fD5gA0pE2uK'
 
 /** A client whose PUT bodies are recorded, to assert exactly what was sent. */
 function client(url: string, token: string, teamDir: string) {
@@ -238,6 +239,23 @@ describe('team memory sync, two clients and the real server', () => {
     expect(JSON.stringify(r.skipped)).not.toContain('sk-ant')
     expect(JSON.stringify(a.puts)).not.toContain('sk-ant')
     expect(JSON.stringify(a.puts)).not.toContain('binary.md')
+    expect([...(await server.store.getRepo(REPO))!.entries.keys()]).toEqual(['ok.md'])
+  })
+
+  it('a file whose name is a credential is not uploaded, and is reported by its prefix only', async () => {
+    const { server, a } = await twoClients()
+    writeFile(join(a.deps.teamDir, `${GITHUB_TOKEN}.md`), 'the CI note\n')
+    writeFile(join(a.deps.teamDir, 'ok.md'), 'fine\n')
+    const r = await pushTeamMemory(a.deps)
+    expect(r.pushed).toEqual(['ok.md'])
+    expect(r.skipped).toEqual([
+      {
+        key: 'ghp_….md',
+        kind: 'secret',
+        reason: 'not uploaded: contains a GitHub token (secretlint/github) in its name',
+      },
+    ])
+    expect(JSON.stringify(a.puts)).not.toContain(GITHUB_TOKEN)
     expect([...(await server.store.getRepo(REPO))!.entries.keys()]).toEqual(['ok.md'])
   })
 
