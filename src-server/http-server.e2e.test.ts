@@ -297,6 +297,12 @@ describe.each(backends)('team server ($name)', ({ databaseUrl }) => {
       )
       expect(res.body.error.details).toEqual({ error_code: 'team_memory_link_outside', key: 'MEMORY.md' })
     }
+    // An autolink is a link too: `<file:///…>` in the team index leads an agent to that file.
+    const auto = await call(s.url, t, 'PUT', r, {
+      body: { entries: { 'MEMORY.md': `${inside}- Setup: <file:///home/me/.ssh/id_rsa>\n` } },
+    })
+    expect(auto.status).toBe(422)
+    expect(auto.body.error.details).toEqual({ error_code: 'team_memory_link_outside', key: 'MEMORY.md' })
     // The same link in another memory is prose, not the index every teammate's agent loads.
     expect(
       (await call(s.url, t, 'PUT', r, { body: { entries: { 'notes.md': '[x](../../x.md)' } } })).status,

@@ -135,6 +135,7 @@ describe('links that lead out of an index dir', () => {
           '- [j](sub/../../k.md)',
           '[ref]: ../../ref.md',
           '- [[../../../.ssh/config]] and ![[/etc/hosts]]',
+          '- the key: <file:///home/me/.ssh/id_rsa> and <FILE:/etc/shadow>',
         ].join('\n'),
       ),
     ).toEqual([
@@ -151,6 +152,8 @@ describe('links that lead out of an index dir', () => {
       '../../ref.md',
       '../../../.ssh/config.md',
       '/etc/hosts.md',
+      'file:///home/me/.ssh/id_rsa',
+      'FILE:/etc/shadow',
     ])
   })
 
@@ -163,6 +166,8 @@ describe('links that lead out of an index dir', () => {
           '- [V](sub/../v.md) stays in',
           '- [site](https://example.com/../../a.md) and [mail](mailto:a@b.c)',
           '- mentions ../../etc/passwd in prose, not as a link',
+          '- autolinks to the web: <https://wiki.example/deploy> and <mailto:ops@example.com>',
+          '- [angled](<team/x.md>) is read once, as the link it is',
         ].join('\n'),
       ),
     ).toEqual([])

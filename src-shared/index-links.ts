@@ -18,6 +18,8 @@ const INLINE =
   /\]\(\s*(?:<([^<>\n]+)>|([^\s()<>]+(?:[ \t]+[^\s()<>"']+)*))(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?\s*\)/dg
 /** `[label]: destination` at the start of a line. */
 const REFERENCE = /^ {0,3}\[[^\]\n]+\]:[ \t]*(?:<([^<>\n]+)>|(\S+))/d
+/** `<scheme:…>`, CommonMark's autolink — not a link's `](<…>)` destination, which INLINE reads. */
+const AUTOLINK = /(?<!\]\(\s*)<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*)>/g
 /** `[[target]]`, `[[target#heading]]`, `[[target|shown text]]` (and `![[…]]`, an embed of one). */
 const WIKI = /\[\[([^[\]|#^\n]+)(?:[#^][^[\]|\n]*)?(?:\|([^[\]\n]*))?\]\]/dg
 /** What a wikilink names when it is not a note: Obsidian's attachments. Any other name is `<name>.md`. */
@@ -143,16 +145,19 @@ function leavesIndexDir(destination: string): boolean {
 
 /**
  * The links of an index (MEMORY.md, or team/MEMORY.md) that lead out of its dir: an absolute or
- * home path, a `file:` URL or a drive, or enough `..` (in any spelling: `%2e%2e`, a backslash,
+ * home path, a `file:` URL (also as an autolink) or a drive, or enough `..` (in any spelling: `%2e%2e`, a backslash,
  * fullwidth dots) to climb above it. An index points at memory files and web pages; one of these
  * would send the agent that loads it to a file outside memory — and team/MEMORY.md comes from teammates.
  */
 export function linksLeavingIndex(content: string): { line: number; destination: string; text: string }[] {
-  return content.split(/\r?\n/).flatMap((text, i) =>
-    linksIn(text)
-      .filter((l) => leavesIndexDir(l.raw))
-      .map((l) => ({ line: i + 1, destination: l.raw, text })),
-  )
+  return content.split(/\r?\n/).flatMap((text, i) => {
+    // An autolink is never a pointer (it has a scheme), but `<file:///…>` leads to a file all the same.
+    const destinations = [
+      ...linksIn(text).map((l) => l.raw),
+      ...[...text.matchAll(AUTOLINK)].map((m) => m[1]!),
+    ]
+    return destinations.filter(leavesIndexDir).map((destination) => ({ line: i + 1, destination, text }))
+  })
 }
 
 /** Why an index cannot hold these links out of its dir (from linksLeavingIndex), or undefined when there are none. */
