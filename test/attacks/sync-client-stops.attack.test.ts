@@ -76,6 +76,43 @@ describe('a sync ends within a bounded number of requests', () => {
     },
   )
 
+  it.each([
+    [
+      'a proxy’s sign-in page',
+      200,
+      'text/html',
+      '<html><head><style>p{}</style></head><body><p>Sign in to Corp Proxy</p></body></html>',
+      /answered 200 with text\/html that is not JSON \("Sign in to Corp Proxy"\).*check the server URL/,
+    ],
+    ['an empty 200', 200, 'application/json', '', /answered 200 with an empty answer/],
+    [
+      'a 204',
+      204,
+      undefined,
+      '',
+      /answered 204, where the team memory API answers 200 with JSON: check the server URL$/,
+    ],
+    ['a 201 with a page', 201, 'text/plain', 'created', /answered 201, .*\(it said "created"\)/],
+  ])(
+    'against a server that answers what is not its API (%s): at once, permanent, saying what came',
+    async (_, status, type, body, said) => {
+      const seen = { requests: 0 }
+      const server = createServer((req, res) => {
+        seen.requests++
+        req.resume()
+        res.writeHead(status, type ? { 'content-type': type } : {}).end(body)
+      })
+      servers.push(server)
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+      const d = deps(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)
+      const err = await syncTeamMemory(d).catch((e: unknown) => e)
+      expect(err).toBeInstanceOf(TeamApiError)
+      expect(err).toMatchObject({ permanent: true })
+      expect((err as Error).message).toMatch(said)
+      expect(seen.requests).toBe(1)
+    },
+  )
+
   it('against a server that always answers 500: retried with backoff, then given up', async () => {
     const s = await always(500)
     const waits: number[] = []

@@ -2,6 +2,7 @@ import { strongEtag } from '../../../src-shared/etag.js'
 import { teamMemoryEndpoint } from '../../../src-shared/team-server-url.js'
 import type * as v from 'valibot'
 import { MemdirError, messageOf, rethrowUnless } from '../../../src-shared/errors.js'
+import { cutText } from '../../../src-shared/unicode.js'
 import { check } from '../../../src-shared/schema-common.js'
 import { credentialProblem } from '../../../src-shared/credentials.js'
 import { describeWait, retryAfterMs } from './retry-after.js'
@@ -89,9 +90,36 @@ function safeJson(text: string): unknown {
   }
 }
 
+/**
+ * What answered instead of JSON, for the error: a proxy's or a portal's sign-in page, a web server
+ * at the wrong path, an empty answer — the start of its text, without markup.
+ */
+function notJson(text: string, contentType: string | null): string {
+  if (!text.trim()) return 'an empty answer'
+  const type = contentType?.split(';')[0]?.trim() || 'text'
+  const shown = text
+    .replace(/<(script|style)\b[^]*?<\/\1\s*>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+  return `${type} that is not JSON${shown ? ` ("${cutText(shown, 80)}")` : ''}`
+}
+
 /** A 200 response through its schema: anything else is a permanent error naming the field. */
-function parseJson<S extends v.GenericSchema>(text: string, schema: S, what: string): v.InferOutput<S> {
-  const r = check(schema, safeJson(text))
+function parseJson<S extends v.GenericSchema>(
+  res: Response,
+  text: string,
+  schema: S,
+  what: string,
+): v.InferOutput<S> {
+  const json = safeJson(text)
+  if (json === undefined)
+    throw new TeamApiError(
+      `team server answered 200 with ${notJson(text, res.headers.get('content-type'))}, where the team memory API answers JSON: check the server URL (a proxy's sign-in page answers so)`,
+      200,
+      true,
+    )
+  const r = check(schema, json)
   if (!r.ok) throw new TeamApiError(`team server sent an unexpected ${what}: ${r.message}`, 200, true)
   return r.value
 }
@@ -183,17 +211,21 @@ export class TeamApiClient {
     const text = await this.body(res, MAX_ERROR_BYTES).catch(() => '')
     const parsed = check(TeamErrorBodySchema, safeJson(text))
     const said = parsed.ok ? parsed.value.error.message : text.slice(0, 200)
+    // A success other than the API's own (204, 201): not a team memory server, or not at this URL.
+    const success = res.status >= 200 && res.status < 300
     const what =
       res.status === 401
         ? 'not authorized (check the team token)'
         : res.status === 403
           ? 'token not allowed for this repo'
-          : said
-    const permanent = isPermanentStatus(res.status)
+          : success
+            ? `where the team memory API answers 200 with JSON: check the server URL${said.trim() ? ` (it said "${cutText(said.trim(), 80)}")` : ''}`
+            : said.trim() || 'no reason given'
+    const permanent = isPermanentStatus(res.status) || success
     // A busy server (429, 503) may say when to come back: retries wait at least that long.
     const wait = permanent ? undefined : retryAfterMs(res.headers.get('retry-after'))
     throw new TeamApiError(
-      `team server answered ${res.status}: ${what}${wait ? ` (it asks to wait ${describeWait(wait)})` : ''}`,
+      `team server answered ${res.status}${success ? ', ' : ': '}${what}${wait ? ` (it asks to wait ${describeWait(wait)})` : ''}`,
       res.status,
       permanent,
       parsed.ok ? parsed.value : text,
@@ -213,7 +245,7 @@ export class TeamApiClient {
       return { status: 404 }
     }
     if (res.status !== 200) return this.fail(res)
-    const doc = parseJson(await this.body(res), TeamMemoryDocumentSchema, 'document')
+    const doc = parseJson(res, await this.body(res), TeamMemoryDocumentSchema, 'document')
     // A pull writes the repo its project names, and removes what that repo no longer holds: another
     // repo's document (a proxy or cache keyed wrongly) would replace this project's team memory.
     // Owner and repo names are case-insensitive on the hosts they come from.
@@ -255,6 +287,9 @@ export class TeamApiClient {
       }
     }
     if (res.status !== 200) return this.fail(res)
-    return { status: 200, result: parseJson(await this.body(res), TeamMemoryPutResultSchema, 'push result') }
+    return {
+      status: 200,
+      result: parseJson(res, await this.body(res), TeamMemoryPutResultSchema, 'push result'),
+    }
   }
 }
