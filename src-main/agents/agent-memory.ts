@@ -122,7 +122,7 @@ export class AgentMemory {
   /** The existing memory to update, or where a new one goes (the same rule as the editor's). */
   private async targetPath(args: McpArgs<'memory_write'>): Promise<string> {
     const { format } = await memoryStyleOf(this.ctx, this.memoryDir)
-    return newMemoryPath(args.scope, args.name, args.path, format)
+    return newMemoryPath(args.scope, args.name, args.path, format, args.expected_hash !== undefined)
   }
 
   async write(args: McpArgs<'memory_write'>): Promise<WriteOutcome> {

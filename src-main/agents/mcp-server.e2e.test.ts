@@ -255,6 +255,25 @@ describe('memdir mcp (the SDK client over stdio)', () => {
     expect(after).toContain('](memory_note.md)')
   })
 
+  it('updates a memory someone else named as it is listed: a leading space, a colon, a 240-character name', async () => {
+    const { sb, memoryDir } = setup()
+    const names = [' lead.md', 'deploy:prod.md', `${'a'.repeat(240)}.md`]
+    for (const n of names)
+      writeFile(join(memoryDir, n), '---\nname: N\ndescription: d\ntype: project\n---\n\nold\n')
+    const { call } = await connect(sb.env, sb.project)
+    for (const path of names) {
+      const read = await call('memory_read', { path })
+      expect(read.isError, read.text).toBeFalsy()
+      const { hash } = JSON.parse(read.text) as { hash: string }
+      const fields = { name: 'N', description: 'd', type: 'project', body: 'new' }
+      const w = await call('memory_write', { ...fields, path, expected_hash: hash })
+      expect(w.isError, `${path}: ${w.text}`).toBeFalsy()
+      expect(JSON.parse(w.text).memory.relPath).toBe(path)
+      expect(readFileSync(join(memoryDir, path), 'utf8')).toContain('\nnew\n')
+    }
+    expect(existsSync(join(memoryDir, 'lead.md'))).toBe(false)
+  })
+
   it('a 300-character title is refused with advice about the title, not about a file name', async () => {
     const { sb, memoryDir } = setup()
     const { call } = await connect(sb.env, sb.project)

@@ -40,14 +40,19 @@ export interface MemoriesDeps {
   search?: MemorySearchIndex
 }
 
-/** The file a new memory gets: the name given (`.md` added), else a slug of its name in the project's format. */
+/**
+ * The file a new memory gets: the name given (`.md` added), else a slug of its name in the
+ * project's format. A name typed for a new file loses the spaces around it; one that names an
+ * existing memory (`existing`: an update) is its path as listed, a leading space included.
+ */
 export function newMemoryPath(
   scope: 'private' | 'team',
   name: string,
   fileName: string | undefined,
   format: MemoryFormat,
+  existing = false,
 ): string {
-  const given = fileName?.trim()
+  const given = existing ? fileName : fileName?.trim()
   const file = given ? (given.endsWith('.md') ? given : `${given}.md`) : `${memoryFileSlug(name, format)}.md`
   if (scope !== 'team' || file.startsWith(`${TEAM_DIRNAME}/`)) return file
   return `${TEAM_DIRNAME}/${file}`
