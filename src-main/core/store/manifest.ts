@@ -1,14 +1,19 @@
+import { printable } from '../../../src-shared/unicode.js'
 import type { MemoryHeader } from './scan.js'
 
-/** `- [type] path.md (ISO mtime): description` — one line per memory (SPEC §5). */
+/**
+ * `- [type] path.md (ISO mtime): description` — one line per memory (SPEC §5), whatever its file
+ * is named (a name with a line break is shown escaped) and however its description was written
+ * (a YAML block's lines joined with spaces).
+ */
 export function formatMemoryManifest(memories: readonly MemoryHeader[]): string {
   return memories
     .map((m) => {
       const tag = m.type ? `[${m.type}] ` : ''
       const ts = new Date(m.mtimeMs).toISOString()
-      return m.description
-        ? `- ${tag}${m.filename} (${ts}): ${m.description}`
-        : `- ${tag}${m.filename} (${ts})`
+      const name = printable(m.filename)
+      const description = m.description && printable(m.description.replace(/\s*[\r\n]+\s*/g, ' ').trim())
+      return description ? `- ${tag}${name} (${ts}): ${description}` : `- ${tag}${name} (${ts})`
     })
     .join('\n')
 }
