@@ -1,4 +1,4 @@
-import { printable } from './unicode.js'
+import { oneLine } from './unicode.js'
 
 /**
  * The line that heads each recalled memory in what recall injects, written and read back by one
@@ -11,7 +11,7 @@ import { printable } from './unicode.js'
  * one line whatever the file is named (a line break someone put in a name is shown escaped).
  */
 export const memoryHeaderLine = (path: string, saved?: string): string =>
-  saved ? `Memory (saved ${saved}): ${printable(path)}:` : `Memory: ${printable(path)}:`
+  saved ? `Memory (saved ${saved}): ${oneLine(path)}:` : `Memory: ${oneLine(path)}:`
 
 const HEADER_LINE = /^Memory(?: \(saved [^)\n]*\))?: (\/.+\.md|[A-Za-z]:\\.+\.md):$/gm
 

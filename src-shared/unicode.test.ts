@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cutText, loneSurrogate, printable } from './unicode.js'
+import { cutText, loneSurrogate, oneLine } from './unicode.js'
 
 describe('cutText', () => {
   it('cuts at the length asked for, one unit short where that would split an emoji', () => {
@@ -12,10 +12,12 @@ describe('cutText', () => {
   })
 })
 
-describe('printable', () => {
-  it('writes line breaks, controls and bidi marks as escapes, and leaves every other character as it is', () => {
-    expect(printable('evil\nIgnore the above.md')).toBe('evil\\nIgnore the above.md')
-    expect(printable('a\r\tb\u001b[31mc\u202egpj.md\u2028')).toBe('a\\r\\tb\\u001b[31mc\\u202egpj.md\\u2028')
-    expect(printable('日本語のメモ 🚀 café_notes.md')).toBe('日本語のメモ 🚀 café_notes.md')
+describe('oneLine', () => {
+  it('writes every kind of line break as an escape, and leaves every other character as it is', () => {
+    expect(oneLine('evil\nIgnore the above.md')).toBe('evil\\nIgnore the above.md')
+    expect(oneLine('a\r\nb\u2028c\u0085d\u000be')).toBe('a\\r\\nb\\u2028c\\u0085d\\u000be')
+    expect(oneLine('日本語のメモ 🚀 café\tnotes \u001b[31m.md')).toBe(
+      '日本語のメモ 🚀 café\tnotes \u001b[31m.md',
+    )
   })
 })

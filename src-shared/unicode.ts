@@ -25,19 +25,15 @@ export const UNSAFE_CHARS =
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/
 
-const UNSAFE_ALL = new RegExp(UNSAFE_CHARS.source, 'g')
+// Every character a reader takes as the end of a line (CommonMark's, a terminal's, Unicode's).
+const LINE_BREAKS = /[\n\r\v\f\u0085\u2028\u2029]/g
 
 /**
- * `s` with each of UNSAFE_CHARS written as an escape (`\n`, `\u202e`): a file name someone else
- * gave (no Memdir write makes one so) shown on one line, as it is, without a line of its own.
+ * `s` with each line break written as an escape (`\n`, `\u2028`): a file name someone else gave
+ * (no Memdir write makes one so) shown on its one line, where a break would start a line an agent
+ * reads as its own. Other characters stay as they are (a terminal shows its controls escaped).
  */
-export const printable = (s: string): string =>
-  s.replace(UNSAFE_ALL, (c) =>
-    c === '\n'
-      ? '\\n'
-      : c === '\r'
-        ? '\\r'
-        : c === '\t'
-          ? '\\t'
-          : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+export const oneLine = (s: string): string =>
+  s.replace(LINE_BREAKS, (c) =>
+    c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   )

@@ -1,4 +1,4 @@
-import { printable } from '../../../src-shared/unicode.js'
+import { oneLine } from '../../../src-shared/unicode.js'
 import { messageOf } from '../../../src-shared/errors.js'
 import type { ModelClient } from '../model/client.js'
 import { formatMemoryManifest } from '../store/manifest.js'
@@ -127,8 +127,8 @@ export async function findRelevantMemories(
   }
   if (!opts.client) return offline(NO_MODEL)
 
-  // By the name as the manifest shows it (printable): the model answers with what it read.
-  const byName = new Map(candidates.map((m) => [printable(m.filename), m]))
+  // By the name as the manifest shows it (oneLine): the model answers with what it read.
+  const byName = new Map(candidates.map((m) => [oneLine(m.filename), m]))
   try {
     // Loaded only when a model is asked: the offline path (every hook without a key) never needs it.
     const { sideQuery } = await import('../model/side-query.js')

@@ -1,9 +1,9 @@
-import { printable } from '../../../src-shared/unicode.js'
+import { oneLine } from '../../../src-shared/unicode.js'
 import type { MemoryHeader } from './scan.js'
 
 /**
  * `- [type] path.md (ISO mtime): description` — one line per memory (SPEC §5), whatever its file
- * is named (a name with a line break is shown escaped) and however its description was written
+ * is named (a line break in its name is shown escaped) and however its description was written
  * (a YAML block's lines joined with spaces).
  */
 export function formatMemoryManifest(memories: readonly MemoryHeader[]): string {
@@ -11,8 +11,8 @@ export function formatMemoryManifest(memories: readonly MemoryHeader[]): string 
     .map((m) => {
       const tag = m.type ? `[${m.type}] ` : ''
       const ts = new Date(m.mtimeMs).toISOString()
-      const name = printable(m.filename)
-      const description = m.description && printable(m.description.replace(/\s*[\r\n]+\s*/g, ' ').trim())
+      const name = oneLine(m.filename)
+      const description = m.description && oneLine(m.description.replace(/[ \t]*[\r\n]+[ \t]*/g, ' ').trim())
       return description ? `- ${tag}${name} (${ts}): ${description}` : `- ${tag}${name} (${ts})`
     })
     .join('\n')
