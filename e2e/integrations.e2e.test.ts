@@ -47,6 +47,16 @@ describe('Settings → Integrations', () => {
       const gemini = JSON.parse((await panel.getByLabel(/Gemini CLI/).textContent()) ?? '')
       expect(gemini.mcpServers.memdir).toEqual({ ...desktop.mcpServers.memdir, trust: true })
       expect(gemini.mcpServers.memdir.args.slice(-3)).toEqual(['mcp', '--cwd', sb.project])
+      // Each goes in the project's own file (it names this project), not the agent's user-wide one.
+      for (const file of [
+        ['.codex', 'config.toml'],
+        ['.gemini', 'settings.json'],
+        ['.cursor', 'mcp.json'],
+      ])
+        expect(await panel.getByLabel(`(${join(sb.project, ...file)})`).count()).toBe(1)
+      expect(
+        await panel.getByText(/in their user-wide file it would serve this project’s memory/).count(),
+      ).toBe(1)
 
       await projectRow.getByRole('button', { name: 'Uninstall' }).click()
       await plan.getByRole('button', { name: 'Write this change' }).click()

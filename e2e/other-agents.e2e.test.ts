@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { HistoryStore } from '../src-main/core/history/history-store.js'
@@ -44,8 +44,17 @@ interface AgentWire {
   write: string
   /** The tool whose answer this request carries last, with that answer. */
   answered(req: ProviderRequest): { tool: string; answer: string } | undefined
-  /** Writes the agent's config (the Integrations snippet inside it) and returns its environment. */
-  configure(sb: Sandbox, fakeUrl: string, snippet: string): Record<string, string>
+  /**
+   * Writes the agent's user config (its fake provider) and the Integrations snippet where the panel
+   * says it goes, `file` (the project's own config file); returns the agent's environment.
+   */
+  configure(
+    sb: Sandbox,
+    fakeUrl: string,
+    snippet: string,
+    project: string,
+    file: string,
+  ): Record<string, string>
   args: string[]
 }
 
@@ -62,7 +71,7 @@ const WIRES: Record<AgentName, AgentWire> = {
       const call = input.find((i) => i.type === 'function_call' && i.call_id === out.call_id)
       return { tool: `${call?.namespace}/${call?.name}`, answer: JSON.stringify(out.output) }
     },
-    configure(sb, fakeUrl, snippet) {
+    configure(sb, fakeUrl, snippet, project, file) {
       const config = [
         'model = "fake-model"',
         'model_provider = "fake"',
@@ -78,10 +87,13 @@ const WIRES: Record<AgentName, AgentWire> = {
         'plugins = false',
         'apps = false',
         '',
-        snippet,
+        // Codex reads a project's own .codex/config.toml only once the project is trusted.
+        `[projects.${JSON.stringify(project)}]`,
+        'trust_level = "trusted"',
         '',
       ].join('\n')
       writeFile(join(sb.home, '.codex', 'config.toml'), config)
+      writeFile(file, `${snippet}\n`)
       return { FAKE_OPENAI_API_KEY: 'sk-fake' }
     },
     args: ['exec', '--skip-git-repo-check', PROMPT],
@@ -97,9 +109,10 @@ const WIRES: Record<AgentName, AgentWire> = {
         ?.parts?.find((p) => p.functionResponse)?.functionResponse
       return part ? { tool: part.name, answer: JSON.stringify(part.response) } : undefined
     },
-    configure(sb, fakeUrl, snippet) {
-      const settings = { security: { auth: { selectedType: 'gemini-api-key' } }, ...JSON.parse(snippet) }
+    configure(sb, fakeUrl, snippet, _project, file) {
+      const settings = { security: { auth: { selectedType: 'gemini-api-key' } } }
       writeFile(join(sb.home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2))
+      writeFile(file, `${snippet}\n`)
       return {
         GOOGLE_GEMINI_BASE_URL: fakeUrl,
         GEMINI_API_KEY: 'fake-key',
@@ -113,16 +126,25 @@ const WIRES: Record<AgentName, AgentWire> = {
 
 /**
  * The agent, configured with exactly what Settings → Integrations shows for this install and
- * `project`, run once in the sandbox's own dir (`--cwd` in the snippet names the project).
+ * `project`, where it says (the project's own config file), run once in `runIn` (default: the
+ * project, from a folder inside it).
  */
-function runAgent(agent: InstalledAgent, wire: AgentWire, sb: Sandbox, fake: FakeProvider, project: string) {
-  const snippet = mcpConfigs(process.execPath, [BIN], project)[agent.name]
+function runAgent(
+  agent: InstalledAgent,
+  wire: AgentWire,
+  sb: Sandbox,
+  fake: FakeProvider,
+  project: string,
+  runIn = project,
+) {
+  const configs = mcpConfigs(process.execPath, [BIN], project)
   const env = {
     HOME: sb.home,
     PATH: process.env.PATH ?? '/usr/bin:/bin',
-    ...wire.configure(sb, fake.url, snippet),
+    ...wire.configure(sb, fake.url, configs[agent.name], project, configs.projectFiles[agent.name]),
   }
-  return runClient({ cmd: agent.cmd, args: [] }, wire.args, { cwd: sb.project, env, timeoutMs: 180_000 })
+  mkdirSync(runIn, { recursive: true })
+  return runClient({ cmd: agent.cmd, args: [] }, wire.args, { cwd: runIn, env, timeoutMs: 180_000 })
 }
 
 /** A sandbox whose project memory dir the agent's `memdir mcp` serves (no Claude config dir). */
@@ -235,6 +257,27 @@ describe.each(Object.keys(AGENTS) as AgentName[])('%s CLI with Memdir as its MCP
     const history = await new HistoryStore(historyDirFor(ctx, memoryDir)).list({ path: file })
     expect(history.map((e) => e.author)).toEqual(['mcp'])
     expect(steps).toEqual(['prompt', wire.search, wire.write])
+  }, 300_000)
+
+  it('the snippet in one project’s file serves that project only: a session in another project gets no memdir tools', async (t) => {
+    if (!agent) return t.skip(`no ${name} CLI: ${skipped}`)
+    const wire = WIRES[name]
+    const { sb, memoryDir } = agentWorld()
+    const other = join(sb.root, 'other-project')
+    const offered: string[][] = []
+    const fake = await wire.start((req) => {
+      if (!JSON.stringify(req.body).includes('[mcp]')) return { text: 'ok' }
+      offered.push(wire.tools(req))
+      if (wire.tools(req).includes(wire.write) && !wire.answered(req))
+        return { call: { name: wire.write, args: NEW_MEMORY } }
+      return { text: 'Done.' }
+    })
+    fakes.push(fake)
+    const run = await runAgent(agent, wire, sb, fake, sb.project, other)
+    expect(run.code, run.out).toBe(0)
+    expect(offered.length, run.out).toBeGreaterThan(0)
+    expect(offered.flat()).not.toContain(wire.write)
+    expect(existsSync(memoryDir) ? readdirSync(memoryDir) : []).toEqual([])
   }, 300_000)
 
   it('pages through memory_list over 300 memories, each page reaching the model whole', async (t) => {

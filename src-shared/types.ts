@@ -306,10 +306,16 @@ export interface IntegrationsView {
     claudeDesktop: string
     /** The same for Cursor's .cursor/mcp.json. */
     cursor: string
-    /** The `[mcp_servers.memdir]` table for Codex CLI's ~/.codex/config.toml. */
+    /** The `[mcp_servers.memdir]` table for Codex CLI's config.toml. */
     codex: string
-    /** The `mcpServers` entry for Gemini CLI's ~/.gemini/settings.json (trusted: no prompt per call). */
+    /** The `mcpServers` entry for Gemini CLI's settings.json (trusted: no prompt per call). */
     gemini: string
+    /**
+     * Where Cursor's, Codex's and Gemini's snippets go: this project's own config file of each. Each
+     * snippet names this project (`--cwd`); in the agent's user-wide file it would serve this
+     * project's memory in every project.
+     */
+    projectFiles: { cursor: string; codex: string; gemini: string }
   }
 }
 

@@ -1,4 +1,5 @@
 import type { IntegrationsView } from '../../../src-shared/types.js'
+import { join } from 'node:path'
 import { shellQuote } from './hook-command.js'
 
 /**
@@ -23,6 +24,13 @@ export function mcpConfigs(command: string, args: string[], projectRoot: string)
       'default_tools_approval_mode = "approve"',
     ].join('\n'),
     gemini: JSON.stringify({ mcpServers: { memdir: { command, args: mcpArgs, trust: true } } }, null, 2),
+    // The project's own files, which each agent reads in that project only (Codex in a trusted
+    // project): a snippet naming this project in ~/.codex or ~/.gemini would serve it everywhere.
+    projectFiles: {
+      cursor: join(projectRoot, '.cursor', 'mcp.json'),
+      codex: join(projectRoot, '.codex', 'config.toml'),
+      gemini: join(projectRoot, '.gemini', 'settings.json'),
+    },
   }
 }
 

@@ -202,11 +202,16 @@ export function IntegrationsPanel({ integrations }: { integrations: RpcState<Int
           <code>memdir mcp</code> serves this project’s memory to any MCP client: list, read, search, write
           and delete, with the same history, review and secret checks as this app.
         </p>
+        <p className="muted">
+          Each one names this project. Cursor, Codex and Gemini read it from the project’s own file below
+          (Codex once you trust the project): in their user-wide file it would serve this project’s memory in
+          every project.
+        </p>
         <CopyBlock label="Claude Code" text={view.mcp.claudeCode} />
         <CopyBlock label="Claude Desktop (claude_desktop_config.json)" text={view.mcp.claudeDesktop} />
-        <CopyBlock label="Cursor (.cursor/mcp.json)" text={view.mcp.cursor} />
-        <CopyBlock label="Codex CLI (~/.codex/config.toml)" text={view.mcp.codex} />
-        <CopyBlock label="Gemini CLI (~/.gemini/settings.json)" text={view.mcp.gemini} />
+        <CopyBlock label={`Cursor (${view.mcp.projectFiles.cursor})`} text={view.mcp.cursor} />
+        <CopyBlock label={`Codex CLI (${view.mcp.projectFiles.codex})`} text={view.mcp.codex} />
+        <CopyBlock label={`Gemini CLI (${view.mcp.projectFiles.gemini})`} text={view.mcp.gemini} />
       </fieldset>
     </section>
   )
