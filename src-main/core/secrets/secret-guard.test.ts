@@ -98,4 +98,19 @@ describe('one secret guard for every write', () => {
     expect(existsSync(join(dir, 'team', 'keys.md'))).toBe(false)
     expect((await store.list()).map((x) => x.id)).toEqual([p.id])
   })
+
+  it('a proposal of a new file named with a credential is refused as proposed in either scope (the inbox edits text, not names)', async () => {
+    const dir = tempDir()
+    const store = new ProposalStore(tempDir())
+    const token = 'ghp_' + 'R7sQ2kLm9VxT4bN8cW1zY6hJ3fD5gA0pE2uK'
+    for (const path of [`team/${token}.md`, `notes/${token}.md`]) {
+      const after = '---\nname: CI\ndescription: where the CI token lives\n---\nIn 1Password.\n'
+      const p = await store.create({ author: 'mcp', reason: 'x', files: [{ path, before: null, after }] })
+      const e = await refusal(store.approve(p.id, dir))
+      expect(e.message).toContain('ghp_….md would contain a GitHub token (secretlint/github) in its name')
+      await refusal(store.approve(p.id, dir, { [path]: 'edited text' }))
+      expect(existsSync(join(dir, path))).toBe(false)
+      expect((await store.list()).map((x) => x.id)).toContain(p.id)
+    }
+  })
 })
