@@ -112,6 +112,9 @@ describe('secrets in a memory name (its path, a team key)', () => {
     expect(await redactedName(`team/${github}.md`)).toBe('team/ghp_….md')
     expect(await redactedName(`notes/${slack}/deploy.md`)).toBe('notes/xoxb…/deploy.md')
     expect(await redactedName('team/deploy_freeze.md')).toBe('team/deploy_freeze.md')
+    // A credential that spans a `/` (a URL with its password) is in no one segment: the whole name is cut.
+    const url = 'https://admin:' + 'S3cr3tP4ssw0rd' + '@db.example.com/x.md'
+    expect(await redactedName(url)).toBe('http….md')
   })
 
   it('a memory: what its name holds first, then its text by line', async () => {

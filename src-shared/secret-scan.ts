@@ -147,13 +147,10 @@ export async function secretsInNames(names: readonly string[]): Promise<Map<stri
 export async function redactedName(name: string): Promise<string> {
   const segments = name.split('/')
   const found = await secretsInNames(segments)
-  return segments
-    .map((seg) => {
-      if (!found.has(seg)) return seg
-      const ext = /\.md$/.test(seg) ? '.md' : ''
-      return `${[...seg].slice(0, 4).join('')}…${ext}`
-    })
-    .join('/')
+  const cut = (s: string) => `${[...s].slice(0, 4).join('')}…${/\.md$/.test(s) ? '.md' : ''}`
+  // A credential with a `/` in it is in no one segment: then the whole name is cut.
+  if (!found.size) return (await secretsInNames([name])).size ? cut(name) : name
+  return segments.map((seg) => (found.has(seg) ? cut(seg) : seg)).join('/')
 }
 
 /** A memory's credentials: those in its name (line IN_NAME) first, then those in its text. */
