@@ -152,11 +152,9 @@ export class AgentMemory {
     const input = { ...fields, type: fields.type ?? null }
     const created = args.expected_hash === undefined
     const memory = created
-      ? await memories.create(
-          input,
-          scopeOf(relPath) === 'team' ? 'team' : 'private',
-          relPath.replace(/^team\//, ''),
-        )
+      ? // The path as targetPath made it: stripping its team/ and adding it back would also take the
+        // first folder of `team/team/notes.md` for the scope's own.
+        await memories.create(input, scopeOf(relPath) === 'team' ? 'team' : 'private', relPath)
       : await memories.update(relPath, input, args.expected_hash!)
     await this.note({
       kind: 'agent',

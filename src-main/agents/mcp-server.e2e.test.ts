@@ -274,6 +274,24 @@ describe('memdir mcp (the SDK client over stdio)', () => {
     expect(existsSync(join(memoryDir, 'lead.md'))).toBe(false)
   })
 
+  it('writes a new memory at the path asked for, a team/ folder inside team/ included', async () => {
+    const { sb, memoryDir } = setup()
+    const { call } = await connect(sb.env, sb.project)
+    const fields = { name: 'N', description: 'd', type: 'project', body: 'b' }
+    for (const [args, want] of [
+      [{ scope: 'team', path: 'team/team/roster.md' }, 'team/team/roster.md'],
+      [{ scope: 'team', path: 'notes/deploy.md' }, 'team/notes/deploy.md'],
+      [{ scope: 'team', path: 'team/deploy.md' }, 'team/deploy.md'],
+      [{ path: 'team/pulled.md' }, 'team/pulled.md'],
+    ] as const) {
+      const w = await call('memory_write', { ...fields, ...args })
+      expect(w.isError, w.text).toBeFalsy()
+      expect(JSON.parse(w.text).memory.relPath).toBe(want)
+      expect(existsSync(join(memoryDir, want))).toBe(true)
+    }
+    expect(existsSync(join(memoryDir, 'team', 'roster.md'))).toBe(false)
+  })
+
   it('a 300-character title is refused with advice about the title, not about a file name', async () => {
     const { sb, memoryDir } = setup()
     const { call } = await connect(sb.env, sb.project)
