@@ -203,7 +203,8 @@ export function IntegrationsPanel({ integrations }: { integrations: RpcState<Int
           and delete, with the same history, review and secret checks as this app.
         </p>
         <p className="muted">
-          Each one names this project. Cursor, Codex and Gemini read it from the project’s own file below
+          Each one names this project. Run Claude Code’s command in the project’s folder (it keeps the server
+          for the folder it runs in); Cursor, Codex and Gemini read theirs from the project’s own file below
           (Codex once you trust the project): in their user-wide file it would serve this project’s memory in
           every project.
         </p>
