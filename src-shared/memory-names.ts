@@ -1,5 +1,5 @@
 import { MemdirError, rethrowUnless } from './errors.js'
-import { codePoint, cutText, loneSurrogate, UNSAFE_CHARS } from './unicode.js'
+import { codePoint, cutText, loneSurrogate } from './unicode.js'
 
 /**
  * The one rule for the name of a memory file, relative to its memory dir (`testing.md`,
@@ -16,6 +16,11 @@ export const MAX_NAME_BYTES = 500
 /** Characters of a memory's `name` field (its title in MEMORY.md). */
 export const MAX_TITLE_CHARS = 200
 
+// C0 and C1 controls, DEL, zero-width and invisible marks, bidi embeddings, overrides and isolates,
+// line and paragraph separators, the BOM: none may hide in a name shown in terminals and in MEMORY.md.
+const UNSAFE =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/
 // Characters NTFS refuses in a name.
 const WINDOWS_FORBIDDEN = /[<>:"|?*]/
 // Device names Windows reserves, with any extension.
@@ -47,7 +52,7 @@ export function spellingsOf(name: string): string[] {
  */
 export function pointerTargetProblem(name: string): NameProblem | undefined {
   if (typeof name !== 'string' || name.length === 0) return invalid('a memory file name is empty')
-  const unsafe = UNSAFE_CHARS.exec(name)
+  const unsafe = UNSAFE.exec(name)
   if (unsafe)
     return invalid(
       `${JSON.stringify(name)} contains a control, invisible or bidi character (${codePoint(unsafe[0])})`,
@@ -125,7 +130,7 @@ export function checkMemoryName(name: string): string {
 /** Why a memory's title (`name` field) or one-line description cannot be written, or undefined. */
 export function memoryTitleProblem(field: 'name' | 'description', value: string): NameProblem | undefined {
   // A description is one line: its line breaks and tabs become spaces when written. A name is a title.
-  const unsafe = (field === 'description' ? value.replace(/[\t\r\n]/g, ' ') : value).match(UNSAFE_CHARS)
+  const unsafe = (field === 'description' ? value.replace(/[\t\r\n]/g, ' ') : value).match(UNSAFE)
   if (unsafe)
     return invalid(
       `the ${field} contains a control, invisible or bidi character (${codePoint(unsafe[0])}); ${

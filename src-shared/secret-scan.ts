@@ -149,14 +149,24 @@ export async function redactedName(name: string): Promise<string> {
   const found = await secretsInNames(segments)
   const cut = (s: string) => `${[...s].slice(0, 4).join('')}…${/\.md$/.test(s) ? '.md' : ''}`
   // A credential with a `/` in it is in no one segment: then the whole name is cut.
-  if (!found.size) return (await secretsInNames([name])).size ? cut(name) : name
+  if (!found.size) return (await secretsInName(name)).length ? cut(name) : name
   return segments.map((seg) => (found.has(seg) ? cut(seg) : seg)).join('/')
+}
+
+/** The credentials one name holds (line IN_NAME); empty when it holds none. */
+export async function secretsInName(name: string): Promise<SecretFinding[]> {
+  return (await secretsInNames([name])).get(name) ?? []
+}
+
+/** `name` as a report about these findings shows it: cut (redactedName) when one is in the name. */
+export async function reportedName(name: string, findings: readonly SecretFinding[]): Promise<string> {
+  return findings.some((f) => f.line === IN_NAME) ? redactedName(name) : name
 }
 
 /** A memory's credentials: those in its name (line IN_NAME) first, then those in its text. */
 export async function scanMemoryForSecrets(name: string, text: string): Promise<SecretFinding[]> {
-  const [inName, inText] = await Promise.all([secretsInNames([name]), scanForSecrets(text)])
-  return [...(inName.get(name) ?? []), ...inText]
+  const [inName, inText] = await Promise.all([secretsInName(name), scanForSecrets(text)])
+  return [...inName, ...inText]
 }
 
 /** The own rule ids, for the corpus test and the docs. */

@@ -16,15 +16,6 @@ export const loneSurrogate = (s: string): string | undefined => LONE_SURROGATE.e
 export const cutText = (s: string, n: number): string =>
   s.slice(0, n > 0 && /[\ud800-\udbff]/.test(s[n - 1] ?? '') ? n - 1 : n)
 
-/**
- * C0 and C1 controls, DEL, zero-width and invisible marks, bidi embeddings, overrides and isolates,
- * line and paragraph separators, the BOM: characters that break a line or hide or reorder text
- * where a name is shown (terminals, MEMORY.md, what an agent reads).
- */
-export const UNSAFE_CHARS =
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/
-
 // Every character a reader takes as the end of a line (CommonMark's, a terminal's, Unicode's).
 const LINE_BREAKS = /[\n\r\v\f\u0085\u2028\u2029]/g
 

@@ -17,7 +17,7 @@ import {
   SecretInMemoryError,
 } from '../secrets/secret-guard.js'
 import type { ProposedFile } from './overlay-tools.js'
-import { redactedName, secretsInNames } from '../../../src-shared/secret-scan.js'
+import { redactedName, secretsInName } from '../../../src-shared/secret-scan.js'
 
 export interface Proposal {
   id: string
@@ -112,12 +112,10 @@ export class ProposalStore {
         const twin = await twinNameProblem(memoryDir, f.path)
         if (twin) throw new MemdirError('INVALID_NAME', twin, { name: f.path })
         await checkFoldersOnPath(abs, f.path)
-      }
-      // The inbox edits a file's text, never its name: a new file named with a credential is
-      // refused as proposed, in either scope.
-      if (after && f.before === null) {
-        const inName = (await secretsInNames([f.path])).get(f.path)
-        if (inName)
+        // The inbox edits a file's text, never its name: one named with a credential is refused as
+        // proposed, in either scope.
+        const inName = await secretsInName(f.path)
+        if (inName.length)
           throw new SecretInMemoryError(
             isTeamPath(f.path) ? 'SECRET_IN_TEAM_MEMORY' : 'SECRET_IN_MEMORY',
             await redactedName(f.path),

@@ -2,11 +2,10 @@ import { MemdirError } from '../../../src-shared/errors.js'
 import { TEAM_DIRNAME } from '../paths/team-agent-paths.js'
 import {
   describeFindings,
-  IN_NAME,
-  redactedName,
+  reportedName,
   scanForSecrets,
   scanMemoryForSecrets,
-  secretsInNames,
+  secretsInName,
   type SecretFinding,
 } from '../../../src-shared/secret-scan.js'
 
@@ -46,8 +45,11 @@ export async function guardMemoryWrite(
   const findings = await scanMemoryForSecrets(relPath, content)
   if (!findings.length) return
   // A name that is itself the credential is shown by its prefix (the message reaches agents and logs).
-  const shown = findings.some((f) => f.line === IN_NAME) ? await redactedName(relPath) : relPath
-  throw new SecretInMemoryError(team ? 'SECRET_IN_TEAM_MEMORY' : 'SECRET_IN_MEMORY', shown, findings)
+  throw new SecretInMemoryError(
+    team ? 'SECRET_IN_TEAM_MEMORY' : 'SECRET_IN_MEMORY',
+    await reportedName(relPath, findings),
+    findings,
+  )
 }
 
 /** A finding's identity across two versions of a file: its rule and the text of its line. */
@@ -76,12 +78,11 @@ export async function agentSecretRefusal(
   after: string,
 ): Promise<string | undefined> {
   // A new file's name is new too (an existing one's was there before this write).
-  const inName = before === null ? ((await secretsInNames([relPath])).get(relPath) ?? []) : []
+  const inName = before === null ? await secretsInName(relPath) : []
   const found = [...inName, ...(await newSecretFindings(before, after))]
   if (!found.length) return undefined
-  const shown = inName.length ? await redactedName(relPath) : relPath
   return (
-    `Refused: ${shown} would contain ${describeFindings(found)}. Memories are plain files that ` +
+    `Refused: ${await reportedName(relPath, found)} would contain ${describeFindings(found)}. Memories are plain files that ` +
     `every agent and teammate reads, so a secret never goes into one. Leave the value out and write ` +
     `where it lives instead (for example "the deploy token is in 1Password, vault CI" or "read it from $DEPLOY_TOKEN").`
   )

@@ -4,12 +4,7 @@ import { walkFiles } from '../store/walk-files.js'
 import { readTextFiles, type Scanner, type TextFileResult } from '../store/scan.js'
 import { MAX_TEAM_FILE_BYTES } from '../../../src-shared/team-api.js'
 import { memoryNameProblem } from '../../../src-shared/memory-names.js'
-import {
-  describeFindings,
-  IN_NAME,
-  redactedName,
-  scanMemoryForSecrets,
-} from '../../../src-shared/secret-scan.js'
+import { describeFindings, reportedName, scanMemoryForSecrets } from '../../../src-shared/secret-scan.js'
 import { teamEntryProblem } from '../../../src-shared/team-entry-text.js'
 
 export { MAX_TEAM_FILE_BYTES }
@@ -98,6 +93,9 @@ export async function scanEntryForSecrets(key: string, text: string): Promise<Sk
   const secrets = await scanMemoryForSecrets(key, text)
   if (!secrets.length) return undefined
   // A key that is itself a credential is reported cut to its prefix, as the server would name it.
-  const shown = secrets.some((f) => f.line === IN_NAME) ? await redactedName(key) : key
-  return { key: shown, kind: 'secret', reason: `not uploaded: contains ${describeFindings(secrets)}` }
+  return {
+    key: await reportedName(key, secrets),
+    kind: 'secret',
+    reason: `not uploaded: contains ${describeFindings(secrets)}`,
+  }
 }
