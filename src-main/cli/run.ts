@@ -20,7 +20,7 @@ const ENVIRONMENT = `Environment: CLAUDE_CONFIG_DIR, CLAUDE_COWORK_MEMORY_PATH_O
 CLAUDE_CODE_DISABLE_AUTO_MEMORY, CLAUDE_CODE_SIMPLE, CLAUDE_CODE_REMOTE, MEMDIR_TEAM_MEMORY,
 MEMDIR_KAIROS, MEMDIR_POLICY_SETTINGS (managed settings file), MEMDIR_EXTRACTION=0 (extraction off),
 MEMDIR_DATA_DIR (history, snapshots, settings; an absolute path or ~/…, default ~/.memdir), MEMDIR_DREAM_MIN_HOURS, MEMDIR_DREAM_MIN_SESSIONS.
-Team (per project; these override it for one process): MEMDIR_TEAM_URL, MEMDIR_TEAM_TOKEN, MEMDIR_TEAM_REPO
+Team (per project; these override it for the project a process is started for): MEMDIR_TEAM_URL, MEMDIR_TEAM_TOKEN, MEMDIR_TEAM_REPO
 (default: the git origin); DATABASE_URL (team server).
 Model: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, MEMDIR_SELECTOR_MODEL, MEMDIR_AGENT_MODEL.
 Exit codes: 0 ok, 1 error, 2 bad usage or input (an unknown flag, a name the name rule refuses).`

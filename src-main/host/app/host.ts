@@ -11,6 +11,8 @@ import { runsHandlers } from '../runs/service.js'
 import { getAppDataDir } from '../settings/app-data.js'
 import { ensurePrivateAppDataDir } from '../settings/data-dir.js'
 import { createProjectContext } from '../settings/project.js'
+import { sameProject } from '../settings/project-values.js'
+import { withoutTeamTarget } from '../settings/team-target.js'
 import { createSettingsService, settingsHandlers } from '../settings/service.js'
 import { prepareSettings } from './startup.js'
 import { teamHandlers } from '../team/service.js'
@@ -31,8 +33,12 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   const { secrets, notices } = await prepareSettings(base, cipher, () =>
     teamMigrationCandidates(base, opts.env, opts.projectRoot),
   )
-  const projectCtx = (cwd: string, env: Env = opts.env, flagSettingsPath?: string) =>
-    createProjectContext({ cwd, env, flagSettingsPath, secrets })
+  // MEMDIR_TEAM_URL, _REPO and _TOKEN are for the project this process was started for: another
+  // project the app opens (or a hook's job for one) uses its own team server, repo and token.
+  const projectCtx = (cwd: string, env: Env = opts.env, flagSettingsPath?: string) => {
+    const ctx = createProjectContext({ cwd, env, flagSettingsPath, secrets })
+    return sameProject(ctx, base) ? ctx : { ...ctx, env: withoutTeamTarget(ctx.env) }
+  }
 
   const workspaces = createWorkspaces({
     base,

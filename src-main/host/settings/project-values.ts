@@ -69,6 +69,10 @@ export function projectValues(settings: AppSettings, memoryDir: string): Project
 /** The memory dir a project context resolves to: what its per-project values are keyed by. */
 export const projectMemoryDir = (ctx: ProjectContext) => getAutoMemPath(ctx)
 
+/** Whether two contexts are one project: one memory dir, however it is spelled (so one `team/`). */
+export const sameProject = (a: ProjectContext, b: ProjectContext) =>
+  projectKey(realSpelling(projectMemoryDir(a))) === projectKey(realSpelling(projectMemoryDir(b)))
+
 /** Sets (a value) or clears ('' or null) this project's values, leaving every other project's alone. */
 export async function saveProjectValues(
   ctx: ProjectContext,

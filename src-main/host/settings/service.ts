@@ -89,7 +89,8 @@ export function createSettingsService(deps: SettingsDeps) {
     const loaded = readAppSettings(base)
     const open = deps.open()
     const c = effectiveConfig(
-      deps.env,
+      // The open project's environment: the team target variables are only the launch project's.
+      open?.ctx.env ?? deps.env,
       loaded.settings,
       secrets,
       open ? projectValues(loaded.settings, open.memoryDir) : {},

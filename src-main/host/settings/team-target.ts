@@ -1,4 +1,4 @@
-import type { ProjectContext } from '../../core/paths/context.js'
+import type { Env, ProjectContext } from '../../core/paths/context.js'
 import { getRepoSlug } from '../../core/team/repo-slug.js'
 import { loadAppSettings } from './app-data.js'
 import { loadEffectiveConfig } from './config.js'
@@ -39,4 +39,20 @@ export function resolveTeamTarget(ctx: ProjectContext): TeamTarget {
     token: envToken ?? kept,
     tokenFrom: envToken ? 'env' : kept ? storage : undefined,
   }
+}
+
+/** The environment variables that name a team server, repo or token: each names one project's. */
+export const TEAM_TARGET_ENV = ['MEMDIR_TEAM_URL', 'MEMDIR_TEAM_REPO', 'MEMDIR_TEAM_TOKEN'] as const
+
+/**
+ * `env` without the team target variables: what a process that opens several projects (the desktop
+ * app, `memdir web`) gives every project but the one it was started for. Set in a shell for one
+ * project, they would otherwise send every other project's team memory to that project's repo, with
+ * its token, and pull that repo into the other project's `team/`.
+ */
+export function withoutTeamTarget(env: Env): Env {
+  if (!TEAM_TARGET_ENV.some((k) => env[k] !== undefined)) return env
+  const out: Record<string, string | undefined> = { ...env }
+  for (const k of TEAM_TARGET_ENV) delete out[k]
+  return out
 }
