@@ -62,6 +62,20 @@ describe('the links of a MEMORY.md line, however they are written', () => {
     expect(retargetLink(line, indexLinksIn(line)[0]!, 'new.md')).toBe('- [T](new.md#why) — hook')
   })
 
+  it('a renamed link keeps how its writer spelled it: ./, <…>, percent-encoding', () => {
+    const renamed = (line: string, to: string) => retargetLink(line, indexLinksIn(line)[0]!, to)
+    expect(renamed('- [T](./deploy.md) — d', 'ship.md')).toBe('- [T](./ship.md) — d')
+    expect(renamed('- [T](<deploy.md>) — d', 'ship.md')).toBe('- [T](<ship.md>) — d')
+    expect(renamed('- [T](my%20deploy.md#why) — d', 'our ship.md')).toBe('- [T](our%20ship.md#why) — d')
+    // A name that needs <…> gets them, whatever the line had.
+    expect(renamed('- [T](./deploy.md) — d', 'ship (old).md')).toBe('- [T](<./ship (old).md>) — d')
+    expect(renamed('- [T](my%20deploy.md) — d', 'ship (old).md')).toBe('- [T](<ship%20(old).md>) — d')
+    expect(renamed('[t]: ./deploy.md', 'ops/ship.md')).toBe('[t]: ./ops/ship.md')
+    // Each still leads where it was sent.
+    for (const line of ['- [T](<ship%20(old).md>)', '- [T](<./ship (old).md>)'])
+      expect(linksTo(indexLinksIn(line)[0]!, 'ship (old).md')).toBe(true)
+  })
+
   it('matches a pointer by the name as written or as decoded', () => {
     const [pct] = indexLinksIn('- [T](a%20b.md)')
     expect(linksTo(pct!, 'a b.md')).toBe(true)

@@ -256,12 +256,30 @@ const NOT_IN_WIKILINK = /[[\]|#^]/
  * wikilink stays one, without `.md` if it had none (with the same shown text).
  */
 export function retargetLink(line: string, link: IndexLink, to: string): string {
-  if (!link.wiki) return line.slice(0, link.start) + linkDestination(to, link.fragment) + line.slice(link.end)
+  if (!link.wiki)
+    return (
+      line.slice(0, link.start) +
+      destinationLike(line.slice(link.start, link.end), link, to) +
+      line.slice(link.end)
+    )
   if (NOT_IN_WIKILINK.test(to)) {
     const embed = line[link.from - 1] === '!' ? 1 : 0
     return `${line.slice(0, link.from - embed)}[${link.wiki.shown}](${linkDestination(to)})${line.slice(link.after)}`
   }
   return line.slice(0, link.start) + (link.wiki.bare ? to.replace(/\.md$/, '') : to) + line.slice(link.end)
+}
+
+/**
+ * `to` as a Markdown link's destination spelled the way `written` (the old one) was: with its `./`,
+ * percent-encoded if it was, in `<…>` if it was or must be; the old `#heading` kept.
+ */
+function destinationLike(written: string, link: IndexLink, to: string): string {
+  const inner = written.startsWith('<') ? written.slice(1, -1).trim() : written
+  const encoded = link.raw !== link.decoded ? encodeURI(to) : to
+  const dest = (inner.startsWith('./') ? './' : '') + encoded
+  return written.startsWith('<') && !/[\s()]/.test(dest)
+    ? `<${dest}${link.fragment ?? ''}>`
+    : linkDestination(dest, link.fragment)
 }
 
 /**

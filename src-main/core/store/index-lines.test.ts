@@ -191,7 +191,7 @@ describe('a rename within one index', () => {
       [
         '# Memory',
         '- [Deploy](<ops/release notes.md>) — steps, see [why](<ops/release notes.md#why>) and [Beta](beta.md)',
-        'Before a release read [the notes](<ops/release notes.md>) or [[ops/release notes|the steps]].',
+        'Before a release read [the notes](<./ops/release notes.md>) or [[ops/release notes|the steps]].',
         '<!-- [old](deploy.md) stays as written in a comment -->',
         '',
         '[dep]: <ops/release notes.md>',

@@ -515,13 +515,13 @@ describe('memory CRUD keeps MEMORY.md in step', () => {
   })
 
   it.each([
-    ['a ./ path', '- [Mine](./my notes.md) — mine', 'my notes.md', '- [Mine](<renamed file.md>) — mine'],
+    ['a ./ path', '- [Mine](./my notes.md) — mine', 'my notes.md', '- [Mine](<./renamed file.md>) — mine'],
     ['angle brackets', '- [Mine](<my notes.md>) — mine', 'my notes.md', '- [Mine](<renamed file.md>) — mine'],
     [
       'percent-encoding',
       '- [Mine](my%20notes.md) — mine',
       'my notes.md',
-      '- [Mine](<renamed file.md>) — mine',
+      '- [Mine](renamed%20file.md) — mine',
     ],
     [
       'a link title',
