@@ -7,7 +7,16 @@ import { sanitizePath } from '../src-main/core/paths/sanitize.js'
 import { getTeamMemPath } from '../src-main/core/paths/team-agent-paths.js'
 import { startTeamServer } from '../test/helpers/team-server.js'
 import { writeFile } from '../test/helpers/temp-env.js'
-import { editorText, memoryFile as memory, nav, useBrowser, openApp, screenshot, until } from './harness.js'
+import {
+  editorText,
+  memoryFile as memory,
+  nav,
+  useBrowser,
+  openApp,
+  screenshot,
+  setEditorText,
+  until,
+} from './harness.js'
 
 const browser = useBrowser()
 
@@ -327,6 +336,61 @@ describe('5. conflicts', () => {
       await conflict.getByRole('button', { name: 'Save merged' }).click()
       await until(() => readFileSync(file, 'utf8').includes('Line two, theirs and mine.'))
     } finally {
+      await app.close()
+    }
+  })
+})
+
+describe('5b. two windows on one app', () => {
+  it('another window opening another project never takes this window’s unsaved edits into it', async () => {
+    let other = ''
+    const app = await openApp(browser(), {}, (sb) => {
+      writeFile(join(getAutoMemPath(sb.ctx()), 'deploy.md'), memory('Deploy', 'shop deploy', 'shop steps'))
+      other = join(sb.root, 'work', 'blog')
+      mkdirSync(other, { recursive: true })
+      execFileSync('git', ['init', '-q', other])
+      writeFile(
+        join(getAutoMemPath(sb.ctx({ projectRoot: other })), 'deploy.md'),
+        memory('Deploy', 'blog deploy', 'blog steps'),
+      )
+    })
+    const { page } = app
+    const second = await browser().newPage()
+    try {
+      const blogFile = join(getAutoMemPath(app.sb.ctx({ projectRoot: other })), 'deploy.md')
+      const shopFile = join(getAutoMemPath(app.sb.ctx()), 'deploy.md')
+      const blogBefore = readFileSync(blogFile, 'utf8')
+      await page.locator('[data-relpath="deploy.md"]').click()
+      await until(async () => (await editorText(page)).trim() === 'shop steps')
+      await setEditorText(page, 'shop steps, edited')
+
+      await second.goto(app.web.url)
+      await second.getByLabel('Open a project folder').fill(other)
+      await second.getByLabel('Open a project folder').press('Enter')
+      await second.getByText('blog deploy').waitFor()
+
+      // The first window follows to blog; its edits stay, as shop's, and nothing can save them into blog.
+      const left = page.getByRole('alert', { name: 'Edits left behind' })
+      await left.waitFor()
+      expect(await left.innerText()).toContain('deploy.md in proj')
+      await page.getByText('blog deploy').waitFor()
+      expect((await editorText(page)).trim()).toBe('shop steps, edited')
+      expect(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true)
+      expect(await page.getByRole('button', { name: 'Delete…' }).count()).toBe(0)
+      await page.keyboard.press('ControlOrMeta+S')
+      await page.waitForTimeout(300)
+      expect(readFileSync(blogFile, 'utf8')).toBe(blogBefore)
+      expect(await page.getByText('This memory changed on disk').count()).toBe(0)
+
+      // Back in shop, they are saved there.
+      await left.getByRole('button', { name: 'Open proj again' }).click()
+      await page.getByText('shop deploy').waitFor()
+      expect(await left.count()).toBe(0)
+      await page.getByRole('button', { name: 'Save', exact: true }).click()
+      await until(() => readFileSync(shopFile, 'utf8').includes('shop steps, edited'))
+      expect(readFileSync(blogFile, 'utf8')).toBe(blogBefore)
+    } finally {
+      await second.close()
       await app.close()
     }
   })

@@ -64,8 +64,13 @@ export interface WorkspaceSlice {
   openWorkspaceNow: (projectRoot: string) => Promise<void>
   /** Names the project folder of a listed memory dir that no transcript tells, then opens it. */
   linkWorkspace: (memoryDir: string, projectRoot: string) => Promise<void>
-  /** The main process switched workspace (or reopened it): its info and settings come with it. */
-  workspaceChanged: (info: WorkspaceInfo) => Promise<void>
+  /**
+   * The main process switched workspace (or reopened it): its info and settings come with it.
+   * `fromOpen`: this window opened it (and shows it itself); else another window did.
+   */
+  workspaceChanged: (info: WorkspaceInfo, opts?: { fromOpen?: boolean }) => Promise<void>
+  /** Opens the project that unsaved edits were left behind in, the edits kept, to save them there. */
+  reopenLeftBehind: () => Promise<void>
 }
 
 export interface MemorySlice {
@@ -135,6 +140,16 @@ export interface EditorSlice {
   clearEditor: () => void
   /** Files changed on disk: the open one reloads unless it has unsaved edits. */
   filesChanged: (paths: string[]) => void
+  /**
+   * Another window opened another project while this one had unsaved edits: they belong to this
+   * project (`projectRoot`, shown as `label`), and are saved only once it is open again.
+   */
+  leftBehind?: { projectRoot: string; memoryDir: string; label: string }
+  /**
+   * The open workspace went from `was` to `now`: a clean editor empties, unsaved edits stay as left
+   * behind (and are the editor's again once their project is open again).
+   */
+  workspaceMoved: (was: WorkspaceInfo, now: WorkspaceInfo) => void
   /** Electron's close dialog chose Save: save, then close the window if that went through. */
   saveAndClose: () => Promise<void>
 }

@@ -142,6 +142,9 @@ export function Editor() {
     openLink,
     compactIndex,
     health,
+    leftBehind,
+    reopenLeftBehind,
+    clearEditor,
   } = useStore(
     useShallow((s) => ({
       draft: s.draft,
@@ -161,6 +164,9 @@ export function Editor() {
       openLink: s.openLink,
       compactIndex: s.compactIndex,
       health: s.health,
+      leftBehind: s.leftBehind,
+      reopenLeftBehind: s.reopenLeftBehind,
+      clearEditor: s.clearEditor,
     })),
   )
   // Health's findings about this memory, shown where the user is looking: the ones its row's badge
@@ -270,6 +276,23 @@ export function Editor() {
           )}
         </p>
       )}
+      {leftBehind && (
+        <section className="warning-box" role="alert" aria-label="Edits left behind">
+          <p>
+            Another window opened another project. These unsaved edits are to{' '}
+            <code className="mono">{doc?.relPath ?? draft.fileName}</code> in{' '}
+            <strong>{leftBehind.label}</strong>, and are saved only there.
+          </p>
+          <div className="actions">
+            <button type="button" className="primary" onClick={() => void reopenLeftBehind()}>
+              Open {leftBehind.label} again
+            </button>
+            <button type="button" onClick={clearEditor}>
+              Discard the edits
+            </button>
+          </div>
+        </section>
+      )}
       {conflict && <ConflictPanel conflict={conflict} />}
       <fieldset className="properties" aria-label="Properties" disabled={readOnly}>
         <label className="prop">
@@ -375,6 +398,7 @@ export function Editor() {
       {!readOnly && (
         <footer className="actions editor-foot">
           {!isNew &&
+            !leftBehind &&
             (confirmDelete ? (
               <>
                 <span className="warn-text">Delete this memory and its MEMORY.md line?</span>
@@ -391,7 +415,7 @@ export function Editor() {
               </button>
             ))}
           <span className="spacer" />
-          <button type="submit" className="primary" disabled={!dirty && !isNew}>
+          <button type="submit" className="primary" disabled={(!dirty && !isNew) || Boolean(leftBehind)}>
             {isNew ? 'Create memory' : 'Save'}
           </button>
         </footer>

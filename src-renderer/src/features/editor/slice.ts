@@ -56,8 +56,12 @@ export const createEditorSlice =
     const reload = (relPath: string) => read(relPath, () => get().doc?.relPath === relPath && !get().dirty)
 
     const saveDraft = async (opts: { acceptSecret?: boolean; overwrite?: boolean }) => {
-      const { draft, doc, isNew, conflict } = get()
+      const { draft, doc, isNew, conflict, leftBehind } = get()
       if (!draft) return
+      if (leftBehind)
+        return set({
+          editorError: `These edits are to ${leftBehind.label}'s memory: open ${leftBehind.label} again to save them there.`,
+        })
       const seen = shown
       set({ saving: true })
       const input: MemoryInput = {
@@ -253,7 +257,8 @@ export const createEditorSlice =
       },
       remove: async () => {
         const { doc } = get()
-        if (!doc) return
+        // Its project is not open: the same path in the open one is another memory.
+        if (!doc || get().leftBehind) return
         // Asked again while the delete is on its way: the same delete, not "no memory at …" after it.
         if (removing?.relPath === doc.relPath) return removing.done
         const done = (async () => {
@@ -277,9 +282,26 @@ export const createEditorSlice =
           isNew: false,
           dirty: false,
           conflict: undefined,
+          leftBehind: undefined,
         }),
+      workspaceMoved: (was, now) => {
+        const left = get().leftBehind
+        // The project the edits were left in is open again (from any window): they can be saved.
+        if (left) return left.memoryDir === now.memoryDir ? set({ leftBehind: undefined }) : undefined
+        if (!get().dirty) return get().clearEditor()
+        const label = was.projectRoot.split(/[\\/]/).filter(Boolean).pop() ?? was.projectRoot
+        // A read of the last project's memory answered from now on is no longer this window's.
+        show({
+          leftBehind: { projectRoot: was.projectRoot, memoryDir: was.memoryDir, label },
+          conflict: undefined,
+          secretWarning: undefined,
+          editorError: undefined,
+        })
+      },
       filesChanged: (paths) => {
-        const { doc, dirty, saving } = get()
+        const { doc, dirty, saving, leftBehind } = get()
+        // The paths are the open workspace's, not those of the project the edits were left in.
+        if (leftBehind) return
         // An external change to the open file: reload it unless the user has unsaved edits.
         if (!doc || !paths.includes(doc.relPath)) return
         if (saving) set({ changedDuringSave: true })

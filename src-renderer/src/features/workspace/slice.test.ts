@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { createMemdirStore } from '../../app/create-store'
+import { createEventRouter } from '../../app/event-router'
 import { fakeClient, memoryDeps } from '../../test/fake-client'
 import { doc, listItem, settings, summary, team, workspace } from '../../test/samples'
+
+async function until(ok: () => boolean) {
+  for (let i = 0; i < 100 && !ok(); i++) await new Promise((r) => setTimeout(r, 5))
+  expect(ok()).toBe(true)
+}
 
 function twoProjects() {
   let open = '/m/shop'
@@ -19,7 +25,10 @@ function twoProjects() {
     'workspace/current': async () => workspace(open),
     'workspace/open': async ({ projectRoot }) => {
       open = projectRoot.replace(/^\/p/, '')
-      return workspace(open)
+      // The main process tells every window, this one too, as its answer is on its way.
+      const info = workspace(open)
+      queueMicrotask(() => fake.emit({ type: 'workspace/changed', info }))
+      return info
     },
     'workspace/list': async () => [summary('/m/shop', 1), summary('/m/blog', 2)],
     'settings/get': async () => {
@@ -32,12 +41,21 @@ function twoProjects() {
     'team/status': async () => team({ repo: perProject[open]!.repo }),
     'activity/list': async () => [],
     'memory/list': async () => perProject[open]!.files.map((f) => listItem(f)),
-    'memory/read': async ({ relPath }) => doc(relPath, 'body'),
+    'memory/read': async ({ relPath }) => doc(relPath, `${open} body`),
+    'memory/update': async ({ relPath, input }) => doc(relPath, input.body),
+    'memory/delete': async () => undefined,
     'review/list': async () => [],
     'memory/search': async () => [],
     'health/get': async () => ({ findings: [] }) as never,
   })
-  return { ...fake, holdNextSettings, store: createMemdirStore(memoryDeps(fake.client)) }
+  /** Another window opens `memoryDir`: the main process switches and tells every window. */
+  const openedElsewhere = (memoryDir: string) => {
+    open = memoryDir
+    fake.emit({ type: 'workspace/changed', info: workspace(memoryDir) })
+  }
+  const store = createMemdirStore(memoryDeps(fake.client))
+  fake.client.onEvent(createEventRouter(store))
+  return { ...fake, holdNextSettings, openedElsewhere, store }
 }
 
 describe('workspace slice', () => {
@@ -67,6 +85,57 @@ describe('workspace slice', () => {
     expect(store.getState().workspace?.memoryDir).toBe('/m/shop')
     expect(store.getState().draft?.body).toBe('not saved')
     expect(calls.some((c) => c.method === 'workspace/open')).toBe(false)
+  })
+
+  it("another window opening another project empties a clean editor and shows that project's list", async () => {
+    const { store, openedElsewhere } = twoProjects()
+    await store.getState().loadWorkspaces()
+    await store.getState().select('a.md')
+    openedElsewhere('/m/blog')
+    await until(() => store.getState().memories.length === 2)
+    const s = store.getState()
+    expect(s.workspace?.memoryDir).toBe('/m/blog')
+    expect([s.doc, s.draft, s.leftBehind]).toEqual([undefined, undefined, undefined])
+    expect(s.workspaces.map((w) => w.memoryDir)).toEqual(['/m/shop', '/m/blog'])
+  })
+
+  it('unsaved edits are never saved into a project another window opened: kept, and saved once theirs is open again', async () => {
+    const { store, calls, openedElsewhere } = twoProjects()
+    await store.getState().loadWorkspaces()
+    await store.getState().select('a.md')
+    store.getState().editDraft({ body: 'shop edit' })
+    openedElsewhere('/m/blog')
+    await until(() => store.getState().memories.length === 2)
+    expect(store.getState().leftBehind).toMatchObject({ memoryDir: '/m/shop', label: 'shop' })
+    expect(store.getState().draft?.body).toBe('shop edit')
+    // A change in the open project at the same path is not this memory's.
+    store.getState().filesChanged(['a.md'])
+    await store.getState().save()
+    await store.getState().remove()
+    expect(calls.filter((c) => /^memory\/(update|delete|read)$/.test(c.method))).toHaveLength(1) // the first open
+    expect(store.getState().editorError).toContain('open shop again')
+    await store.getState().reopenLeftBehind()
+    expect(store.getState().workspace?.memoryDir).toBe('/m/shop')
+    expect(store.getState().leftBehind).toBeUndefined()
+    await store.getState().save()
+    expect(calls.find((c) => c.method === 'memory/update')?.args).toMatchObject({
+      relPath: 'a.md',
+      input: { body: 'shop edit' },
+    })
+    expect(store.getState().dirty).toBe(false)
+  })
+
+  it('edits left behind are the editor’s again when any window opens their project', async () => {
+    const { store, openedElsewhere } = twoProjects()
+    await store.getState().loadWorkspaces()
+    await store.getState().select('a.md')
+    store.getState().editDraft({ body: 'shop edit' })
+    openedElsewhere('/m/blog')
+    await until(() => store.getState().leftBehind !== undefined && store.getState().memories.length === 2)
+    openedElsewhere('/m/shop')
+    await until(() => store.getState().memories.length === 1)
+    expect(store.getState().leftBehind).toBeUndefined()
+    expect(store.getState().draft?.body).toBe('shop edit')
   })
 
   it('a workspace change whose answers arrive after a later one is dropped: the project opened last is shown', async () => {
