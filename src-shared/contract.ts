@@ -102,7 +102,12 @@ export const RPC_ARGS = {
     expectedHash: v.string(),
     acceptSecretWarning: v.optional(v.boolean()),
   }),
-  'memory/rename': strictObject({ from: relPath, to: relPath }),
+  'memory/rename': strictObject({
+    from: relPath,
+    to: relPath,
+    /** The user saw the secret warning for this private memory's new name and renames anyway. */
+    acceptSecretWarning: v.optional(v.boolean()),
+  }),
   'memory/delete': strictObject({ relPath, expectedHash: v.optional(v.string()) }),
   'memory/search': strictObject({ query: v.string() }),
   'index/get': none,

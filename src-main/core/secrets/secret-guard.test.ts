@@ -57,7 +57,7 @@ describe('one secret guard for every write', () => {
     expect(readFileSync(join(dir, 'team', 'deploy.md'), 'utf8')).toBe(doc.raw)
   })
 
-  it('a file name that is itself a credential: refused in team/ (created or renamed there), asked about in private memory', async () => {
+  it('a file name that is itself a credential: refused in team/ (created or renamed there), asked about in private memory (created or renamed)', async () => {
     const dir = tempDir()
     const token = 'ghp_' + 'R7sQ2kLm9VxT4bN8cW1zY6hJ3fD5gA0pE2uK' // assembled: no scanner flags this file
     const e = await refusal(createMemory(dir, { ...fields('clean\n'), relPath: `team/${token}.md` }))
@@ -74,6 +74,18 @@ describe('one secret guard for every write', () => {
     )
     await createMemory(dir, { ...fields('clean\n'), relPath: mine, acceptPrivateSecret: true })
     expect(existsSync(join(dir, mine))).toBe(true)
+    // A private rename to such a name is asked about as a create is (the name goes into MEMORY.md).
+    await createMemory(dir, { ...fields('clean\n'), relPath: 'plan.md' })
+    const asked = await refusal(renameMemory(dir, 'plan.md', `${token}.md`))
+    expect(asked.code).toBe('SECRET_IN_MEMORY')
+    expect(asked.message).toContain('ghp_….md would contain a GitHub token (secretlint/github) in its name')
+    expect(existsSync(join(dir, 'plan.md'))).toBe(true)
+    expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).not.toContain(`](${token}.md)`)
+    await renameMemory(dir, 'plan.md', `${token}.md`, { acceptPrivateSecret: true })
+    expect(existsSync(join(dir, `${token}.md`))).toBe(true)
+    // A name without one is renamed as before.
+    await renameMemory(dir, `${token}.md`, 'plan-2.md')
+    expect(existsSync(join(dir, 'plan-2.md'))).toBe(true)
   })
 
   it('moving a private memory holding a secret into team/ is refused', async () => {

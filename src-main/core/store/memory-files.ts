@@ -429,6 +429,9 @@ export async function renameMemory(
   // Moving into team/ shares the file: the firewall applies (a private file may hold a secret by
   // choice); a new name in team/ is shared too, whatever the file held before.
   if (isTeamPath(toRel)) await guardMemoryWrite(toRel, isTeamPath(fromRel) ? '' : from.raw)
+  // A private memory's new name goes into MEMORY.md, which every session sends the model: a
+  // credential in it is asked about, as one in a new memory's name or text is.
+  else await guardMemoryWrite(toRel, '', { acceptPrivateSecret: opts.acceptPrivateSecret })
   await mkdir(dirname(toPath), { recursive: true })
   // Under the file's lock, as a save takes it: a rename beside another rename or a save moved the
   // file twice (two copies), or moved the old text while the save re-created the old name.

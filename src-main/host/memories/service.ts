@@ -158,8 +158,11 @@ export function createMemoriesService(ctx: ProjectContext, deps: MemoriesDeps) {
       return withIndexState(docOf(doc))
     },
 
-    async rename(from: string, to: string): Promise<MemoryDoc> {
-      const doc = await renameMemory(deps.memoryDir, writable(from), writable(to), { record: record() })
+    async rename(from: string, to: string, acceptSecretWarning = false): Promise<MemoryDoc> {
+      const doc = await renameMemory(deps.memoryDir, writable(from), writable(to), {
+        record: record(),
+        acceptPrivateSecret: acceptSecretWarning,
+      })
       await refresh([from, to])
       return withIndexState(docOf(doc))
     },
@@ -201,7 +204,7 @@ export function memoriesHandlers(
       memories().create(input, scope, fileName, acceptSecretWarning),
     'memory/update': ({ relPath, input, expectedHash, acceptSecretWarning }) =>
       memories().update(relPath, input, expectedHash, acceptSecretWarning),
-    'memory/rename': ({ from, to }) => memories().rename(from, to),
+    'memory/rename': ({ from, to, acceptSecretWarning }) => memories().rename(from, to, acceptSecretWarning),
     'memory/delete': ({ relPath, expectedHash }) => memories().delete(relPath, expectedHash),
     'memory/search': ({ query }) => memories().search(query),
     'index/get': () => memories().indexView(),

@@ -100,6 +100,37 @@ describe('editor slice', () => {
     })
   })
 
+  it('a new name holding a credential is asked about, and "Save anyway" renames', async () => {
+    const disk = { body: 'v1', hash: 'h1' }
+    const world = editorWorld(disk)
+    world.handlers['memory/rename'] = async ({ to, acceptSecretWarning }) => {
+      if (!acceptSecretWarning)
+        throw new RpcFailure({
+          code: 'SECRET_IN_MEMORY',
+          message: 'ghp_….md would contain a GitHub token in its name',
+        })
+      return doc(to, disk.body, disk.hash)
+    }
+    const { store, calls } = world
+    await store.getState().select('a.md')
+    store.getState().editDraft({ fileName: 'ghp_x.md' })
+    await store.getState().save()
+    expect(store.getState()).toMatchObject({
+      secretWarning: expect.stringContaining('in its name'),
+      dirty: true,
+    })
+    await store.getState().save({ acceptSecret: true })
+    expect(calls.filter((c) => c.method === 'memory/rename').map((c) => c.args)).toEqual([
+      { from: 'a.md', to: 'ghp_x.md' },
+      { from: 'a.md', to: 'ghp_x.md', acceptSecretWarning: true },
+    ])
+    expect(store.getState()).toMatchObject({
+      secretWarning: undefined,
+      dirty: false,
+      doc: { relPath: 'ghp_x.md' },
+    })
+  })
+
   it('Delete pressed twice deletes once, with no error after it', async () => {
     const disk = { body: 'v1', hash: 'h1' }
     const world = editorWorld(disk)

@@ -91,7 +91,11 @@ export const createEditorSlice =
           })
           if (draft.fileName && draft.fileName !== doc!.relPath) {
             written = saved
-            saved = await client['memory/rename']({ from: doc!.relPath, to: draft.fileName })
+            saved = await client['memory/rename']({
+              from: doc!.relPath,
+              to: draft.fileName,
+              acceptSecretWarning: opts.acceptSecret,
+            })
           }
         }
         if (seen !== shown) {
