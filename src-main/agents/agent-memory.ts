@@ -6,6 +6,7 @@ import type { ProjectContext } from '../core/paths/context.js'
 import { getAutoMemoryEnablement, getTeamMemoryEnablement } from '../core/paths/enablement.js'
 import { ProposalStore } from '../core/review/proposals.js'
 import { planMemoryDelete, planMemoryWrite, readMemory } from '../core/store/memory-files.js'
+import { onDiskSpelling } from '../core/store/twin-names.js'
 import {
   appendActivity,
   activityFileFor,
@@ -65,7 +66,7 @@ export class AgentMemory {
   }
 
   async read(path: string): Promise<MemoryDoc> {
-    return docOf(await readMemory(this.memoryDir, path))
+    return docOf(await readMemory(this.memoryDir, await onDiskSpelling(this.memoryDir, path)))
   }
 
   async search(query: string, recentTools: string[]): Promise<RecallPreview> {
@@ -122,7 +123,9 @@ export class AgentMemory {
   /** The existing memory to update, or where a new one goes (the same rule as the editor's). */
   private async targetPath(args: McpArgs<'memory_write'>): Promise<string> {
     const { format } = await memoryStyleOf(this.ctx, this.memoryDir)
-    return newMemoryPath(args.scope, args.name, args.path, format, args.expected_hash !== undefined)
+    const existing = args.expected_hash !== undefined
+    const path = newMemoryPath(args.scope, args.name, args.path, format, existing)
+    return existing ? onDiskSpelling(this.memoryDir, path) : path
   }
 
   async write(args: McpArgs<'memory_write'>): Promise<WriteOutcome> {
@@ -167,7 +170,8 @@ export class AgentMemory {
     return { status: created ? 'created' : 'updated', memory: saved }
   }
 
-  async delete(args: McpArgs<'memory_delete'>): Promise<DeleteOutcome> {
+  async delete(asked: McpArgs<'memory_delete'>): Promise<DeleteOutcome> {
+    const args = { ...asked, path: await onDiskSpelling(this.memoryDir, asked.path) }
     this.assertWritable(args.path)
     if (this.reviewMode()) {
       const files = await planMemoryDelete(this.memoryDir, args.path, args.expected_hash)

@@ -274,6 +274,29 @@ describe('memdir mcp (the SDK client over stdio)', () => {
     expect(existsSync(join(memoryDir, 'lead.md'))).toBe(false)
   })
 
+  it('finds a memory a Mac named in NFD by its name typed in NFC: read, update and delete, no twin made', async () => {
+    const { sb, memoryDir } = setup()
+    const nfd = 'notes/cafe\u0301-re\u0301sume\u0301.md' // "café-résumé", as macOS and rsync leave it
+    writeFile(join(memoryDir, nfd), '---\nname: Café\ndescription: d\ntype: project\n---\n\nold\n')
+    const typed = nfd.normalize('NFC')
+    expect(typed).not.toBe(nfd)
+    const { call } = await connect(sb.env, sb.project)
+    const read = await call('memory_read', { path: typed })
+    expect(read.isError, read.text).toBeFalsy()
+    const { hash } = JSON.parse(read.text) as { hash: string }
+    const fields = { name: 'Café', description: 'd', type: 'project', body: 'new' }
+    const w = await call('memory_write', { ...fields, path: typed, expected_hash: hash })
+    expect(w.isError, w.text).toBeFalsy()
+    expect(readFileSync(join(memoryDir, nfd), 'utf8')).toContain('\nnew\n')
+    expect(existsSync(join(memoryDir, typed))).toBe(false)
+    const again = JSON.parse((await call('memory_read', { path: typed })).text) as { hash: string }
+    const d = await call('memory_delete', { path: typed, expected_hash: again.hash })
+    expect(d.isError, d.text).toBeFalsy()
+    expect(existsSync(join(memoryDir, nfd))).toBe(false)
+    // A name nothing on disk has in any form is still not found.
+    expect((await call('memory_read', { path: 'notes/café-x.md' })).text).toContain('NOT_FOUND')
+  })
+
   it('writes a new memory at the path asked for, a team/ folder inside team/ included', async () => {
     const { sb, memoryDir } = setup()
     const { call } = await connect(sb.env, sb.project)

@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises'
+import { lstat, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isAbsent, isMissing, rethrowUnless } from '../../../src-shared/errors.js'
 import { KeyTwins } from '../../../src-shared/key-twins.js'
@@ -71,4 +71,37 @@ async function spellingTwinProblem(
     }
   }
   return undefined
+}
+
+/**
+ * The spelling on disk of the existing memory `relPath` names in another Unicode form: a name
+ * typed (or written by a model) in NFC for a file a Mac or a sync tool named in NFD. On Linux the
+ * two are different names, and the one asked for does not exist; macOS and Windows find either.
+ * `relPath` itself when it exists, has no such twin, or has more than one.
+ */
+export async function onDiskSpelling(memoryDir: string, relPath: string): Promise<string> {
+  if (!NON_ASCII.test(relPath)) return relPath
+  const exists = await lstat(join(memoryDir, relPath)).then(
+    () => true,
+    (e: unknown) => {
+      rethrowUnless(isAbsent(e), e)
+      return false
+    },
+  )
+  if (exists) return relPath
+  const found: string[] = []
+  for (const seg of relPath.split('/')) {
+    let names: string[]
+    try {
+      names = await readdir(join(memoryDir, ...found))
+    } catch (e) {
+      rethrowUnless(isAbsent(e), e)
+      return relPath
+    }
+    const nfc = seg.normalize('NFC')
+    const same = names.includes(seg) ? [seg] : names.filter((n) => n.normalize('NFC') === nfc)
+    if (same.length !== 1) return relPath
+    found.push(same[0]!)
+  }
+  return found.join('/')
 }
