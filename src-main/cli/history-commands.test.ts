@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { sandbox, tempDir, writeFile } from '../../test/helpers/temp-env.js'
@@ -29,5 +29,24 @@ describe('memdir history / restore', () => {
     expect(readFileSync(file, 'utf8')).toBe('first\n')
     expect((await cli(sb.env, sb.project, ['restore', 'x.md'])).code).toBe(2)
     expect((await cli(sb.env, sb.project, ['restore', 'x.md', '--to', '9999'])).code).toBe(1)
+  })
+
+  it('finds a file a Mac named in NFD by its name typed in NFC, and restores it under its own name', async () => {
+    const sb = sandbox({ MEMDIR_DATA_DIR: tempDir() })
+    const nfd = 'cafe\u0301.md'
+    const file = writeFile(join(getAutoMemPath(sb.ctx()), nfd), 'first\n')
+    await cli(sb.env, sb.project, ['history'])
+    writeFileSync(file, 'second\n')
+    const typed = nfd.normalize('NFC')
+    const j = JSON.parse((await cli(sb.env, sb.project, ['history', typed, '--json'])).stdout)
+    expect(j.map((e: { change: string; path: string }) => [e.change, e.path])).toEqual([
+      ['modify', nfd],
+      ['baseline', nfd],
+    ])
+    expect(await cli(sb.env, sb.project, ['restore', typed, '--to', String(j[1].id)])).toMatchObject({
+      code: 0,
+    })
+    expect(readFileSync(file, 'utf8')).toBe('first\n')
+    expect(readdirSync(getAutoMemPath(sb.ctx()))).toEqual([nfd])
   })
 })

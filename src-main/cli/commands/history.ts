@@ -1,7 +1,20 @@
+import type { HistoryStore } from '../../core/history/history-store.js'
 import { restoreVersion } from '../../core/history/restore.js'
 import type { ProjectContext } from '../../core/paths/context.js'
 import { historyForCli } from '../../host/history/recording.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
+
+/**
+ * The path history keeps `file` under: as typed, or, when history has no entry for that, the one
+ * path it has in another Unicode form (a name typed in NFC for a file a Mac named in NFD, which
+ * Linux keeps apart).
+ */
+async function historySpelling(store: HistoryStore, file: string | undefined): Promise<string | undefined> {
+  if (!file || (await store.list({ path: file })).length) return file
+  const nfc = file.normalize('NFC')
+  const spelled = new Set((await store.list()).map((e) => e.path).filter((p) => p.normalize('NFC') === nfc))
+  return spelled.size === 1 ? [...spelled][0] : file
+}
 
 export async function historyCommand(
   ctx: ProjectContext,
@@ -10,7 +23,7 @@ export async function historyCommand(
   json: boolean,
 ): Promise<number> {
   const { store } = await historyForCli(ctx) // records edits made while nothing watched
-  const entries = (await store.list({ path: file })).reverse()
+  const entries = (await store.list({ path: await historySpelling(store, file) })).reverse()
   if (json) {
     printJson(io, entries)
     return 0
@@ -45,7 +58,7 @@ export async function restoreCommand(
     change: 'restore',
     restoredFrom: version,
   })
-  await restoreVersion(store, memoryDir, file, version, { record })
+  await restoreVersion(store, memoryDir, (await historySpelling(store, file))!, version, { record })
   io.stdout(`restored ${file} to version ${version}\n`)
   return 0
 }
