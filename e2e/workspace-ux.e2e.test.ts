@@ -389,6 +389,19 @@ describe('5b. two windows on one app', () => {
       await page.getByRole('button', { name: 'Save', exact: true }).click()
       await until(() => readFileSync(shopFile, 'utf8').includes('shop steps, edited'))
       expect(readFileSync(blogFile, 'utf8')).toBe(blogBefore)
+
+      // A new memory not yet created is left behind the same way; Discard drops it.
+      await page.getByRole('button', { name: 'New memory' }).first().click()
+      await page.locator('input[name=name]').fill('Half-written')
+      await second.getByLabel('Open a project folder').fill(other)
+      await second.getByLabel('Open a project folder').press('Enter')
+      await left.waitFor()
+      expect(await left.innerText()).toContain('a new memory in proj')
+      expect(await page.getByRole('button', { name: 'Create memory' }).isDisabled()).toBe(true)
+      await left.getByRole('button', { name: 'Discard the edits' }).click()
+      expect(await left.count()).toBe(0)
+      expect(await page.locator('input[name=name]').count()).toBe(0)
+      expect(readdirSync(join(getAutoMemPath(app.sb.ctx({ projectRoot: other }))))).toEqual(['deploy.md'])
     } finally {
       await second.close()
       await app.close()

@@ -280,7 +280,7 @@ export function Editor() {
         <section className="warning-box" role="alert" aria-label="Edits left behind">
           <p>
             Another window opened another project. These unsaved edits are to{' '}
-            <code className="mono">{doc?.relPath ?? draft.fileName}</code> in{' '}
+            {doc ? <code className="mono">{doc.relPath}</code> : 'a new memory'} in{' '}
             <strong>{leftBehind.label}</strong>, and are saved only there.
           </p>
           <div className="actions">
