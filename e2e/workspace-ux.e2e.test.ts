@@ -402,6 +402,20 @@ describe('5b. two windows on one app', () => {
       expect(await left.count()).toBe(0)
       expect(await page.locator('input[name=name]').count()).toBe(0)
       expect(readdirSync(join(getAutoMemPath(app.sb.ctx({ projectRoot: other }))))).toEqual(['deploy.md'])
+
+      // A version open in History is shop's: when another window opens blog, it closes.
+      await second.getByLabel('Open a project folder').fill(app.sb.project)
+      await second.getByLabel('Open a project folder').press('Enter')
+      await page.getByText('shop deploy').waitFor()
+      await page.locator('[data-relpath="deploy.md"]').click()
+      await page.locator('form.editor').getByRole('button', { name: 'History', exact: true }).click()
+      await page.locator('.timeline-item').first().click()
+      await page.getByLabel('Changes in this version').waitFor()
+      await second.getByLabel('Open a project folder').fill(other)
+      await second.getByLabel('Open a project folder').press('Enter')
+      await page.getByRole('heading', { name: 'History', exact: true }).waitFor()
+      await until(async () => (await page.getByLabel('Changes in this version').count()) === 0)
+      await until(async () => (await page.locator('.timeline-item', { hasText: 'deploy.md' }).count()) > 0)
     } finally {
       await second.close()
       await app.close()

@@ -107,8 +107,10 @@ export function App() {
             {/* A preview belongs to the project it was asked in (it is never re-asked on its own). */}
             {view === 'recall' && <RecallView key={workspace.memoryDir} />}
             {view === 'activity' && <ActivityView />}
-            {view === 'history' && <HistoryView />}
-            {view === 'inbox' && <InboxView />}
+            {/* Versions and proposals are numbered per project: an open diff or an edit of one
+                never carries over to another project's of the same number. */}
+            {view === 'history' && <HistoryView key={workspace.memoryDir} />}
+            {view === 'inbox' && <InboxView key={workspace.memoryDir} />}
             {view === 'health' && <HealthView />}
             {/* Keyed by project: its fields start from that project's own server and repo. */}
             {view === 'team' && <TeamView key={workspace.memoryDir} />}

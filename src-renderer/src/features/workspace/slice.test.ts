@@ -91,9 +91,11 @@ describe('workspace slice', () => {
     const { store, openedElsewhere } = twoProjects()
     await store.getState().loadWorkspaces()
     await store.getState().select('a.md')
+    store.getState().showHistory('a.md')
     openedElsewhere('/m/blog')
     await until(() => store.getState().memories.length === 2)
     const s = store.getState()
+    expect(s.historyPath).toBeUndefined() // blog's whole timeline, not shop's a.md
     expect(s.workspace?.memoryDir).toBe('/m/blog')
     expect([s.doc, s.draft, s.leftBehind]).toEqual([undefined, undefined, undefined])
     expect(s.workspaces.map((w) => w.memoryDir)).toEqual(['/m/shop', '/m/blog'])

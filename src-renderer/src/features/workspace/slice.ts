@@ -74,6 +74,7 @@ export const createWorkspaceSlice =
         if (moved) {
           get().workspaceMoved(was, info)
           get().setQuery('') // a search of the last project's still on its way is dropped too
+          set({ historyPath: undefined }) // that project's file: its timeline is not this one's
         }
         // With its settings, in one update: a project's team server and repo are its own, and a view
         // keyed by the workspace must never start from the previous project's values. An earlier
