@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cutText, loneSurrogate, oneLine } from './unicode.js'
+import { cutText, loneSurrogate, oneLine, spellingAmong } from './unicode.js'
 
 describe('cutText', () => {
   it('cuts at the length asked for, one unit short where that would split an emoji', () => {
@@ -19,5 +19,19 @@ describe('oneLine', () => {
     expect(oneLine('日本語のメモ 🚀 café\tnotes \u001b[31m.md')).toBe(
       '日本語のメモ 🚀 café\tnotes \u001b[31m.md',
     )
+  })
+})
+
+describe('spellingAmong', () => {
+  const nfd = 'cafe\u0301.md'
+  it('finds a name as given, or the one name that is it in another Unicode form', () => {
+    expect(spellingAmong(['a.md', nfd], nfd)).toBe(nfd)
+    expect(spellingAmong(['a.md', nfd], 'café.md')).toBe(nfd)
+    expect(spellingAmong(['café.md', nfd], 'café.md')).toBe('café.md')
+  })
+  it('finds none when there is none, or more than one to choose from', () => {
+    expect(spellingAmong(['a.md'], 'café.md')).toBeUndefined()
+    // Å asked for, and two other spellings of it there: A + ring above, and the Angstrom sign.
+    expect(spellingAmong(['A\u030a.md', '\u212b.md'], '\u00c5.md')).toBeUndefined()
   })
 })

@@ -28,3 +28,18 @@ export const oneLine = (s: string): string =>
   s.replace(LINE_BREAKS, (c) =>
     c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   )
+
+/**
+ * Which of `names` is `wanted`: itself, or else the one name that is `wanted` in another Unicode
+ * form (NFC typed for an NFD name a Mac or a sync tool wrote, which Linux keeps apart). Undefined
+ * when there is none, or more than one.
+ */
+export function spellingAmong(names: Iterable<string>, wanted: string): string | undefined {
+  const nfc = wanted.normalize('NFC')
+  const same = new Set<string>()
+  for (const n of names) {
+    if (n === wanted) return n
+    if (n.normalize('NFC') === nfc) same.add(n)
+  }
+  return same.size === 1 ? [...same][0] : undefined
+}

@@ -1,6 +1,7 @@
 import type { HistoryStore } from '../../core/history/history-store.js'
 import { restoreVersion } from '../../core/history/restore.js'
 import type { ProjectContext } from '../../core/paths/context.js'
+import { spellingAmong } from '../../../src-shared/unicode.js'
 import { historyForCli } from '../../host/history/recording.js'
 import { type CliIO, printJson, UsageError } from '../io.js'
 
@@ -10,10 +11,8 @@ import { type CliIO, printJson, UsageError } from '../io.js'
  * Linux keeps apart).
  */
 async function historySpelling(store: HistoryStore, file: string | undefined): Promise<string | undefined> {
-  if (!file || (await store.list({ path: file })).length) return file
-  const nfc = file.normalize('NFC')
-  const spelled = new Set((await store.list()).map((e) => e.path).filter((p) => p.normalize('NFC') === nfc))
-  return spelled.size === 1 ? [...spelled][0] : file
+  if (!file) return file
+  return spellingAmong(new Set((await store.list()).map((e) => e.path)), file) ?? file
 }
 
 export async function historyCommand(

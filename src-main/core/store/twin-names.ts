@@ -2,6 +2,7 @@ import { lstat, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isAbsent, isMissing, rethrowUnless } from '../../../src-shared/errors.js'
 import { KeyTwins } from '../../../src-shared/key-twins.js'
+import { spellingAmong } from '../../../src-shared/unicode.js'
 import { nameFoldKey } from '../../../src-shared/memory-names.js'
 import { TEAM_DIRNAME } from '../paths/team-agent-paths.js'
 import { walkFiles } from './walk-files.js'
@@ -98,10 +99,9 @@ export async function onDiskSpelling(memoryDir: string, relPath: string): Promis
       rethrowUnless(isAbsent(e), e)
       return relPath
     }
-    const nfc = seg.normalize('NFC')
-    const same = names.includes(seg) ? [seg] : names.filter((n) => n.normalize('NFC') === nfc)
-    if (same.length !== 1) return relPath
-    found.push(same[0]!)
+    const same = spellingAmong(names, seg)
+    if (same === undefined) return relPath
+    found.push(same)
   }
   return found.join('/')
 }

@@ -15,7 +15,7 @@ import {
 } from 'lucide-react'
 import { useState } from 'react'
 import type { WorkspaceSummary } from '../../../src-shared/types'
-import { errorMessage } from '../lib/format'
+import { errorMessage, folderName } from '../lib/format'
 import { focusOnMount } from '../lib/focus-on-mount'
 import { useStore, type View } from './store'
 import { CopyButton } from '../components/CopyButton'
@@ -171,9 +171,7 @@ export function Sidebar() {
         >
           {!current && (
             <option value={workspace.projectRoot}>
-              {workspace.isDemo
-                ? 'Demo workspace'
-                : workspace.projectRoot.split(/[\\/]/).filter(Boolean).pop()}
+              {workspace.isDemo ? 'Demo workspace' : folderName(workspace.projectRoot)}
             </option>
           )}
           {workspaces.map((w) => (

@@ -82,3 +82,8 @@ export function undoMessage(outcome: UndoOutcome, before: string): string {
   const kept = outcome.kept.map((k) => `${k.path} (${k.reason})`).join(', ')
   return `${undone} Kept as ${isOne(outcome.kept.length) ? 'it is' : 'they are'}: ${kept}; each file's history has the run's version.`
 }
+
+/** The last folder of a path (a project's name in the picker and in messages), `/` or `\\` alike. */
+export function folderName(path: string): string {
+  return path.split(/[\\/]/).filter(Boolean).pop() ?? path
+}

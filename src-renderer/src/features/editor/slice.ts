@@ -4,7 +4,7 @@ import { RpcFailure } from '../../../../src-shared/errors'
 import { linkedMemory, writtenLink } from '../../../../src-shared/index-links'
 import type { ConflictDetails, MemoryDoc } from '../../../../src-shared/types'
 import type { Draft, EditorSlice, Store, StoreDeps } from '../../app/state'
-import { errorMessage } from '../../lib/format'
+import { errorMessage, folderName } from '../../lib/format'
 
 function draftOf(doc: MemoryDoc): Draft {
   return {
@@ -293,7 +293,7 @@ export const createEditorSlice =
         // The project the edits were left in is open again (from any window): they can be saved.
         if (left) return left.memoryDir === now.memoryDir ? set({ leftBehind: undefined }) : undefined
         if (!get().dirty) return get().clearEditor()
-        const label = was.projectRoot.split(/[\\/]/).filter(Boolean).pop() ?? was.projectRoot
+        const label = folderName(was.projectRoot)
         // A read of the last project's memory answered from now on is no longer this window's.
         show({
           leftBehind: { projectRoot: was.projectRoot, memoryDir: was.memoryDir, label },
